@@ -1,0 +1,58 @@
+/**
+ * Explicit wiring of the domain: the store, the event bus and the services,
+ * each given only what it needs. `openDomain` is the one way in for the
+ * server, the CLI and tests.
+ */
+import { join } from 'node:path'
+import { loadConfig, type InstanceConfig } from './config.js'
+import { EventBus } from './events.js'
+import { AppService } from './services/apps.js'
+import { TokenService } from './services/tokens.js'
+import { UserService } from './services/users.js'
+import { UserViewService } from './services/user-views.js'
+import { FileStore, type FileStoreOptions } from './store/file-store.js'
+import type { Store } from './store/port.js'
+
+export interface Domain {
+  readonly dataDir: string
+  readonly imagesDir: string
+  readonly config: InstanceConfig
+  readonly store: Store
+  readonly events: EventBus
+  readonly users: UserService
+  readonly apps: AppService
+  readonly tokens: TokenService
+  readonly userViews: UserViewService
+  close(): Promise<void>
+}
+
+export interface OpenDomainOptions extends FileStoreOptions {
+  /** Overrides of the instance config (tests, `svc serve` flags). */
+  config?: Partial<InstanceConfig>
+}
+
+export async function openDomain(dataDir: string, options: OpenDomainOptions = {}): Promise<Domain> {
+  const config = { ...(await loadConfig(dataDir)), ...options.config }
+  const store = await FileStore.open(dataDir, options)
+  return wireDomain(dataDir, config, store)
+}
+
+/** Builds the services over an open store. */
+export function wireDomain(dataDir: string, config: InstanceConfig, store: Store): Domain {
+  const events = new EventBus()
+  const users = new UserService(store, events)
+  const apps = new AppService(store, events)
+  const tokens = new TokenService(store, events)
+  return {
+    dataDir,
+    imagesDir: join(dataDir, 'images'),
+    config,
+    store,
+    events,
+    users,
+    apps,
+    tokens,
+    userViews: new UserViewService(store),
+    close: () => store.close(),
+  }
+}

@@ -1,0 +1,63 @@
+import type { Annotation, Entities } from './entities.js'
+
+export interface Acl {
+  any_user: boolean
+  immutable: boolean
+  public: boolean
+  user_ids: number[]
+}
+
+export interface ChannelRow {
+  readonly id: number
+  type: string
+  owner_id: number
+  readers: Acl
+  writers: Acl
+  editors: Acl
+  annotations: Annotation[]
+  is_inactive: boolean
+  /** For `svc.core.pm`: the sorted member ids joined by `,`, the key that finds the channel again. */
+  pm_key?: string
+  created_at: string
+}
+
+export interface SubscriptionRow {
+  readonly id: number
+  channel_id: number
+  user_id: number
+  created_at: string
+}
+
+export interface ChannelMuteRow {
+  readonly id: number
+  channel_id: number
+  user_id: number
+  created_at: string
+}
+
+export interface MessageRow {
+  readonly id: number
+  channel_id: number
+  user_id: number
+  text: string
+  entities: Entities
+  annotations: Annotation[]
+  machine_only: boolean
+  reply_to?: number
+  thread_id: number
+  app_id: number
+  created_at: string
+  is_deleted?: boolean
+}
+
+export interface MarkerRow {
+  readonly id: number
+  user_id: number
+  name: string
+  /** The item at the top of the viewport when last synced. */
+  item_id?: number
+  last_read_id?: number
+  percentage: number
+  version: string
+  updated_at: string
+}

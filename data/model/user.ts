@@ -1,0 +1,31 @@
+import type { Annotation, Entities } from './entities.js'
+
+export type UserType = 'human' | 'bot' | 'feed'
+
+/** A stored image (avatar or cover): the file lives under the data dir's images folder. */
+export interface StoredImage {
+  /** File name inside `<data dir>/images`, e.g. `3f2a....png`. */
+  file: string
+  width: number
+  height: number
+  mime: string
+}
+
+export interface UserRow {
+  readonly id: number
+  username: string
+  /** Lower-cased username, the unique key. */
+  username_key: string
+  name: string
+  /** scrypt hash, `scrypt$N$r$p$salt$hash`; absent for accounts that cannot sign in. */
+  password_hash?: string
+  type: UserType
+  locale: string
+  timezone: string
+  description: { text: string; entities: Entities }
+  annotations: Annotation[]
+  avatar?: StoredImage
+  cover?: StoredImage
+  verified_domain?: string
+  created_at: string
+}

@@ -1,0 +1,87 @@
+/** Client apps: registration with a client secret shown once, lookup, secret checks. */
+import { invalid, notFound } from '../errors.js'
+import type { EventBus } from '../events.js'
+import type { AppRow } from '../model/app.js'
+import { hashSecret, newSecret } from '../security/secrets.js'
+import type { Store } from '../store/port.js'
+import { isoNow } from '../time.js'
+import { timingSafeEqual } from 'node:crypto'
+
+export interface CreateAppInput {
+  name: string
+  redirect_uris?: string[]
+  link?: string
+  owner_id?: number
+}
+
+const sameHash = (a: string, b: string): boolean => a.length === b.length && timingSafeEqual(Buffer.from(a), Buffer.from(b))
+
+export class AppService {
+  constructor(
+    private readonly store: Store,
+    private readonly events: EventBus,
+  ) {}
+
+  /**
+   * Registers an app. Answers the row and the client secret and the
+   * password-grant secret (neither is stored in clear, so this is the only
+   * time they are seen). Errors: `invalid`. Emits `app.created`.
+   */
+  async create(input: CreateAppInput): Promise<{ app: AppRow; client_secret: string; password_grant_secret: string }> {
+    const name = input.name.trim()
+    if (name.length === 0 || name.length > 100) throw invalid('app name must be 1 to 100 characters')
+    for (const uri of input.redirect_uris ?? []) {
+      let url: URL
+      try {
+        url = new URL(uri)
+      } catch {
+        throw invalid(`redirect URI ${uri} is not a URL`)
+      }
+      if (url.hash) throw invalid(`redirect URI ${uri} must not have a fragment`)
+    }
+    const client_secret = newSecret()
+    const password_grant_secret = newSecret()
+    const app = await this.store.transact((tx) =>
+      tx.apps.insert({
+        client_id: newSecret(32),
+        secret_hash: hashSecret(client_secret),
+        password_grant_secret_hash: hashSecret(password_grant_secret),
+        name,
+        link: input.link ?? '',
+        redirect_uris: input.redirect_uris ?? [],
+        ...(input.owner_id === undefined ? {} : { owner_id: input.owner_id }),
+        created_at: isoNow(),
+      }),
+    )
+    this.events.emit('app.created', { app })
+    return { app, client_secret, password_grant_secret }
+  }
+
+  byClientId(clientId: string): Promise<AppRow | null> {
+    return this.store.read.apps.one('client_id', clientId)
+  }
+
+  get(id: number): Promise<AppRow | null> {
+    return this.store.read.apps.get(id)
+  }
+
+  /** The app whose client_id and secret match; `password_grant` also accepts the password-grant secret. */
+  async authenticate(clientId: string, secret: string, options: { passwordGrant?: boolean } = {}): Promise<AppRow | null> {
+    const app = await this.byClientId(clientId)
+    if (!app) return null
+    const hash = hashSecret(secret)
+    if (sameHash(hash, app.secret_hash)) return app
+    if (options.passwordGrant && app.password_grant_secret_hash && sameHash(hash, app.password_grant_secret_hash)) return app
+    return null
+  }
+
+  async require(clientId: string): Promise<AppRow> {
+    const app = await this.byClientId(clientId)
+    if (!app) throw notFound(`no app with client_id ${clientId}`)
+    return app
+  }
+
+  list(): Promise<AppRow[]> {
+    return this.store.read.apps.scan({ limit: Number.MAX_SAFE_INTEGER, order: 'asc' }).then((ids) => this.store.read.apps.getMany(ids))
+  }
+}

@@ -1,0 +1,100 @@
+/**
+ * Accounts: creation with username rules and a hashed password, lookup by id,
+ * `me` or `@username`.
+ */
+import { DomainError, invalid, notFound } from '../errors.js'
+import type { EventBus } from '../events.js'
+import type { UserRow, UserType } from '../model/user.js'
+import { hashPassword, verifyPassword } from '../security/secrets.js'
+import type { Store } from '../store/port.js'
+import { isoNow } from '../time.js'
+import type { Viewer } from '../viewer.js'
+
+export const USERNAME_PATTERN = /^[a-z0-9_]{1,20}$/
+
+export interface CreateUserInput {
+  username: string
+  password?: string
+  name?: string
+  type?: UserType
+  locale?: string
+  timezone?: string
+}
+
+export class UserService {
+  constructor(
+    private readonly store: Store,
+    private readonly events: EventBus,
+  ) {}
+
+  /**
+   * Creates an account. Usernames are case-insensitive and kept lower-cased.
+   * Errors: `invalid` (username or password rules), `conflict` (taken).
+   * Emits `user.created`.
+   */
+  async create(input: CreateUserInput): Promise<UserRow> {
+    const username = input.username.trim().toLowerCase()
+    if (!USERNAME_PATTERN.test(username)) {
+      throw invalid('username must be 1 to 20 characters of a-z, 0-9 and _')
+    }
+    if (input.password !== undefined && input.password.length < 8) throw invalid('password must be at least 8 characters')
+    const name = input.name ?? username
+    if ([...name].length > 50) throw invalid('name is longer than 50 characters')
+    const password_hash = input.password === undefined ? undefined : await hashPassword(input.password)
+    const user = await this.store.transact(async (tx) => {
+      if (await tx.users.one('username', username)) throw new DomainError('conflict', `username ${username} is taken`)
+      return tx.users.insert({
+        username,
+        username_key: username,
+        name,
+        ...(password_hash ? { password_hash } : {}),
+        type: input.type ?? 'human',
+        locale: input.locale ?? 'en_US',
+        timezone: input.timezone ?? 'UTC',
+        description: { text: '', entities: { mentions: [], hashtags: [], links: [] } },
+        annotations: [],
+        created_at: isoNow(),
+      })
+    })
+    this.events.emit('user.created', { user })
+    return user
+  }
+
+  get(id: number): Promise<UserRow | null> {
+    return this.store.read.users.get(id)
+  }
+
+  byUsername(username: string): Promise<UserRow | null> {
+    return this.store.read.users.one('username', username.replace(/^@/, '').toLowerCase())
+  }
+
+  /**
+   * Resolves a user reference from a path or list: a numeric id, `@username`
+   * or `me` (the viewer's own user; needs a user token).
+   * Errors: `not_found`, `invalid` (`me` without a user token or a malformed reference).
+   */
+  async resolve(ref: string | number, viewer: Viewer): Promise<UserRow> {
+    const found = await this.find(ref, viewer)
+    if (!found) throw notFound(`user ${ref} not found`)
+    return found
+  }
+
+  /** Like `resolve`, answering `null` for unknown users. */
+  async find(ref: string | number, viewer: Viewer): Promise<UserRow | null> {
+    const text = String(ref).trim()
+    if (text === 'me') {
+      if (!viewer.user) throw invalid('"me" needs a user token')
+      return viewer.user
+    }
+    if (text.startsWith('@')) return this.byUsername(text)
+    if (!/^\d{1,15}$/.test(text)) throw invalid(`${text} is not a user id, "me" or @username`)
+    return this.get(Number(text))
+  }
+
+  /** Checks a username/password pair; answers the user, or null. */
+  async checkPassword(username: string, password: string): Promise<UserRow | null> {
+    const user = await this.byUsername(username)
+    if (!user || !(await verifyPassword(password, user.password_hash))) return null
+    return user
+  }
+}

@@ -1,0 +1,208 @@
+/**
+ * The embedded store: every table in memory, every commit appended to a
+ * journal and fsynced before it is acknowledged, snapshots to keep the
+ * journal short. Layout of `<data dir>/store`:
+ *
+ *   snapshot-N.jsonl   everything before journal-N (written by rename)
+ *   journal-M.jsonl    transactions, one JSON line each, M >= N
+ */
+import { mkdir, readdir } from 'node:fs/promises'
+import { join } from 'node:path'
+import { DomainError } from '../errors.js'
+import { Journal } from './journal.js'
+import { acquireLock } from './lock.js'
+import { MemoryTable } from './memory-table.js'
+import type { Key, Range, Readers, Row, Store, StoreStats, TableReader, TableWriter, Tx } from './port.js'
+import { applyOp, replayJournal, type Op } from './replay.js'
+import { schema, tableNames, type TableDef } from './schema.js'
+import { loadSnapshot, removeQuietly, writeSnapshot } from './snapshot.js'
+
+export interface FileStoreOptions {
+  /** Journal size that triggers a background snapshot. */
+  compactBytes?: number
+  /** Skip the data dir lock (the caller already holds it). */
+  locked?: boolean
+}
+
+type Tables = Map<string, MemoryTable<Row>>
+
+const numbered = (files: string[], prefix: string): number[] =>
+  files
+    .map((f) => new RegExp(`^${prefix}-(\\d+)\\.jsonl$`).exec(f))
+    .filter((m): m is RegExpExecArray => m !== null)
+    .map((m) => Number(m[1]))
+    .sort((a, b) => a - b)
+
+const reader = <R extends Row>(table: MemoryTable<R>): TableReader<R> => ({
+  get: async (id) => table.get(id),
+  getMany: async (ids) => ids.map((id) => table.get(id)).filter((r): r is R => r !== null),
+  one: async (index, key) => table.one(index, key),
+  ids: async (index, key, range) => table.ids(index, key, range),
+  idsAny: async (index, keys, range) => table.idsAny(index, keys, range),
+  count: async (index, key) => table.count(index, key),
+  scan: async (range, match) => table.scan(range, match),
+  size: async () => table.size,
+})
+
+export class FileStore implements Store {
+  readonly read: Readers
+  private chain: Promise<unknown> = Promise.resolve()
+  private compacting: Promise<void> | null = null
+  private journalNo: number
+  private lastCompactionMs: number | null = null
+  private closed = false
+
+  private constructor(
+    private readonly dir: string,
+    private readonly tables: Tables,
+    private journal: Journal,
+    journalNo: number,
+    private readonly release: () => void,
+    private readonly compactBytes: number,
+  ) {
+    this.journalNo = journalNo
+    const read: Record<string, TableReader<Row>> = {}
+    for (const [name, table] of tables) read[name] = reader(table)
+    this.read = read as unknown as Readers
+  }
+
+  /** Opens (creating if needed) the store of `dataDir`, recovering from a crash. */
+  static async open(dataDir: string, options: FileStoreOptions = {}): Promise<FileStore> {
+    const dir = join(dataDir, 'store')
+    await mkdir(dir, { recursive: true })
+    const release = options.locked ? () => {} : acquireLock(dataDir)
+    try {
+      const tables: Tables = new Map()
+      for (const name of tableNames) tables.set(name, new MemoryTable(name, schema[name] as TableDef<Row>))
+      const files = await readdir(dir)
+      // A compaction interrupted before its rename leaves only a tmp file.
+      for (const f of files.filter((f) => f.endsWith('.tmp'))) await removeQuietly(join(dir, f))
+      const snapshots = numbered(files, 'snapshot')
+      const base = snapshots.length > 0 ? snapshots[snapshots.length - 1] : 1
+      if (snapshots.length > 0) await loadSnapshot(join(dir, `snapshot-${base}.jsonl`), tables)
+      const journals = numbered(files, 'journal').filter((n) => n >= base)
+      for (const [i, n] of journals.entries()) {
+        await replayJournal(join(dir, `journal-${n}.jsonl`), tables, i === journals.length - 1)
+      }
+      const current = journals.length > 0 ? journals[journals.length - 1] : base
+      for (const n of numbered(files, 'journal').filter((n) => n < base)) await removeQuietly(join(dir, `journal-${n}.jsonl`))
+      for (const n of snapshots.filter((n) => n < base)) await removeQuietly(join(dir, `snapshot-${n}.jsonl`))
+      const journal = await Journal.open(join(dir, `journal-${current}.jsonl`))
+      return new FileStore(dir, tables, journal, current, release, options.compactBytes ?? 64 * 1024 * 1024)
+    } catch (err) {
+      release()
+      throw err
+    }
+  }
+
+  transact<T>(work: (tx: Tx) => Promise<T> | T): Promise<T> {
+    if (this.closed) return Promise.reject(new DomainError('unavailable', 'the store is closed'))
+    // Transactions run one after another; only their fsync waits are shared.
+    const run = this.chain.then(async () => {
+      const ops: Op[] = []
+      const result = await work(this.writers(ops))
+      this.commit(ops)
+      return { result, durable: ops.length > 0 ? this.journal.append(JSON.stringify(ops)) : null }
+    })
+    this.chain = run.catch(() => undefined)
+    return run.then(async ({ result, durable }) => {
+      if (durable) {
+        await durable
+        this.maybeCompact()
+      }
+      return result
+    })
+  }
+
+  /** Applies buffered ops to the tables, all or none. */
+  private commit(ops: Op[]): void {
+    const undo: Op[] = []
+    try {
+      for (const op of ops) {
+        const table = this.tables.get(op[1]) as MemoryTable<Row>
+        const id = op[0] === 'p' ? op[2].id : op[2]
+        const before = table.get(id)
+        if (op[0] === 'p') {
+          const clash = table.uniqueClash(op[2])
+          if (clash) throw new DomainError('conflict', `${op[1]}: duplicate ${clash}`)
+        }
+        undo.push(before ? ['p', op[1], before] : ['d', op[1], id])
+        applyOp(this.tables, op)
+      }
+    } catch (err) {
+      for (const op of undo.reverse()) {
+        const table = this.tables.get(op[1]) as MemoryTable<Row>
+        if (op[0] === 'p') table.apply(op[2])
+        else table.remove(op[2])
+      }
+      throw err
+    }
+  }
+
+  private writers(ops: Op[]): Tx {
+    const tx: Record<string, TableWriter<Row>> = {}
+    for (const [name, table] of this.tables) {
+      tx[name] = {
+        ...reader(table),
+        insert: (row: Omit<Row, 'id'>) => {
+          const full = { ...row, id: ++table.seq } as Row
+          ops.push(['p', name, full])
+          return full
+        },
+        put: (row: Row) => {
+          ops.push(['p', name, row])
+          return row
+        },
+        remove: (id: number) => {
+          ops.push(['d', name, id])
+        },
+      }
+    }
+    return tx as unknown as Tx
+  }
+
+  private maybeCompact(): void {
+    if (this.compacting || this.closed || this.journal.bytes < this.compactBytes) return
+    this.compact().catch((err) => {
+      process.emitWarning(`svc: snapshot failed: ${(err as Error).message}`)
+    })
+  }
+
+  compact(): Promise<void> {
+    if (!this.compacting) {
+      this.compacting = this.runCompaction().finally(() => {
+        this.compacting = null
+      })
+    }
+    return this.compacting
+  }
+
+  private async runCompaction(): Promise<void> {
+    const started = Date.now()
+    const next = this.journalNo + 1
+    await this.journal.switchTo(join(this.dir, `journal-${next}.jsonl`))
+    this.journalNo = next
+    await writeSnapshot(this.dir, next, this.tables)
+    const files = await readdir(this.dir)
+    for (const n of numbered(files, 'journal').filter((n) => n < next)) await removeQuietly(join(this.dir, `journal-${n}.jsonl`))
+    for (const n of numbered(files, 'snapshot').filter((n) => n < next)) await removeQuietly(join(this.dir, `snapshot-${n}.jsonl`))
+    this.lastCompactionMs = Date.now() - started
+  }
+
+  stats(): StoreStats {
+    const rows: Record<string, number> = {}
+    for (const [name, table] of this.tables) rows[name] = table.size
+    return { rows, journalBytes: this.journal.bytes, snapshots: this.journalNo, lastCompactionMs: this.lastCompactionMs }
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return
+    this.closed = true
+    await this.chain
+    if (this.compacting) await this.compacting.catch(() => undefined)
+    await this.journal.close()
+    this.release()
+  }
+}
+
+export type { Key, Range }

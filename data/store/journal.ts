@@ -1,0 +1,102 @@
+/**
+ * The append-only journal: one JSON line per committed transaction.
+ *
+ * Group commit: `append` queues a line and answers a promise. One flush at a
+ * time writes every queued line with a single write and a single fdatasync,
+ * then resolves all of their promises. Lines queued while a flush runs wait
+ * for the next one, so under load many transactions share one fsync and the
+ * cost of a write does not depend on how big the store is.
+ */
+import { open, type FileHandle } from 'node:fs/promises'
+
+interface Pending {
+  /** A line to write, or a new file to continue in once every earlier line is durable. */
+  line?: string
+  next?: { handle: FileHandle; path: string }
+  resolve: () => void
+  reject: (err: unknown) => void
+}
+
+export class Journal {
+  private queue: Pending[] = []
+  private flushing: Promise<void> | null = null
+  private failed: unknown = null
+  bytes = 0
+
+  private constructor(
+    private handle: FileHandle,
+    public path: string,
+  ) {}
+
+  static async open(path: string): Promise<Journal> {
+    const handle = await open(path, 'a')
+    const journal = new Journal(handle, path)
+    journal.bytes = (await handle.stat()).size
+    return journal
+  }
+
+  /** Queues one line; resolves when it is on disk. */
+  append(line: string): Promise<void> {
+    return this.enqueue({ line })
+  }
+
+  /**
+   * Continues in a new file: lines appended before this call go to the old
+   * file, lines appended after it to the new one. Resolves once the old file
+   * is durable and closed.
+   */
+  async switchTo(path: string): Promise<void> {
+    const handle = await open(path, 'a')
+    return this.enqueue({ next: { handle, path } })
+  }
+
+  private enqueue(item: Omit<Pending, 'resolve' | 'reject'>): Promise<void> {
+    if (this.failed) return Promise.reject(this.failed)
+    return new Promise((resolve, reject) => {
+      this.queue.push({ ...item, resolve, reject })
+      if (!this.flushing) this.flushing = this.flushLoop()
+    })
+  }
+
+  private async flushLoop(): Promise<void> {
+    // Yield once so that every transaction committed in this tick joins the batch.
+    await new Promise((r) => setImmediate(r))
+    while (this.queue.length > 0) {
+      const cut = this.queue.findIndex((p) => p.next !== undefined)
+      const batch = cut === -1 ? this.queue.splice(0) : this.queue.splice(0, cut)
+      try {
+        if (batch.length > 0) {
+          const buf = Buffer.from(batch.map((p) => p.line + '\n').join(''))
+          await this.handle.write(buf, 0, buf.length, null)
+          await this.handle.datasync()
+          this.bytes += buf.length
+          for (const p of batch) p.resolve()
+        }
+        if (cut !== -1 && this.queue[0]?.next) {
+          const swap = this.queue.shift() as Pending
+          const old = this.handle
+          this.handle = swap.next!.handle
+          this.path = swap.next!.path
+          this.bytes = 0
+          await old.close()
+          swap.resolve()
+        }
+      } catch (err) {
+        // A failed write or fsync leaves the file in an unknown state: refuse every later write.
+        this.failed = err
+        for (const p of [...batch, ...this.queue.splice(0)]) p.reject(err)
+      }
+    }
+    this.flushing = null
+  }
+
+  /** Waits until every queued line is durable. */
+  async drain(): Promise<void> {
+    while (this.flushing) await this.flushing
+  }
+
+  async close(): Promise<void> {
+    await this.drain()
+    await this.handle.close()
+  }
+}

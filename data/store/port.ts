@@ -1,0 +1,75 @@
+/**
+ * The storage port. Services reach storage only through these interfaces, so
+ * the embedded file store and a later PostgreSQL store are interchangeable;
+ * `test/data/store/contract.ts` states what any implementation must do.
+ *
+ * Reads are asynchronous (a database answers later). Writes happen only inside
+ * `transact`: they are buffered, applied together at commit, and the promise
+ * resolves once they are durable. Reads inside a transaction see the state
+ * before that transaction's own writes. Absence is `null`, never an error.
+ */
+import type { Rows, TableName } from './schema.js'
+
+export type Key = string | number
+
+/** A window over ascending ids: strictly after `since`, strictly before `before`. */
+export interface Range {
+  since?: number
+  before?: number
+  limit: number
+  /** `desc` (default) takes the newest ids nearest `before`; `asc` takes the oldest nearest `since`. */
+  order?: 'asc' | 'desc'
+}
+
+export interface Row {
+  readonly id: number
+}
+
+export interface TableReader<R extends Row> {
+  get(id: number): Promise<R | null>
+  /** Rows for the ids that exist, in the order asked. */
+  getMany(ids: readonly number[]): Promise<R[]>
+  /** The row a unique index maps `key` to. */
+  one(index: string, key: Key): Promise<R | null>
+  /** Ids under `key` in `index`, windowed; `desc` answers newest first. */
+  ids(index: string, key: Key, range: Range): Promise<number[]>
+  /** Like `ids`, over the union of several keys (a timeline of many authors). */
+  idsAny(index: string, keys: readonly Key[], range: Range): Promise<number[]>
+  count(index: string, key: Key): Promise<number>
+  /** All ids of the table, windowed, optionally filtered by `match`. */
+  scan(range: Range, match?: (row: R) => boolean): Promise<number[]>
+  size(): Promise<number>
+}
+
+export interface TableWriter<R extends Row> extends TableReader<R> {
+  /** Allocates the next id of the table and buffers the row. */
+  insert(row: Omit<R, 'id'>): R
+  /** Buffers a whole-row replacement. */
+  put(row: R): R
+  /** Buffers the removal of a row. */
+  remove(id: number): void
+}
+
+export type Readers = { readonly [K in TableName]: TableReader<Rows[K]> }
+export type Tx = { readonly [K in TableName]: TableWriter<Rows[K]> }
+
+export interface StoreStats {
+  rows: Record<string, number>
+  journalBytes: number
+  snapshots: number
+  lastCompactionMs: number | null
+}
+
+export interface Store {
+  readonly read: Readers
+  /**
+   * Runs `work` alone (transactions never interleave), applies its writes
+   * atomically and resolves once they are durable. If `work` throws, nothing
+   * it wrote is kept.
+   */
+  transact<T>(work: (tx: Tx) => Promise<T> | T): Promise<T>
+  /** Writes a snapshot and drops the journal it covers. */
+  compact(): Promise<void>
+  stats(): StoreStats
+  close(): Promise<void>
+}

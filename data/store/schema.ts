@@ -1,0 +1,124 @@
+/**
+ * Every table the domain stores, with the indexes its queries need. Index keys
+ * are derived from a row; a key function may answer several keys (a post is
+ * under each of its hashtags) or none. Composite keys are joined with `:`.
+ */
+import type { AppRow } from '../model/app.js'
+import type { ChannelMuteRow, ChannelRow, MarkerRow, MessageRow, SubscriptionRow } from '../model/channel.js'
+import type { ExploreStreamRow } from '../model/explore.js'
+import type { PostRow, StarRow } from '../model/post.js'
+import type { BlockRow, FollowRow, MuteRow } from '../model/relation.js'
+import type { AuthCodeRow, DelegateTokenRow, TokenRow } from '../model/token.js'
+import type { UserRow } from '../model/user.js'
+import type { Key } from './port.js'
+
+export interface Rows {
+  users: UserRow
+  apps: AppRow
+  tokens: TokenRow
+  auth_codes: AuthCodeRow
+  delegate_tokens: DelegateTokenRow
+  follows: FollowRow
+  mutes: MuteRow
+  blocks: BlockRow
+  posts: PostRow
+  stars: StarRow
+  explore_streams: ExploreStreamRow
+  channels: ChannelRow
+  subscriptions: SubscriptionRow
+  channel_mutes: ChannelMuteRow
+  messages: MessageRow
+  markers: MarkerRow
+}
+
+export type TableName = keyof Rows
+
+export interface IndexDef<R> {
+  /** Derives the key(s) of a row; `undefined`/`null` leaves the row out. */
+  key: (row: R) => Key | readonly Key[] | null | undefined
+  unique?: boolean
+}
+
+export type TableDef<R> = Record<string, IndexDef<R>>
+
+export const pair = (a: Key, b: Key): string => `${a}:${b}`
+
+export const schema: { [K in TableName]: TableDef<Rows[K]> } = {
+  users: {
+    username: { key: (u) => u.username_key, unique: true },
+  },
+  apps: {
+    client_id: { key: (a) => a.client_id, unique: true },
+    owner: { key: (a) => a.owner_id },
+  },
+  tokens: {
+    hash: { key: (t) => t.hash, unique: true },
+    app: { key: (t) => t.app_id },
+    user: { key: (t) => t.user_id },
+    app_user: { key: (t) => (t.user_id === undefined ? undefined : pair(t.app_id, t.user_id)) },
+  },
+  auth_codes: {
+    hash: { key: (c) => c.hash, unique: true },
+  },
+  delegate_tokens: {
+    hash: { key: (d) => d.hash, unique: true },
+    token: { key: (d) => d.token_id },
+  },
+  follows: {
+    user: { key: (f) => f.user_id },
+    target: { key: (f) => f.target_id },
+    pair: { key: (f) => pair(f.user_id, f.target_id), unique: true },
+  },
+  mutes: {
+    user: { key: (m) => m.user_id },
+    pair: { key: (m) => pair(m.user_id, m.target_id), unique: true },
+  },
+  blocks: {
+    user: { key: (b) => b.user_id },
+    target: { key: (b) => b.target_id },
+    pair: { key: (b) => pair(b.user_id, b.target_id), unique: true },
+  },
+  posts: {
+    user: { key: (p) => p.user_id },
+    /** Posts that count in `counts.posts`: not deleted. */
+    user_live: { key: (p) => (p.is_deleted ? undefined : p.user_id) },
+    thread: { key: (p) => p.thread_id },
+    reply_to: { key: (p) => p.reply_to },
+    repost_of: { key: (p) => p.repost_of },
+    repost_pair: { key: (p) => (p.repost_of === undefined || p.is_deleted ? undefined : pair(p.user_id, p.repost_of)), unique: true },
+    mention: { key: (p) => p.entities.mentions.map((m) => Number(m.id)) },
+    hashtag: { key: (p) => p.entities.hashtags.map((h) => h.name) },
+  },
+  stars: {
+    user: { key: (s) => s.user_id },
+    post: { key: (s) => s.post_id },
+    pair: { key: (s) => pair(s.user_id, s.post_id), unique: true },
+  },
+  explore_streams: {
+    slug: { key: (e) => e.slug, unique: true },
+  },
+  channels: {
+    owner: { key: (c) => c.owner_id },
+    type: { key: (c) => c.type },
+    pm_key: { key: (c) => c.pm_key, unique: true },
+  },
+  subscriptions: {
+    channel: { key: (s) => s.channel_id },
+    user: { key: (s) => s.user_id },
+    pair: { key: (s) => pair(s.channel_id, s.user_id), unique: true },
+  },
+  channel_mutes: {
+    user: { key: (m) => m.user_id },
+    pair: { key: (m) => pair(m.channel_id, m.user_id), unique: true },
+  },
+  messages: {
+    channel: { key: (m) => m.channel_id },
+    user: { key: (m) => m.user_id },
+    thread: { key: (m) => m.thread_id },
+  },
+  markers: {
+    user_name: { key: (m) => pair(m.user_id, m.name), unique: true },
+  },
+}
+
+export const tableNames = Object.keys(schema) as TableName[]

@@ -1,0 +1,68 @@
+/**
+ * Authentication and token rules per route. The token comes from
+ * `Authorization: Bearer`, the `access_token` query parameter, or the body of
+ * POST/PUT/PATCH (never GET or DELETE). Runs after the payload is parsed and
+ * before validation, so a missing token is reported before bad input.
+ */
+import type { Plugin, Request } from '@hapi/hapi'
+import { DomainError, hasScope, type Domain, type Viewer } from '../data/index.js'
+
+const BODY_METHODS = new Set(['post', 'put', 'patch'])
+
+/** The access token a request carries, if any. */
+export function tokenOf(request: Request): string | undefined {
+  const header = request.headers.authorization
+  if (typeof header === 'string') {
+    const m = /^Bearer\s+(\S+)\s*$/i.exec(header)
+    if (m) return m[1]
+  }
+  const query = request.query.access_token
+  if (typeof query === 'string' && query.length > 0) return query
+  if (BODY_METHODS.has(request.method)) {
+    const body = request.payload as Record<string, unknown> | null
+    if (body && typeof body === 'object' && !Buffer.isBuffer(body) && typeof body.access_token === 'string') return body.access_token
+  }
+  return undefined
+}
+
+const required = (): DomainError =>
+  new DomainError('unauthenticated', 'Call requires authentication: This resource requires authentication and no token was provided.')
+
+/** Checks the token kind and scopes a route asks for. */
+export function checkAccess(viewer: Viewer, kind: string, scopes: readonly string[] | undefined): void {
+  if (kind === 'none') return
+  if (!viewer.token) throw required()
+  if (kind === 'user' && viewer.token.kind !== 'user') throw new DomainError('forbidden', 'This endpoint requires a user token.', { slug: 'wrong-token-kind' })
+  if (kind === 'app' && viewer.token.kind !== 'app') throw new DomainError('forbidden', 'This endpoint requires an app token.', { slug: 'wrong-token-kind' })
+  if (scopes && scopes.length > 0 && viewer.token.kind === 'user' && !scopes.some((s) => hasScope(viewer, s))) {
+    throw new DomainError('forbidden', `This endpoint requires one of these scopes: ${scopes.join(', ')}`, { slug: 'insufficient-scope' })
+  }
+}
+
+export const authPlugin: Plugin<{ domain: Domain }> = {
+  name: 'svc-auth',
+  register(server, { domain }) {
+    server.ext('onPostAuth', async (request, h) => {
+      const svc = request.route.settings.plugins?.svc
+      if (!svc) return h.continue
+      const token = tokenOf(request)
+      const viewer: Viewer = token ? await domain.tokens.authenticate(token) : {}
+      request.app.viewer = viewer
+      checkAccess(viewer, svc.token, svc.scopes)
+      return h.continue
+    })
+    server.ext('onPreResponse', (request, h) => {
+      const scopes = request.app.viewer?.token?.scopes
+      const response = request.response
+      if (scopes && response && !('isBoom' in response && response.isBoom)) {
+        ;(response as { header: (k: string, v: string) => void }).header('X-OAuth-Scopes', scopes.join(','))
+      } else if (scopes && response && 'isBoom' in response) {
+        response.output.headers['X-OAuth-Scopes'] = scopes.join(',')
+      }
+      return h.continue
+    })
+  },
+}
+
+/** The viewer of a request (set by the auth plugin on every svc route). */
+export const viewerOf = (request: Request): Viewer => request.app.viewer ?? {}

@@ -1,0 +1,96 @@
+/**
+ * The envelope on every answer: `{data, meta}` on success, `{meta}` with
+ * `code`, `error_message`, `error_id` (and `error_slug`) on errors, 404 and
+ * 405 included. Also pretty printing (`X-SVC-Pretty-JSON`) and JSONP
+ * (`callback`, always HTTP 200).
+ */
+import type { Plugin, Request, ResponseObject, ResponseToolkit, Server } from '@hapi/hapi'
+import Boom from '@hapi/boom'
+import { randomUUID } from 'node:crypto'
+import { isDomainError } from '../data/index.js'
+import { errorStatus } from './error-status.js'
+
+export interface Envelope {
+  data?: unknown
+  meta: Record<string, unknown>
+}
+
+/** A success answer: what route handlers return. */
+export const ok = (data: unknown, meta: Record<string, unknown> = {}): Envelope => ({ data, meta: { code: 200, ...meta } })
+
+const CALLBACK = /^[A-Za-z_$][\w$.]{0,99}$/
+
+const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE']
+
+/** Methods the server answers for `path`, for 405 and `Allow`. */
+const allowedMethods = (server: Server, path: string): string[] =>
+  METHODS.filter((m) => {
+    const route = server.match(m as 'GET', path)
+    return route !== null && route.path !== '/{p*}'
+  })
+
+const errorMeta = (err: Boom.Boom, request: Request): Record<string, unknown> => {
+  const status = err.output.statusCode
+  const meta: Record<string, unknown> = { code: status, error_id: randomUUID().replace(/-/g, '') }
+  if (isDomainError(err)) {
+    meta.error_message = status === 400 ? `Bad Request: ${err.message}` : err.message
+    if (err.slug) meta.error_slug = err.slug
+  } else if (status === 400) {
+    meta.error_message = err.output.payload.message.startsWith('Bad Request') ? err.output.payload.message : `Bad Request: ${err.output.payload.message}`
+  } else if (status >= 500) {
+    meta.error_message = 'Internal Server Error'
+    request.log(['error'], err)
+  } else {
+    meta.error_message = err.output.payload.message || err.output.payload.error
+  }
+  const slug = (err.data as { slug?: string } | null)?.slug
+  if (slug) meta.error_slug = slug
+  return meta
+}
+
+const render = (request: Request, h: ResponseToolkit, body: Envelope, status: number): ResponseObject => {
+  const pretty = request.headers['x-svc-pretty-json'] !== undefined
+  const json = pretty ? JSON.stringify(body, null, 2) + '\n' : JSON.stringify(body)
+  const callback = typeof request.query.callback === 'string' ? request.query.callback : undefined
+  if (callback && CALLBACK.test(callback)) {
+    return h.response(`${callback}(${json})`).type('application/javascript').code(200)
+  }
+  return h.response(json).type('application/json; charset=utf-8').code(status)
+}
+
+export const envelopePlugin: Plugin<void> = {
+  name: 'svc-envelope',
+  register(server) {
+    server.ext('onPreResponse', (request, h) => {
+      const response = request.response
+      const svc = request.route.settings.plugins?.svc
+      if (!Boom.isBoom(response)) {
+        if (svc?.raw) return h.continue
+        const source = (response as ResponseObject).source as Envelope | null
+        if (!source || typeof source !== 'object' || !('meta' in source)) return h.continue
+        const res = render(request, h, source, (response as ResponseObject).statusCode)
+        for (const [k, v] of Object.entries((response as ResponseObject).headers)) res.header(k, String(v))
+        return res
+      }
+      let err: Boom.Boom = response
+      if (isDomainError(err)) err = Boom.boomify(err, { statusCode: errorStatus[err.code] })
+      const allow = err.output.statusCode === 404 && request.route.path === '/{p*}' ? allowedMethods(request.server, request.path) : []
+      const body: Envelope = { meta: errorMeta(err, request) }
+      if (allow.length > 0) body.meta = { ...body.meta, code: 405, error_message: `Method not allowed. Please use: ${allow.join(',')}` }
+      if (svc?.raw && request.route.path !== '/{p*}') {
+        return h.response(body).code(body.meta.code as number)
+      }
+      const res = render(request, h, body, body.meta.code as number)
+      if (allow.length > 0) res.header('Allow', allow.join(','))
+      for (const [k, v] of Object.entries(err.output.headers)) res.header(k, String(v))
+      return res
+    })
+    // A catch-all so that unknown paths and wrong methods get the envelope.
+    server.route({
+      method: '*',
+      path: '/{p*}',
+      options: { plugins: { svc: { token: 'none' } } },
+      handler: () => Boom.notFound('Not found'),
+    })
+  },
+}

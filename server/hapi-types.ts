@@ -1,0 +1,24 @@
+/** Typing of what svc keeps on hapi's request and route objects. */
+import type { Viewer } from '../data/index.js'
+
+/** Which token an endpoint takes (the spec's Token column). `none` still reads a token when one is sent. */
+export type TokenKind = 'none' | 'any' | 'user' | 'app'
+
+export interface SvcRouteConfig {
+  token: TokenKind
+  /** The token needs at least one of these scopes (user tokens only). */
+  scopes?: string[]
+  /** Leave the route out of rate limiting (avatar and cover redirects). */
+  unlimited?: boolean
+  /** Answer as-is, without the JSON envelope (OAuth token endpoint, pages, redirects). */
+  raw?: boolean
+}
+
+declare module '@hapi/hapi' {
+  interface PluginSpecificConfiguration {
+    svc?: SvcRouteConfig
+  }
+  interface RequestApplicationState {
+    viewer?: Viewer
+  }
+}

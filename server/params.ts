@@ -1,0 +1,44 @@
+/** Joi schemas shared by many routes: user references, 0/1 flags, pagination, general parameters. */
+import Joi from 'joi'
+
+/** A boolean query flag written `0`/`1` (also `true`/`false`). */
+export const flag = () => Joi.boolean().truthy('1', 1).falsy('0', 0)
+
+/** A user reference in a path: numeric id, `me` or `@username`. */
+export const userRef = () =>
+  Joi.string()
+    .pattern(/^(me|@\w{1,20}|\d{1,15})$/)
+    .messages({ 'string.pattern.base': '{{#label}} must be a user id, "me" or @username' })
+
+/** A resource id in a path. */
+export const idParam = () => Joi.string().pattern(/^\d{1,15}$/).messages({ 'string.pattern.base': '{{#label}} must be a numeric id' })
+
+export const paginationQuery = {
+  since_id: Joi.string().pattern(/^(\d{1,15}|last_read|last_read_inclusive|marker|marker_inclusive)$/),
+  before_id: Joi.string().pattern(/^(\d{1,15}|last_read|last_read_inclusive|marker|marker_inclusive)$/),
+  count: Joi.number().integer().min(-200).max(200).default(20),
+}
+
+export const userGeneralQuery = {
+  include_annotations: flag().default(false),
+  include_user_annotations: flag().default(false),
+  include_html: flag().default(true),
+}
+
+/** Query keys every route tolerates: token, JSONP callback, user-stream subscription. */
+export const commonQuery = {
+  access_token: Joi.string(),
+  callback: Joi.string().max(100),
+  connection_id: Joi.string().max(64),
+  subscription_id: Joi.string().max(64),
+}
+
+/** A comma separated id list (`ids=1,2,@bob`), at most `max` entries. */
+export const idList = (max = 200, pattern = /^\d{1,15}$/) =>
+  Joi.string()
+    .custom((value: string, helpers) => {
+      const ids = value.split(',').map((s) => s.trim()).filter((s) => s.length > 0)
+      if (ids.length > max) return helpers.message({ custom: `at most ${max} ids are allowed` })
+      if (ids.some((s) => !pattern.test(s))) return helpers.message({ custom: 'ids must be a comma separated list of ids' })
+      return ids
+    })

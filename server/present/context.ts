@@ -1,0 +1,38 @@
+/** What every presenter needs to know about the request it answers. */
+import type { Request } from '@hapi/hapi'
+import type { Domain, Viewer } from '../../data/index.js'
+import { viewerOf } from '../auth.js'
+
+export interface PresentOptions {
+  include_annotations?: boolean
+  include_user_annotations?: boolean
+  include_post_annotations?: boolean
+  include_channel_annotations?: boolean
+  include_message_annotations?: boolean
+  include_html?: boolean
+  include_starred_by?: boolean
+  include_reposters?: boolean
+  include_recent_message?: boolean
+  include_marker?: boolean
+}
+
+export interface PresentContext {
+  domain: Domain
+  viewer: Viewer
+  /** Public address of the server, without a trailing slash. */
+  baseUrl: string
+  options: PresentOptions
+}
+
+export const baseUrlOf = (request: Request, domain: Domain): string => {
+  if (domain.config.public_url) return domain.config.public_url.replace(/\/$/, '')
+  const proto = (request.headers['x-forwarded-proto'] as string | undefined) ?? request.server.info.protocol
+  return `${proto}://${request.info.host}`
+}
+
+export const contextOf = (request: Request, domain: Domain): PresentContext => ({
+  domain,
+  viewer: viewerOf(request),
+  baseUrl: baseUrlOf(request, domain),
+  options: request.query as PresentOptions,
+})

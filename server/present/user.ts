@@ -1,0 +1,52 @@
+/** The API shape of a User. */
+import { renderHtml, type UserRow, type UserView } from '../../data/index.js'
+import type { PresentContext } from './context.js'
+
+const image = (ctx: PresentContext, user: UserRow, kind: 'avatar' | 'cover') => {
+  const stored = kind === 'avatar' ? user.avatar : user.cover
+  const url = `${ctx.baseUrl}/stream/0/users/${user.id}/${kind}`
+  if (!stored) return kind === 'avatar' ? { width: 200, height: 200, is_default: true, url } : { width: 960, height: 260, is_default: true, url }
+  return { width: stored.width, height: stored.height, is_default: false, url }
+}
+
+export function presentUserView(ctx: PresentContext, view: UserView): Record<string, unknown> {
+  const { user, counts, relation } = view
+  const o = ctx.options
+  const description: Record<string, unknown> = { text: user.description.text, entities: user.description.entities }
+  if (o.include_html !== false) description.html = renderHtml(user.description.text, user.description.entities)
+  const out: Record<string, unknown> = {
+    id: String(user.id),
+    username: user.username,
+    name: user.name,
+    description,
+    timezone: user.timezone,
+    locale: user.locale,
+    avatar_image: image(ctx, user, 'avatar'),
+    cover_image: image(ctx, user, 'cover'),
+    type: user.type,
+    created_at: user.created_at,
+    canonical_url: `${ctx.baseUrl}/@${user.username}`,
+    counts,
+  }
+  if (user.verified_domain) out.verified_domain = user.verified_domain
+  if (relation) {
+    Object.assign(out, relation, {
+      // Deprecated names, still read by older clients.
+      is_following: relation.you_follow,
+      is_follower: relation.follows_you,
+      is_muted: relation.you_muted,
+    })
+  }
+  if (o.include_annotations || o.include_user_annotations) out.annotations = user.annotations
+  return out
+}
+
+/** Presents rows: computes each user's view for the request's viewer. */
+export async function presentUsers(ctx: PresentContext, users: readonly UserRow[]): Promise<Record<string, unknown>[]> {
+  const views = await ctx.domain.userViews.views(users, ctx.viewer)
+  return views.map((v) => presentUserView(ctx, v))
+}
+
+export async function presentUser(ctx: PresentContext, user: UserRow): Promise<Record<string, unknown>> {
+  return (await presentUsers(ctx, [user]))[0]
+}

@@ -1,0 +1,24 @@
+/**
+ * svc's route shape: a hapi route plus its token rules. Every route is
+ * mounted under `/stream/0` and at the root, as the original API did.
+ */
+import type { ServerRoute } from '@hapi/hapi'
+import type { SvcRouteConfig } from './hapi-types.js'
+
+export type SvcRoute = Omit<ServerRoute, 'options'> & {
+  svc: SvcRouteConfig
+  options?: Exclude<ServerRoute['options'], ((...args: never[]) => unknown) | undefined>
+  /** Mount only at this exact path (OAuth, pages, streams). */
+  rootOnly?: boolean
+}
+
+export const API_PREFIX = '/stream/0'
+
+/** The hapi routes of `routes`, each under the API prefix and at the root. */
+export function mount(routes: readonly SvcRoute[]): ServerRoute[] {
+  return routes.flatMap(({ svc, options, rootOnly, ...route }) => {
+    const withPlugins = { ...route, options: { ...options, plugins: { ...options?.plugins, svc } } } as ServerRoute
+    if (rootOnly) return [withPlugins]
+    return [{ ...withPlugins, path: `${API_PREFIX}${route.path}` }, withPlugins]
+  })
+}

@@ -1,0 +1,46 @@
+/**
+ * Builds the hapi server over a domain: envelope, auth, validation errors in
+ * the envelope, CORS, and every route. `listen` is the caller's choice, so
+ * tests use `server.inject` without a port.
+ */
+import Hapi, { type Server } from '@hapi/hapi'
+import Inert from '@hapi/inert'
+import Boom from '@hapi/boom'
+import type { Domain } from '../data/index.js'
+import { authPlugin } from './auth.js'
+import { envelopePlugin } from './envelope.js'
+import './hapi-types.js'
+import { mount } from './route.js'
+import { allRoutes } from './routes/index.js'
+
+export interface ServerOptions {
+  port?: number
+  host?: string
+}
+
+export async function createServer(domain: Domain, options: ServerOptions = {}): Promise<Server> {
+  const server = Hapi.server({
+    port: options.port ?? 0,
+    host: options.host ?? '127.0.0.1',
+    routes: {
+      cors: { origin: ['*'], additionalHeaders: ['X-SVC-Pretty-JSON', 'X-SVC-Migration-Overrides', 'Identity-Delegate-Token', 'Identity-Delegate-Endpoint'], additionalExposedHeaders: ['X-OAuth-Scopes', 'X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset', 'Connection-Id'] },
+      validate: {
+        failAction: async (_request, _h, err) => {
+          throw Boom.badRequest(err instanceof Error ? err.message.replace(/"/g, '') : 'invalid input')
+        },
+      },
+      payload: { failAction: async (_request, _h, err) => { throw Boom.badRequest(err instanceof Error ? err.message : 'invalid body') } },
+    },
+    router: { stripTrailingSlash: true },
+  })
+  await server.register(Inert)
+  await server.register({ plugin: authPlugin, options: { domain } })
+  await server.register(envelopePlugin)
+  server.route(mount(allRoutes(domain)))
+  server.ext('onPreResponse', (_request, h) => {
+    const response = _request.response
+    if (response && 'header' in response && typeof response.header === 'function') response.header('X-SVC-Migrations-Enabled', '')
+    return h.continue
+  })
+  return server
+}
