@@ -1,0 +1,41 @@
+/**
+ * The tree shows the architecture: data/ is the domain package and imports
+ * nothing from server/, admin/ or bin/; those import data/ through its index.
+ */
+import t from 'tap'
+import { readdirSync, readFileSync, statSync } from 'node:fs'
+import { join, relative, resolve, dirname } from 'node:path'
+import { fileURLToPath } from 'node:url'
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '..')
+
+const sources = (dir: string): string[] =>
+  readdirSync(join(root, dir)).flatMap((name) => {
+    const path = join(dir, name)
+    if (statSync(join(root, path)).isDirectory()) return sources(path)
+    return /\.tsx?$/.test(name) ? [path] : []
+  })
+
+const importsOf = (file: string): string[] =>
+  [...readFileSync(join(root, file), 'utf8').matchAll(/(?:from|import)\s*\(?\s*'(\.[^']+)'/g)].map((m) =>
+    relative(root, resolve(root, dirname(file), m[1])),
+  )
+
+t.test('data/ imports nothing from server/, admin/ or bin/', async (t) => {
+  const offending = sources('data').flatMap((f) => importsOf(f).filter((i) => /^(server|admin|bin)\//.test(i)).map((i) => `${f} -> ${i}`))
+  t.same(offending, [])
+})
+
+t.test('server/, admin/ and bin/ reach data/ only through its index', async (t) => {
+  const outer = ['server', 'admin', 'bin'].filter((d) => {
+    try {
+      return statSync(join(root, d)).isDirectory()
+    } catch {
+      return false
+    }
+  })
+  const offending = outer.flatMap((d) =>
+    sources(d).flatMap((f) => importsOf(f).filter((i) => i.startsWith('data/') && i !== 'data/index.js').map((i) => `${f} -> ${i}`)),
+  )
+  t.same(offending, [])
+})
