@@ -7,6 +7,8 @@ import { join } from 'node:path'
 import { loadConfig, type InstanceConfig } from './config.js'
 import { EventBus } from './events.js'
 import { AppService } from './services/apps.js'
+import { ChannelAccess } from './services/channel-acl.js'
+import { MarkerService } from './services/markers.js'
 import { TokenService } from './services/tokens.js'
 import { UserService } from './services/users.js'
 import { UserViewService } from './services/user-views.js'
@@ -23,6 +25,8 @@ export interface Domain {
   readonly apps: AppService
   readonly tokens: TokenService
   readonly userViews: UserViewService
+  readonly channelAccess: ChannelAccess
+  readonly markers: MarkerService
   close(): Promise<void>
 }
 
@@ -43,6 +47,8 @@ export function wireDomain(dataDir: string, config: InstanceConfig, store: Store
   const users = new UserService(store, events)
   const apps = new AppService(store, events)
   const tokens = new TokenService(store, events)
+  const channelAccess = new ChannelAccess(store)
+  const markers = new MarkerService(store, events, channelAccess)
   return {
     dataDir,
     imagesDir: join(dataDir, 'images'),
@@ -53,6 +59,8 @@ export function wireDomain(dataDir: string, config: InstanceConfig, store: Store
     apps,
     tokens,
     userViews: new UserViewService(store),
+    channelAccess,
+    markers,
     close: () => store.close(),
   }
 }
