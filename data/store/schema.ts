@@ -109,12 +109,16 @@ export const schema: { [K in TableName]: TableDef<Rows[K]> } = {
   },
   channel_mutes: {
     user: { key: (m) => m.user_id },
+    channel: { key: (m) => m.channel_id },
     pair: { key: (m) => pair(m.channel_id, m.user_id), unique: true },
   },
   messages: {
     channel: { key: (m) => m.channel_id },
+    /** Messages that count in `counts.messages`: not deleted. */
+    channel_live: { key: (m) => (m.is_deleted ? undefined : m.channel_id) },
     user: { key: (m) => m.user_id },
     thread: { key: (m) => m.thread_id },
+    reply_to: { key: (m) => m.reply_to },
   },
   markers: {
     user_name: { key: (m) => pair(m.user_id, m.name), unique: true },
