@@ -2,6 +2,7 @@
  * The instance's small documents, kept with lowdb: `config.json` (what an
  * operator edits) and `meta.json` (the on-disk format version).
  */
+import { randomBytes } from 'node:crypto'
 import { mkdir } from 'node:fs/promises'
 import { join } from 'node:path'
 import { JSONFilePreset } from 'lowdb/node'
@@ -20,6 +21,8 @@ export interface InstanceConfig {
     unauthenticated: { limit: number; window_s: number }
   }
   limits: { following: number; max_file_size: number; storage: number }
+  /** Signs the web sign-in cookie of the OAuth pages; generated at first start and kept. */
+  session_secret: string
 }
 
 export const defaultConfig = (): InstanceConfig => ({
@@ -33,6 +36,7 @@ export const defaultConfig = (): InstanceConfig => ({
     unauthenticated: { limit: 50, window_s: 60 },
   },
   limits: { following: 40000, max_file_size: 10_000_000, storage: 500_000_000 },
+  session_secret: randomBytes(32).toString('base64url'),
 })
 
 export interface MetaDoc {
