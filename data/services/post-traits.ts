@@ -1,0 +1,37 @@
+/**
+ * What a post row shows about itself, read from its annotations and entities:
+ * the questions explore rules and post search both ask.
+ */
+import type { Annotation } from '../model/entities.js'
+import type { PostRow } from '../model/post.js'
+
+type FileItem = { kind?: unknown; mime_type?: unknown; type?: unknown }
+
+/** Posts that explore and search may ever show: live, original, human-readable. */
+export const isListedPost = (post: PostRow): boolean => !post.is_deleted && !post.machine_only && post.repost_of === undefined
+
+export const hasAnnotationType = (post: PostRow, type: string): boolean => post.annotations.some((a) => a.type === type)
+
+// Attachments are stored after file replacement (`svc.core.file_list`); the
+// `+` form is read too in case a post kept its input shape.
+const attachedFiles = (a: Annotation): FileItem[] => {
+  const list = a.value['svc.core.file_list'] ?? a.value['+svc.core.file_list']
+  return Array.isArray(list) ? (list as FileItem[]) : []
+}
+
+const isImage = (file: FileItem): boolean =>
+  file.kind === 'image' || (typeof file.mime_type === 'string' && file.mime_type.startsWith('image/')) || (typeof file.type === 'string' && file.type.startsWith('image'))
+
+/** An oEmbed photo or an attached image. */
+export const hasPhoto = (post: PostRow): boolean =>
+  post.annotations.some(
+    (a) => (a.type === 'svc.core.oembed' && a.value.type === 'photo') || (a.type === 'svc.core.attachments' && attachedFiles(a).some(isImage)),
+  )
+
+/** A checkin or a geolocation. */
+export const hasPlace = (post: PostRow): boolean => post.annotations.some((a) => a.type === 'svc.core.checkin' || a.type === 'svc.core.geolocation')
+
+export const hasLocation = (post: PostRow): boolean => hasAnnotationType(post, 'svc.core.geolocation')
+
+/** Starts with a mention (the mention marked `is_leading`). */
+export const isDirectedPost = (post: PostRow): boolean => post.entities.mentions.some((m) => m.is_leading === true)
