@@ -7,6 +7,8 @@ import { join } from 'node:path'
 import { loadConfig, type InstanceConfig } from './config.js'
 import { EventBus } from './events.js'
 import { AppService } from './services/apps.js'
+import { ExploreService } from './services/explore.js'
+import { postVisibility } from './services/post-visibility.js'
 import { ChannelAccess } from './services/channel-acl.js'
 import { MarkerService } from './services/markers.js'
 import { TokenService } from './services/tokens.js'
@@ -25,6 +27,7 @@ export interface Domain {
   readonly apps: AppService
   readonly tokens: TokenService
   readonly userViews: UserViewService
+  readonly explore: ExploreService
   readonly channelAccess: ChannelAccess
   readonly markers: MarkerService
   close(): Promise<void>
@@ -38,7 +41,10 @@ export interface OpenDomainOptions extends FileStoreOptions {
 export async function openDomain(dataDir: string, options: OpenDomainOptions = {}): Promise<Domain> {
   const config = { ...(await loadConfig(dataDir)), ...options.config }
   const store = await FileStore.open(dataDir, options)
-  return wireDomain(dataDir, config, store)
+  const domain = wireDomain(dataDir, config, store)
+  // A fresh store starts with the explore streams App.net shipped.
+  await domain.explore.seedDefaults()
+  return domain
 }
 
 /** Builds the services over an open store. */
@@ -59,6 +65,7 @@ export function wireDomain(dataDir: string, config: InstanceConfig, store: Store
     apps,
     tokens,
     userViews: new UserViewService(store),
+    explore: new ExploreService(store, events, postVisibility(store)),
     channelAccess,
     markers,
     close: () => store.close(),
