@@ -25,6 +25,22 @@ export const userGeneralQuery = {
   include_html: flag().default(true),
 }
 
+/**
+ * Post general parameters. The filter flags have no default here: each stream
+ * has its own (`include_directed_posts` is 0 on my stream only, `include_muted`
+ * is 1 on explicit requests for a user), so the domain fills them in.
+ */
+export const postGeneralQuery = {
+  ...userGeneralQuery,
+  include_post_annotations: flag().default(false),
+  include_starred_by: flag().default(false),
+  include_reposters: flag().default(false),
+  include_deleted: flag(),
+  include_directed_posts: flag(),
+  include_machine: flag(),
+  include_muted: flag(),
+}
+
 /** Query keys every route tolerates: token, JSONP callback, user-stream subscription. */
 export const commonQuery = {
   access_token: Joi.string(),

@@ -84,10 +84,15 @@ export const schema: { [K in TableName]: TableDef<Rows[K]> } = {
     user_live: { key: (p) => (p.is_deleted ? undefined : p.user_id) },
     thread: { key: (p) => p.thread_id },
     reply_to: { key: (p) => p.reply_to },
+    /** Live replies of a post: its `num_replies`. */
+    reply_to_live: { key: (p) => (p.is_deleted ? undefined : p.reply_to) },
     repost_of: { key: (p) => p.repost_of },
+    /** Live reposts of a post: its `num_reposts` and reposters. */
+    repost_live: { key: (p) => (p.is_deleted ? undefined : p.repost_of) },
     repost_pair: { key: (p) => (p.repost_of === undefined || p.is_deleted ? undefined : pair(p.user_id, p.repost_of)), unique: true },
-    mention: { key: (p) => p.entities.mentions.map((m) => Number(m.id)) },
-    hashtag: { key: (p) => p.entities.hashtags.map((h) => h.name) },
+    // Reposts carry their original's entities but are left out of mention and hashtag streams.
+    mention: { key: (p) => (p.repost_of === undefined ? p.entities.mentions.map((m) => Number(m.id)) : undefined) },
+    hashtag: { key: (p) => (p.repost_of === undefined ? p.entities.hashtags.map((h) => h.name) : undefined) },
   },
   stars: {
     user: { key: (s) => s.user_id },
