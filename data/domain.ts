@@ -7,6 +7,8 @@ import { join } from 'node:path'
 import { loadConfig, type InstanceConfig } from './config.js'
 import { EventBus } from './events.js'
 import { AppService } from './services/apps.js'
+import { DelegationService } from './services/delegation.js'
+import { OAuthService } from './services/oauth.js'
 import { ExploreService } from './services/explore.js'
 import { postVisibility } from './services/post-visibility.js'
 import { ChannelAccess } from './services/channel-acl.js'
@@ -26,6 +28,8 @@ export interface Domain {
   readonly users: UserService
   readonly apps: AppService
   readonly tokens: TokenService
+  readonly delegation: DelegationService
+  readonly oauth: OAuthService
   readonly userViews: UserViewService
   readonly explore: ExploreService
   readonly channelAccess: ChannelAccess
@@ -52,7 +56,8 @@ export function wireDomain(dataDir: string, config: InstanceConfig, store: Store
   const events = new EventBus()
   const users = new UserService(store, events)
   const apps = new AppService(store, events)
-  const tokens = new TokenService(store, events)
+  const tokens = new TokenService(store, events, config.limits)
+  const delegation = new DelegationService(store, apps, tokens)
   const channelAccess = new ChannelAccess(store)
   const markers = new MarkerService(store, events, channelAccess)
   return {
@@ -64,6 +69,8 @@ export function wireDomain(dataDir: string, config: InstanceConfig, store: Store
     users,
     apps,
     tokens,
+    delegation,
+    oauth: new OAuthService(store, apps, users, tokens, delegation, config),
     userViews: new UserViewService(store),
     explore: new ExploreService(store, events, postVisibility(store)),
     channelAccess,

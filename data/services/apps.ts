@@ -1,5 +1,5 @@
-/** Client apps: registration with a client secret shown once, lookup, secret checks. */
-import { invalid, notFound } from '../errors.js'
+/** Client apps: registration with a client secret shown once, lookup, secret and redirect URI checks. */
+import { DomainError, invalid, notFound } from '../errors.js'
 import type { EventBus } from '../events.js'
 import type { AppRow } from '../model/app.js'
 import { hashSecret, newSecret } from '../security/secrets.js'
@@ -73,6 +73,23 @@ export class AppService {
     if (sameHash(hash, app.secret_hash)) return app
     if (options.passwordGrant && app.password_grant_secret_hash && sameHash(hash, app.password_grant_secret_hash)) return app
     return null
+  }
+
+  /**
+   * Like `authenticate`, for grants that must not go on without the client:
+   * answers the app. Errors: `unauthenticated` with slug `invalid-client`
+   * (unknown client_id or wrong secret; one message for both, so the answer
+   * does not tell which client ids exist).
+   */
+  async verify(clientId: string, secret: string, options: { passwordGrant?: boolean } = {}): Promise<AppRow> {
+    const app = await this.authenticate(clientId, secret, options)
+    if (!app) throw new DomainError('unauthenticated', 'Client authentication failed: unknown client_id or wrong secret.', { slug: 'invalid-client' })
+    return app
+  }
+
+  /** Is `uri` one of the app's registered redirect URIs? Exact match only, as OAuth requires. */
+  redirectAllowed(app: AppRow, uri: string): boolean {
+    return app.redirect_uris.includes(uri)
   }
 
   async require(clientId: string): Promise<AppRow> {

@@ -1,11 +1,14 @@
-/** Access tokens: issued from a CSPRNG, stored as hashes, resolved to a Viewer, revoked. */
+/** Access tokens: issued from a CSPRNG, stored as hashes, resolved to a Viewer, listed, revoked. */
+import type { InstanceConfig } from '../config.js'
 import { DomainError } from '../errors.js'
 import type { EventBus } from '../events.js'
 import type { AppRow } from '../model/app.js'
 import type { TokenRow } from '../model/token.js'
 import type { UserRow } from '../model/user.js'
+import { paginate, type Page, type PageQuery } from '../pagination.js'
 import { hashSecret, newSecret } from '../security/secrets.js'
 import type { Store } from '../store/port.js'
+import { pair } from '../store/schema.js'
 import { isoNow } from '../time.js'
 import type { Viewer } from '../viewer.js'
 
@@ -24,10 +27,27 @@ export function parseScopes(input: string | readonly string[] | undefined): Scop
   return SCOPES.filter((s) => wanted.has(s))
 }
 
+/** What a token is and what it may still do: the Token object's facts. */
+export interface TokenInfo {
+  token: TokenRow
+  app: AppRow
+  /** Only for user tokens. */
+  user?: UserRow
+  limits: { following: number; max_file_size: number; available_invites: number }
+  storage: { available: number; used: number }
+}
+
+/** Bytes stored by a user; the files service provides it once files exist. */
+export type StorageUsage = (userId: number) => Promise<number>
+
+const invalidToken = (): DomainError => new DomainError('unauthenticated', 'Call requires authentication: Invalid token.', { slug: 'invalid-token' })
+
 export class TokenService {
   constructor(
     private readonly store: Store,
     private readonly events: EventBus,
+    private readonly limits: InstanceConfig['limits'],
+    private readonly storageUsed: StorageUsage = async () => 0,
   ) {}
 
   /**
@@ -39,7 +59,7 @@ export class TokenService {
     const access_token = newSecret()
     const granted = parseScopes(scopes)
     const { token, previous } = await this.store.transact(async (tx) => {
-      const [prevId] = await tx.tokens.ids('app_user', `${app.id}:${user.id}`, { limit: 1 })
+      const [prevId] = await tx.tokens.ids('app_user', pair(app.id, user.id), { limit: 1 })
       const previous = prevId === undefined ? null : await tx.tokens.get(prevId)
       const token = tx.tokens.insert({ hash: hashSecret(access_token), kind: 'user', app_id: app.id, user_id: user.id, scopes: granted, created_at: isoNow() })
       return { token, previous }
@@ -65,20 +85,79 @@ export class TokenService {
    */
   async authenticate(accessToken: string): Promise<Viewer> {
     const token = await this.store.read.tokens.one('hash', hashSecret(accessToken))
-    if (!token) throw new DomainError('unauthenticated', 'Call requires authentication: Invalid token.', { slug: 'invalid-token' })
-    const app = await this.store.read.apps.get(token.app_id)
-    const user = token.user_id === undefined ? null : await this.store.read.users.get(token.user_id)
-    if (!app || (token.kind === 'user' && !user)) {
-      throw new DomainError('unauthenticated', 'Call requires authentication: Invalid token.', { slug: 'invalid-token' })
-    }
-    return user ? { token, app, user } : { token, app }
+    if (!token) throw invalidToken()
+    const info = await this.load(token)
+    if (!info) throw invalidToken()
+    return info.user ? { token, app: info.app, user: info.user } : { token, app: info.app }
   }
 
-  /** Deauthorizes a token. Emits `token.deauthorized`. */
-  async revoke(token: TokenRow): Promise<void> {
-    await this.store.transact((tx) => tx.tokens.remove(token.id))
+  /** Every scope `user` has granted `app` through any live token. */
+  async grantedScopes(appId: number, userId: number): Promise<Set<string>> {
+    const ids = await this.store.read.tokens.ids('app_user', pair(appId, userId), { limit: Number.MAX_SAFE_INTEGER })
+    const tokens = await this.store.read.tokens.getMany(ids)
+    return new Set(tokens.flatMap((t) => t.scopes))
+  }
+
+  /**
+   * The Token object's facts for `token`: its app, its user (user tokens),
+   * the instance limits and the user's storage. Answers null when the app or
+   * user is gone.
+   */
+  async describe(token: TokenRow): Promise<TokenInfo | null> {
+    const loaded = await this.load(token)
+    if (!loaded) return null
+    const used = loaded.user ? await this.storageUsed(loaded.user.id) : 0
+    return {
+      ...loaded,
+      limits: { following: this.limits.following, max_file_size: this.limits.max_file_size, available_invites: 0 },
+      storage: { available: Math.max(0, this.limits.storage - used), used },
+    }
+  }
+
+  /** The user tokens of `app`, newest first, paginated by token id. */
+  listForApp(app: AppRow, query: PageQuery): Promise<Page<TokenInfo>> {
+    return paginate(
+      query,
+      (range) => this.store.read.tokens.ids('app', app.id, range),
+      async (ids) => {
+        const rows = await this.store.read.tokens.getMany(ids)
+        const byId = new Map(rows.map((r) => [r.id, r]))
+        return Promise.all(ids.map(async (id) => {
+          const row = byId.get(id)
+          return row && row.kind === 'user' ? this.describe(row) : null
+        }))
+      },
+    )
+  }
+
+  /** Ids of the users holding a live token of `app`, oldest authorization first, each once. */
+  async userIdsForApp(app: AppRow): Promise<number[]> {
+    const ids = await this.store.read.tokens.ids('app', app.id, { limit: Number.MAX_SAFE_INTEGER, order: 'asc' })
+    const rows = await this.store.read.tokens.getMany(ids)
+    return [...new Set(rows.flatMap((r) => (r.user_id === undefined ? [] : [r.user_id])))]
+  }
+
+  /**
+   * Deauthorizes a token (and the delegate tokens minted from it) and answers
+   * its facts as they were (null when its app or user is already gone).
+   * Errors: `unauthenticated` (already revoked). Emits `token.deauthorized`.
+   */
+  async revoke(token: TokenRow): Promise<TokenInfo | null> {
+    const info = await this.describe(token)
+    await this.store.transact(async (tx) => {
+      if (!(await tx.tokens.get(token.id))) throw invalidToken()
+      for (const id of await tx.delegate_tokens.ids('token', token.id, { limit: Number.MAX_SAFE_INTEGER })) tx.delegate_tokens.remove(id)
+      tx.tokens.remove(token.id)
+    })
+    if (info) this.events.emit('token.deauthorized', { token, app: info.app, user: info.user })
+    return info
+  }
+
+  private async load(token: TokenRow): Promise<{ token: TokenRow; app: AppRow; user?: UserRow } | null> {
     const app = await this.store.read.apps.get(token.app_id)
-    const user = token.user_id === undefined ? undefined : ((await this.store.read.users.get(token.user_id)) ?? undefined)
-    if (app) this.events.emit('token.deauthorized', { token, app, user })
+    if (!app) return null
+    if (token.kind === 'app') return { token, app }
+    const user = token.user_id === undefined ? null : await this.store.read.users.get(token.user_id)
+    return user ? { token, app, user } : null
   }
 }
