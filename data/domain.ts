@@ -10,9 +10,21 @@ import { AppService } from './services/apps.js'
 import { DelegationService } from './services/delegation.js'
 import { OAuthService } from './services/oauth.js'
 import { ExploreService } from './services/explore.js'
+import { InteractionService } from './services/interactions.js'
+import { PostSearchService } from './services/post-search.js'
 import { postVisibility } from './services/post-visibility.js'
 import { ChannelAccess } from './services/channel-acl.js'
 import { MarkerService } from './services/markers.js'
+import { ChannelService } from './services/channels.js'
+import { ChannelViewService } from './services/channel-views.js'
+import { ChannelInboxService } from './services/channel-inbox.js'
+import { ChannelSearchService } from './services/channel-search.js'
+import { SubscriptionService } from './services/subscriptions.js'
+import { MessageService } from './services/messages.js'
+import { MessageViewService } from './services/message-views.js'
+import { PrivateMessageService } from './services/private-messages.js'
+import { RelationListService } from './services/relation-lists.js'
+import { RelationService } from './services/relations.js'
 import { TokenService } from './services/tokens.js'
 import { UserService } from './services/users.js'
 import { UserViewService } from './services/user-views.js'
@@ -32,8 +44,20 @@ export interface Domain {
   readonly oauth: OAuthService
   readonly userViews: UserViewService
   readonly explore: ExploreService
+  readonly postSearch: PostSearchService
+  readonly interactions: InteractionService
   readonly channelAccess: ChannelAccess
   readonly markers: MarkerService
+  readonly channels: ChannelService
+  readonly channelViews: ChannelViewService
+  readonly channelInbox: ChannelInboxService
+  readonly channelSearch: ChannelSearchService
+  readonly subscriptions: SubscriptionService
+  readonly messages: MessageService
+  readonly messageViews: MessageViewService
+  readonly privateMessages: PrivateMessageService
+  readonly relations: RelationService
+  readonly relationLists: RelationListService
   close(): Promise<void>
 }
 
@@ -60,6 +84,8 @@ export function wireDomain(dataDir: string, config: InstanceConfig, store: Store
   const delegation = new DelegationService(store, apps, tokens)
   const channelAccess = new ChannelAccess(store)
   const markers = new MarkerService(store, events, channelAccess)
+  const channelViews = new ChannelViewService(store, channelAccess, markers)
+  const messages = new MessageService(store, events, channelAccess, users)
   return {
     dataDir,
     imagesDir: join(dataDir, 'images'),
@@ -73,8 +99,20 @@ export function wireDomain(dataDir: string, config: InstanceConfig, store: Store
     oauth: new OAuthService(store, apps, users, tokens, delegation, config),
     userViews: new UserViewService(store),
     explore: new ExploreService(store, events, postVisibility(store)),
+    postSearch: new PostSearchService(store, postVisibility(store)),
+    interactions: new InteractionService(store),
     channelAccess,
     markers,
+    channels: new ChannelService(store, events, channelAccess, channelViews, users),
+    channelViews,
+    channelInbox: new ChannelInboxService(store, channelAccess, channelViews, markers),
+    channelSearch: new ChannelSearchService(store, channelAccess, channelViews),
+    subscriptions: new SubscriptionService(store, events, channelAccess),
+    messages,
+    messageViews: new MessageViewService(store),
+    privateMessages: new PrivateMessageService(store, events, messages, users),
+    relations: new RelationService(store, events, users, () => config.limits.following),
+    relationLists: new RelationListService(store, users),
     close: () => store.close(),
   }
 }

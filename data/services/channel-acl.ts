@@ -6,6 +6,7 @@
  * app for with `messages`).
  */
 import type { Acl, ChannelRow } from '../model/channel.js'
+import { notFound } from '../errors.js'
 import { pair } from '../store/schema.js'
 import type { Store } from '../store/port.js'
 import { hasScope, type Viewer } from '../viewer.js'
@@ -52,6 +53,13 @@ export class ChannelAccess {
     if (!viewer.user) return channel.readers.public ? 'read' : 'none'
     if (!this.tokenMaySee(viewer, channel)) return channel.readers.public ? 'read' : 'none'
     return aclLevel(channel, viewer.user.id)
+  }
+
+  /** The channel `id` if the viewer may read it. Errors: `not_found` (unknown or unreadable alike). */
+  async readable(viewer: Viewer, id: number): Promise<ChannelRow> {
+    const channel = await this.store.read.channels.get(id)
+    if (!channel || !(await this.canRead(viewer, channel))) throw notFound(`channel ${id} not found`)
+    return channel
   }
 
   async canRead(viewer: Viewer, channel: ChannelRow): Promise<boolean> {

@@ -1,0 +1,169 @@
+/**
+ * Channels: creation (the owner is auto-subscribed), retrieval by id, editing
+ * by the owner, deactivation and the owner's list. PM channels are made by
+ * messages (see messages.ts), never here.
+ */
+import { DomainError, forbidden, invalid } from '../errors.js'
+import type { EventBus } from '../events.js'
+import type { Annotation } from '../model/entities.js'
+import type { Acl, ChannelRow } from '../model/channel.js'
+import type { UserRow } from '../model/user.js'
+import { paginate, type Page, type PageQuery } from '../pagination.js'
+import { pair } from '../store/schema.js'
+import type { Store } from '../store/port.js'
+import { isoNow } from '../time.js'
+import type { Viewer } from '../viewer.js'
+import { BROADCAST_TYPE, PM_TYPE, type ChannelAccess } from './channel-acl.js'
+import { buildAcl, checkAnnotations, checkBroadcastAcls, checkChannelType, emptyAcl, type AclInput, type AclName } from './channel-input.js'
+import type { ChannelFilter, ChannelViewService } from './channel-views.js'
+import { addSubscription, subscriberIdsOf } from './subscriptions.js'
+import type { UserService } from './users.js'
+
+export interface CreateChannelInput {
+  type: string
+  readers?: AclInput
+  writers?: AclInput
+  editors?: AclInput
+  annotations?: Annotation[]
+}
+
+export interface UpdateChannelInput {
+  readers?: AclInput
+  writers?: AclInput
+  annotations?: Annotation[]
+}
+
+export class ChannelService {
+  constructor(
+    private readonly store: Store,
+    private readonly events: EventBus,
+    private readonly access: ChannelAccess,
+    private readonly views: ChannelViewService,
+    private readonly users: UserService,
+  ) {}
+
+  /**
+   * Creates a channel owned by the viewer, who is subscribed to it. Answers
+   * the channel. Errors: `invalid` (type, ACLs, annotations, unknown users),
+   * `forbidden` (a bot naming users who do not follow it). Emits
+   * `channel.created`, then `subscription.added` for the owner.
+   */
+  async create(viewer: Viewer, input: CreateChannelInput): Promise<ChannelRow> {
+    const owner = this.userOf(viewer)
+    checkChannelType(input.type)
+    const annotations = input.annotations ?? []
+    checkAnnotations(annotations)
+    const acls = {} as Record<AclName, Acl>
+    for (const name of ['readers', 'writers', 'editors'] as const) {
+      acls[name] = await buildAcl(name, input[name], emptyAcl(), owner.id, input.type, (ref) => this.member(ref, viewer))
+    }
+    if (input.type === BROADCAST_TYPE) checkBroadcastAcls(acls.writers, acls.editors)
+    await this.checkBotReach(owner, acls)
+    const channel = await this.store.transact(async (tx) => {
+      const row = tx.channels.insert({ type: input.type, owner_id: owner.id, ...acls, annotations, is_inactive: false, created_at: isoNow() })
+      await addSubscription(tx, row.id, owner.id)
+      return row
+    })
+    this.events.emit('channel.created', { channel, subscribed_user_ids: [owner.id] })
+    this.events.emit('subscription.added', { channel, user: owner })
+    return channel
+  }
+
+  /** A channel the viewer can read, inactive ones included. Errors: `not_found`. */
+  get(viewer: Viewer, id: number): Promise<ChannelRow> {
+    return this.access.readable(viewer, id)
+  }
+
+  /** The channels among `ids` the viewer can read, in the order asked; others are left out. */
+  async getMany(viewer: Viewer, ids: readonly number[]): Promise<ChannelRow[]> {
+    const out: ChannelRow[] = []
+    for (const channel of await this.store.read.channels.getMany(ids)) {
+      if (await this.access.canRead(viewer, channel)) out.push(channel)
+    }
+    return out
+  }
+
+  /**
+   * Edits a channel: only its owner, only `annotations`, `readers` and
+   * `writers`, and an ACL only while it is not immutable. Answers the channel.
+   * Errors: `not_found`, `forbidden` (not the owner), `invalid` (immutable
+   * ACL, inactive channel, bad input). Emits `channel.updated`.
+   */
+  async update(viewer: Viewer, id: number, input: UpdateChannelInput): Promise<ChannelRow> {
+    const user = this.userOf(viewer)
+    const channel = await this.access.readable(viewer, id)
+    if (channel.owner_id !== user.id) throw forbidden('only the owner can edit this channel')
+    if (channel.is_inactive) throw invalid('the channel is inactive')
+    const next: ChannelRow = { ...channel }
+    for (const name of ['readers', 'writers'] as const) {
+      if (input[name] === undefined) continue
+      if (channel[name].immutable) throw invalid(`${name} of this channel are immutable`)
+      next[name] = await buildAcl(name, input[name], channel[name], channel.owner_id, channel.type, (ref) => this.member(ref, viewer))
+    }
+    if (channel.type === BROADCAST_TYPE) checkBroadcastAcls(next.writers, next.editors)
+    if (input.annotations !== undefined) {
+      checkAnnotations(input.annotations)
+      next.annotations = input.annotations
+    }
+    await this.checkBotReach(user, next)
+    const updated = await this.store.transact((tx) => tx.channels.put(next))
+    this.events.emit('channel.updated', { channel: updated, subscribed_user_ids: await subscriberIdsOf(this.store.read, updated.id) })
+    return updated
+  }
+
+  /**
+   * Deactivates a channel for good: only the owner, never a PM channel.
+   * Everyone is unsubscribed; messages are kept. Answers the channel.
+   * Errors: `not_found`, `forbidden` (not the owner), `invalid` (PM channel).
+   * Emits `subscription.removed` per subscriber, then `channel.updated`.
+   */
+  async deactivate(viewer: Viewer, id: number): Promise<ChannelRow> {
+    const user = this.userOf(viewer)
+    const channel = await this.access.readable(viewer, id)
+    if (channel.owner_id !== user.id) throw forbidden('only the owner can deactivate this channel')
+    if (channel.type === PM_TYPE) throw invalid('private message channels cannot be deactivated')
+    if (channel.is_inactive) return channel
+    const { updated, removed } = await this.store.transact(async (tx) => {
+      const subs = await tx.subscriptions.getMany(await tx.subscriptions.ids('channel', channel.id, { limit: 1_000_000 }))
+      for (const s of subs) tx.subscriptions.remove(s.id)
+      return { updated: tx.channels.put({ ...channel, is_inactive: true }), removed: subs.map((s) => s.user_id) }
+    })
+    for (const u of await this.store.read.users.getMany(removed)) this.events.emit('subscription.removed', { channel: updated, user: u })
+    this.events.emit('channel.updated', { channel: updated, subscribed_user_ids: [] })
+    return updated
+  }
+
+  /** A page of the channels the viewer created, newest first, filtered by the channel general parameters. */
+  async owned(viewer: Viewer, query: PageQuery, filter: ChannelFilter): Promise<Page<ChannelRow>> {
+    const user = this.userOf(viewer)
+    const r = this.store.read
+    return paginate(query, (range) => r.channels.ids('owner', user.id, range), (ids) => this.rows(ids), this.views.filter(viewer, filter))
+  }
+
+  private async rows(ids: number[]): Promise<(ChannelRow | null)[]> {
+    return Promise.all(ids.map((id) => this.store.read.channels.get(id)))
+  }
+
+  /** A user named in an ACL. Errors: `invalid` for unknown users (a typo must not silently drop someone). */
+  private async member(ref: string | number, viewer: Viewer): Promise<UserRow> {
+    const user = await this.users.find(ref, viewer).catch((err: unknown) => {
+      if (err instanceof DomainError) throw invalid(`user_ids: ${err.message}`)
+      throw err
+    })
+    if (!user) throw invalid(`user_ids: unknown user ${ref}`)
+    return user
+  }
+
+  /** A bot initiates channels only with users who follow it. */
+  private async checkBotReach(owner: UserRow, acls: Record<AclName, Acl>): Promise<void> {
+    if (owner.type !== 'bot') return
+    for (const id of new Set([...acls.readers.user_ids, ...acls.writers.user_ids, ...acls.editors.user_ids])) {
+      if (!(await this.store.read.follows.one('pair', pair(id, owner.id)))) throw forbidden('a bot can only add users who follow it to a channel')
+    }
+  }
+
+  private userOf(viewer: Viewer): UserRow {
+    if (!viewer.user) throw invalid('channels are created and edited by users; use a user token')
+    return viewer.user
+  }
+}
