@@ -1,0 +1,18 @@
+/**
+ * Mention scanning: `@` plus a username of up to 20 `[A-Za-z0-9_]`, where the
+ * `@` does not follow a word character (so `bob@example.com` is no mention).
+ */
+import type { Range } from './code-points.js'
+
+export interface MentionMatch extends Range {
+  /** The username as typed (case kept). */
+  typed: string
+}
+
+// A 21st username character means the run is no username at all, not a prefix of one.
+const MENTION = /(?<![\p{L}\p{N}\p{M}_@])@([A-Za-z0-9_]{1,20})(?![A-Za-z0-9_])/gu
+
+/** Every `@name` in `text` that could be a mention, in text order. */
+export function scanMentions(text: string): MentionMatch[] {
+  return [...text.matchAll(MENTION)].map((m) => ({ start: m.index, end: m.index + m[0].length, typed: m[1] }))
+}
