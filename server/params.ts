@@ -41,6 +41,32 @@ export const postGeneralQuery = {
   include_muted: flag(),
 }
 
+/** A comma separated list of channel types (`channel_types=svc.core.pm,com.example.chat`). */
+export const channelTypeList = () =>
+  Joi.string()
+    .max(2000)
+    .custom((value: string) => value.split(',').map((s) => s.trim()).filter((s) => s.length > 0))
+
+/** Message general parameters; the filter flags keep their list defaults in the domain. */
+export const messageGeneralQuery = {
+  ...userGeneralQuery,
+  include_message_annotations: flag().default(false),
+  include_deleted: flag().default(true),
+  include_machine: flag().default(false),
+  include_muted: flag().default(false),
+}
+
+/** Channel general parameters (they embed users and recent messages, so those parameters too). */
+export const channelGeneralQuery = {
+  ...messageGeneralQuery,
+  include_inactive: flag().default(false),
+  include_recent_message: flag().default(false),
+  include_marker: flag().default(false),
+  include_read: flag().default(true),
+  include_channel_annotations: flag().default(false),
+  channel_types: channelTypeList(),
+}
+
 /** Query keys every route tolerates: token, JSONP callback, user-stream subscription. */
 export const commonQuery = {
   access_token: Joi.string(),
