@@ -76,7 +76,7 @@ export const matchesRow =
 /** Does `post` pass the rule, including the criteria that need reads? */
 export async function matchesRule(rule: ExploreRule, post: PostRow, read: Readers, trending?: ReadonlySet<number>): Promise<boolean> {
   if (!matchesRow(rule)(post)) return false
-  if (rule.has_replies && (await read.posts.count('reply_to', post.id)) === 0) return false
+  if (rule.has_replies && (await read.posts.count('reply_to_live', post.id)) === 0) return false
   if (rule.min_stars !== undefined && !(trending ?? new Set(await starredRecently(rule, read))).has(post.id)) return false
   return true
 }

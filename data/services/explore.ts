@@ -19,6 +19,7 @@ import { isoNow } from '../time.js'
 import type { Viewer } from '../viewer.js'
 import { checkRule, matchesRule, ruleSource, starredRecently, type ExploreRulePatch } from './explore-rule.js'
 import { isListedPost } from './post-traits.js'
+import { postsInOrder } from './post-visibility.js'
 
 export const EXPLORE_SLUG_PATTERN = /^[a-z0-9-]{1,255}$/
 const MARKER_PATTERN = /^[a-z0-9_-]{1,255}$/
@@ -176,7 +177,7 @@ export class ExploreService {
     const page = await paginate(
       query,
       fetchIds,
-      (ids) => read.posts.getMany(ids).then((rows) => ids.map((id) => rows.find((r) => r.id === id) ?? null)),
+      postsInOrder(read),
       async (post) => visible(post) && isListedPost(post) && (pinned.has(post.id) || (await matchesRule(stream.rule, post, read, trendingSet))),
     )
     return { stream, page }

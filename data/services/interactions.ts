@@ -1,0 +1,120 @@
+/**
+ * Interactions: what other people did with the signed-in user's account and
+ * posts (followed them; starred, reposted or replied to a post), grouped so
+ * that the same action on the same object within a day is one interaction
+ * with several users. The list is rebuilt on every call, as App.net's was.
+ *
+ * Pagination ids are derived from each group's latest event time
+ * (milliseconds × 100, made unique downwards), so pages walk back in time.
+ */
+import type { PostRow } from '../model/post.js'
+import type { UserRow } from '../model/user.js'
+import { paginate, type Page, type PageQuery } from '../pagination.js'
+import type { Readers, Store } from '../store/port.js'
+import { windowIds } from '../store/sorted-ids.js'
+import type { Viewer } from '../viewer.js'
+import { hiddenAuthors } from './post-visibility.js'
+import { actingUser } from './acting-user.js'
+
+/** The actions App.net clients ask for; svc produces the first four. */
+export const INTERACTION_ACTIONS = ['follow', 'star', 'repost', 'reply', 'broadcast_create', 'broadcast_subscribe', 'broadcast_unsubscribe', 'welcome'] as const
+export type InteractionAction = (typeof INTERACTION_ACTIONS)[number]
+
+export type Interaction =
+  | { action: 'follow'; event_date: string; objects: UserRow[]; users: UserRow[] }
+  | { action: 'star' | 'repost' | 'reply'; event_date: string; objects: PostRow[]; users: UserRow[] }
+
+/** Events of the same action on the same object this close together are grouped. */
+export const GROUP_WINDOW_MS = 24 * 3_600_000
+
+const ALL = { limit: Number.MAX_SAFE_INTEGER }
+
+interface Event {
+  action: 'follow' | 'star' | 'repost' | 'reply'
+  object: PostRow | UserRow
+  actorId: number
+  at: number
+}
+
+interface Group {
+  action: Event['action']
+  object: PostRow | UserRow
+  latest: number
+  oldest: number
+  actorIds: number[]
+}
+
+export class InteractionService {
+  constructor(private readonly store: Store) {}
+
+  /**
+   * The page of interactions with `viewer`'s user, newest first, limited to
+   * `actions` when given; muted and blocked users are left out.
+   * Errors: `forbidden` (not a user token).
+   */
+  async list(viewer: Viewer, actions: readonly InteractionAction[] | undefined, query: PageQuery): Promise<Page<Interaction>> {
+    const me = actingUser(viewer)
+    const wanted = new Set(actions ?? INTERACTION_ACTIONS)
+    const hidden = await hiddenAuthors(this.store, viewer)
+    const events = (await this.events(me, wanted)).filter((e) => e.actorId !== me.id && !hidden.has(e.actorId))
+    const groups = groupEvents(events)
+    const users = new Map((await this.store.read.users.getMany([...new Set(events.map((e) => e.actorId))])).map((u) => [u.id, u]))
+    // Unique keys, newest group highest.
+    const byKey = new Map<number, Interaction>()
+    let previous = Number.MAX_SAFE_INTEGER
+    for (const g of groups) {
+      const key = Math.min(g.latest * 100 + 99, previous - 1)
+      previous = key
+      const actors = g.actorIds.map((id) => users.get(id)).filter((u): u is UserRow => u !== undefined)
+      if (actors.length === 0) continue
+      const event_date = new Date(g.latest).toISOString().replace(/\.\d{3}Z$/, 'Z')
+      byKey.set(key, g.action === 'follow' ? { action: 'follow', event_date, objects: [g.object as UserRow], users: actors } : { action: g.action, event_date, objects: [g.object as PostRow], users: actors })
+    }
+    const keys = [...byKey.keys()].sort((a, b) => a - b)
+    return paginate(query, async (range) => windowIds(keys, range), async (ids) => ids.map((k) => byKey.get(k) ?? null))
+  }
+
+  private async events(me: UserRow, wanted: Set<InteractionAction>): Promise<Event[]> {
+    const r = this.store.read
+    const events: Event[] = []
+    if (wanted.has('follow')) {
+      for (const f of await r.follows.getMany(await r.follows.ids('target', me.id, ALL))) events.push({ action: 'follow', object: me, actorId: f.user_id, at: Date.parse(f.created_at) })
+    }
+    if (!wanted.has('star') && !wanted.has('repost') && !wanted.has('reply')) return events
+    const mine = (await r.posts.getMany(await r.posts.ids('user_live', me.id, ALL))).filter((p) => p.repost_of === undefined)
+    for (const post of mine) {
+      if (wanted.has('star')) {
+        for (const s of await r.stars.getMany(await r.stars.ids('post', post.id, ALL))) events.push({ action: 'star', object: post, actorId: s.user_id, at: Date.parse(s.created_at) })
+      }
+      if (wanted.has('repost')) events.push(...(await postEvents(r, 'repost_live', 'repost', post)))
+      if (wanted.has('reply')) events.push(...(await postEvents(r, 'reply_to_live', 'reply', post)))
+    }
+    return events
+  }
+}
+
+/** Live reposts or replies of `post`, as events by their authors. */
+async function postEvents(r: Readers, index: 'repost_live' | 'reply_to_live', action: 'repost' | 'reply', post: PostRow): Promise<Event[]> {
+  const rows = await r.posts.getMany(await r.posts.ids(index, post.id, ALL))
+  return rows.map((p) => ({ action, object: post, actorId: p.user_id, at: Date.parse(p.created_at) }))
+}
+
+/** Groups events newest first: one group per action and object while events stay within the window. */
+function groupEvents(events: Event[]): Group[] {
+  const sorted = [...events].sort((a, b) => b.at - a.at)
+  const open = new Map<string, Group>()
+  const groups: Group[] = []
+  for (const e of sorted) {
+    const key = `${e.action}:${e.object.id}`
+    const group = open.get(key)
+    if (group && group.oldest - e.at <= GROUP_WINDOW_MS) {
+      group.oldest = e.at
+      if (!group.actorIds.includes(e.actorId)) group.actorIds.push(e.actorId)
+      continue
+    }
+    const fresh: Group = { action: e.action, object: e.object, latest: e.at, oldest: e.at, actorIds: [e.actorId] }
+    open.set(key, fresh)
+    groups.push(fresh)
+  }
+  return groups
+}

@@ -1,0 +1,72 @@
+/**
+ * Post search: free text (`query`, `text`) and filters, all ANDed, over the
+ * public posts that are indexed (live, original, not machine-only). Ordered
+ * by id (stream order) or by score (relevance, then newest).
+ *
+ * Score order pages too: each result's pagination id is `score * 10^10 +
+ * post id`, so later pages stay stable while new posts arrive.
+ */
+import { invalid } from '../errors.js'
+import type { PostRow } from '../model/post.js'
+import { paginate, type Page, type PageQuery } from '../pagination.js'
+import type { Range, Store } from '../store/port.js'
+import { windowIds } from '../store/sorted-ids.js'
+import type { Viewer } from '../viewer.js'
+import type { PostVisibility } from './explore.js'
+import { isListedPost } from './post-traits.js'
+import { postsInOrder } from './post-visibility.js'
+import { postFilters, type PostFilters } from './search-filters.js'
+import { MAX_SCORE, parseTextQuery, scorePost, type TextQuery } from './search-query.js'
+
+export interface PostSearchInput extends PostFilters {
+  query?: string
+  text?: string
+  order?: 'id' | 'score'
+}
+
+const SCORE_STEP = 10_000_000_000
+
+export class PostSearchService {
+  constructor(
+    private readonly store: Store,
+    private readonly visibility: PostVisibility,
+  ) {}
+
+  /**
+   * The page of posts matching `input` that `viewer` may see.
+   * Errors: `invalid` (no query and no filter, `order=score` without a query).
+   */
+  async search(viewer: Viewer, input: PostSearchInput, query: PageQuery): Promise<Page<PostRow>> {
+    const text = [input.query && parseTextQuery(input.query, true), input.text && parseTextQuery(input.text, false)].filter((q): q is TextQuery => !!q)
+    const filters = await postFilters(this.store.read, input)
+    if (text.length === 0 && filters.given === 0) throw invalid('a search needs a query or at least one filter')
+    if (input.order === 'score' && text.length === 0) throw invalid('order=score needs a query')
+    const score = (post: PostRow): number => {
+      if (!isListedPost(post) || !filters.match(post)) return 0
+      let total = 0
+      for (const q of text) {
+        const s = scorePost(q, post)
+        if (s === 0) return 0
+        total += s
+      }
+      return Math.min(Math.max(total, 1), MAX_SCORE)
+    }
+    const visible = await this.visibility(viewer)
+    const r = this.store.read
+    if (input.order !== 'score') {
+      const matches = (post: PostRow) => score(post) > 0
+      const fetchIds = filters.source ? filters.source : (range: Range) => r.posts.scan(range, matches)
+      return paginate(query, fetchIds, postsInOrder(r), (post) => visible(post) && matches(post))
+    }
+    // Relevance needs every match scored before the first page can be cut.
+    const ranked: number[] = []
+    const candidates = filters.source ? await filters.source({ limit: Number.MAX_SAFE_INTEGER, order: 'asc' }) : await r.posts.scan({ limit: Number.MAX_SAFE_INTEGER, order: 'asc' })
+    for (const post of await r.posts.getMany(candidates)) {
+      const s = score(post)
+      if (s > 0 && visible(post)) ranked.push(s * SCORE_STEP + post.id)
+    }
+    ranked.sort((a, b) => a - b)
+    const byKey = async (keys: number[]) => postsInOrder(r)(keys.map((k) => k % SCORE_STEP))
+    return paginate(query, async (range) => windowIds(ranked, range), byKey)
+  }
+}
