@@ -12,7 +12,6 @@ import { OAuthService } from './services/oauth.js'
 import { ExploreService } from './services/explore.js'
 import { InteractionService } from './services/interactions.js'
 import { PostSearchService } from './services/post-search.js'
-import { postVisibility } from './services/post-visibility.js'
 import { ChannelAccess } from './services/channel-acl.js'
 import { MarkerService } from './services/markers.js'
 import { ChannelService } from './services/channels.js'
@@ -98,8 +97,8 @@ export function wireDomain(dataDir: string, config: InstanceConfig, store: Store
     delegation,
     oauth: new OAuthService(store, apps, users, tokens, delegation, config),
     userViews: new UserViewService(store),
-    explore: new ExploreService(store, events, postVisibility(store)),
-    postSearch: new PostSearchService(store, postVisibility(store)),
+    explore: new ExploreService(store, events, markers),
+    postSearch: new PostSearchService(store),
     interactions: new InteractionService(store),
     channelAccess,
     markers,

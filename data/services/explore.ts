@@ -10,16 +10,20 @@
 import { conflict, invalid, notFound } from '../errors.js'
 import type { EventBus } from '../events.js'
 import type { ExploreRule, ExploreStreamRow } from '../model/explore.js'
+import type { MarkerRow } from '../model/channel.js'
 import type { PostRow } from '../model/post.js'
-import { paginate, type Page, type PageQuery } from '../pagination.js'
+import { paginate, type Page } from '../pagination.js'
 import type { Range, Store, Tx } from '../store/port.js'
 import { tableNames } from '../store/schema.js'
 import { mergeWindows, windowIds } from '../store/sorted-ids.js'
 import { isoNow } from '../time.js'
 import type { Viewer } from '../viewer.js'
 import { checkRule, matchesRule, ruleSource, starredRecently, type ExploreRulePatch } from './explore-rule.js'
-import { isListedPost } from './post-traits.js'
-import { postsInOrder } from './post-visibility.js'
+import type { MarkerService } from './markers.js'
+import { resolvePage } from './page-input.js'
+import { postFilter } from './post-filters.js'
+import type { PostListInput } from './post-streams.js'
+import { isListedPost, postsInOrder } from './post-traits.js'
 
 export const EXPLORE_SLUG_PATTERN = /^[a-z0-9-]{1,255}$/
 const MARKER_PATTERN = /^[a-z0-9_-]{1,255}$/
@@ -44,8 +48,12 @@ export interface ExploreStreamChanges {
   replace_rule?: boolean
 }
 
-/** Answers, for a viewer, whether a post may be shown to them (muted and blocked authors hidden). */
-export type PostVisibility = (viewer: Viewer) => Promise<(post: PostRow) => boolean>
+export interface ExplorePosts {
+  stream: ExploreStreamRow
+  page: Page<PostRow>
+  /** `explore:<marker>` and the viewer's marker row once set. */
+  marker: { name: string; row: MarkerRow | null }
+}
 
 /** The streams App.net shipped; a fresh instance starts with them. */
 export const DEFAULT_EXPLORE_STREAMS: readonly (Required<Omit<ExploreStreamInput, 'rule'>> & { rule: ExploreRule })[] = [
@@ -76,7 +84,7 @@ export class ExploreService {
   constructor(
     private readonly store: Store,
     private readonly events: EventBus,
-    private readonly visibility: PostVisibility,
+    private readonly markers: MarkerService,
   ) {}
 
   /** Every explore stream, oldest first. */
@@ -162,25 +170,29 @@ export class ExploreService {
 
   /**
    * The page of posts `slug` shows `viewer`: posts the rule selects plus the
-   * pinned ones, newest first, without muted or blocked authors.
-   * Errors: `not_found` (stream).
+   * pinned ones, newest first, as the post general parameters of `input`
+   * allow (muted and blocked authors hidden by default), with the stream's
+   * marker. Errors: `not_found` (stream), `invalid` (marker-relative ids
+   * without a marker).
    */
-  async posts(slug: string, query: PageQuery, viewer: Viewer): Promise<{ stream: ExploreStreamRow; page: Page<PostRow> }> {
+  async posts(viewer: Viewer, slug: string, input: PostListInput): Promise<ExplorePosts> {
     const stream = await this.bySlug(slug)
     const read = this.store.read
+    const markerName = `explore:${stream.marker}`
+    const row = viewer.user ? await this.markers.find(viewer.user.id, markerName) : null
     const trending = stream.rule.min_stars === undefined ? null : await starredRecently(stream.rule, read)
     const trendingSet = trending ? new Set(trending) : undefined
     const fromRule = ruleSource(stream.rule, read, trending)
     const pinned = new Set(stream.pinned)
     const fetchIds = async (range: Range): Promise<number[]> => mergeWindows([await fromRule(range), windowIds(stream.pinned, range)], range)
-    const visible = await this.visibility(viewer)
+    const visible = await postFilter(read, viewer, input)
     const page = await paginate(
-      query,
+      resolvePage(input, row),
       fetchIds,
       postsInOrder(read),
-      async (post) => visible(post) && isListedPost(post) && (pinned.has(post.id) || (await matchesRule(stream.rule, post, read, trendingSet))),
+      async (post) => (await visible(post)) && isListedPost(post) && (pinned.has(post.id) || (await matchesRule(stream.rule, post, read, trendingSet))),
     )
-    return { stream, page }
+    return { stream, page, marker: { name: markerName, row } }
   }
 
   /**

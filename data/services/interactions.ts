@@ -13,7 +13,7 @@ import { paginate, type Page, type PageQuery } from '../pagination.js'
 import type { Readers, Store } from '../store/port.js'
 import { windowIds } from '../store/sorted-ids.js'
 import type { Viewer } from '../viewer.js'
-import { hiddenAuthors } from './post-visibility.js'
+import { holdersOf, targetsOf } from './relation-reads.js'
 import { actingUser } from './acting-user.js'
 
 /** The actions App.net clients ask for; svc produces the first four. */
@@ -55,7 +55,7 @@ export class InteractionService {
   async list(viewer: Viewer, actions: readonly InteractionAction[] | undefined, query: PageQuery): Promise<Page<Interaction>> {
     const me = actingUser(viewer)
     const wanted = new Set(actions ?? INTERACTION_ACTIONS)
-    const hidden = await hiddenAuthors(this.store, viewer)
+    const hidden = await hiddenUsers(this.store.read, me.id)
     const events = (await this.events(me, wanted)).filter((e) => e.actorId !== me.id && !hidden.has(e.actorId))
     const groups = groupEvents(events)
     const users = new Map((await this.store.read.users.getMany([...new Set(events.map((e) => e.actorId))])).map((u) => [u.id, u]))
@@ -91,6 +91,12 @@ export class InteractionService {
     }
     return events
   }
+}
+
+/** The users `userId` muted or blocked, and those who blocked them. */
+async function hiddenUsers(r: Readers, userId: number): Promise<Set<number>> {
+  const sets = await Promise.all([targetsOf(r, 'mutes', userId), targetsOf(r, 'blocks', userId), holdersOf(r, 'blocks', userId)])
+  return new Set(sets.flatMap((s) => [...s]))
 }
 
 /** Live reposts or replies of `post`, as events by their authors. */

@@ -8,13 +8,14 @@
  */
 import { invalid } from '../errors.js'
 import type { PostRow } from '../model/post.js'
-import { paginate, type Page, type PageQuery } from '../pagination.js'
+import { paginate, type Page } from '../pagination.js'
 import type { Range, Store } from '../store/port.js'
 import { windowIds } from '../store/sorted-ids.js'
 import type { Viewer } from '../viewer.js'
-import type { PostVisibility } from './explore.js'
-import { isListedPost } from './post-traits.js'
-import { postsInOrder } from './post-visibility.js'
+import { resolvePage } from './page-input.js'
+import { postFilter } from './post-filters.js'
+import type { PostListInput } from './post-streams.js'
+import { isListedPost, postsInOrder } from './post-traits.js'
 import { postFilters, type PostFilters } from './search-filters.js'
 import { MAX_SCORE, parseTextQuery, scorePost, type TextQuery } from './search-query.js'
 
@@ -27,16 +28,15 @@ export interface PostSearchInput extends PostFilters {
 const SCORE_STEP = 10_000_000_000
 
 export class PostSearchService {
-  constructor(
-    private readonly store: Store,
-    private readonly visibility: PostVisibility,
-  ) {}
+  constructor(private readonly store: Store) {}
 
   /**
-   * The page of posts matching `input` that `viewer` may see.
-   * Errors: `invalid` (no query and no filter, `order=score` without a query).
+   * The page of posts matching `input` that `viewer` may see, as the post
+   * general parameters of `page` allow (muted and blocked authors hidden by
+   * default). Errors: `invalid` (no query and no filter, `order=score`
+   * without a query, marker-relative ids).
    */
-  async search(viewer: Viewer, input: PostSearchInput, query: PageQuery): Promise<Page<PostRow>> {
+  async search(viewer: Viewer, input: PostSearchInput, page: PostListInput): Promise<Page<PostRow>> {
     const text = [input.query && parseTextQuery(input.query, true), input.text && parseTextQuery(input.text, false)].filter((q): q is TextQuery => !!q)
     const filters = await postFilters(this.store.read, input)
     if (text.length === 0 && filters.given === 0) throw invalid('a search needs a query or at least one filter')
@@ -51,19 +51,20 @@ export class PostSearchService {
       }
       return Math.min(Math.max(total, 1), MAX_SCORE)
     }
-    const visible = await this.visibility(viewer)
+    const visible = await postFilter(this.store.read, viewer, page)
+    const query = resolvePage(page)
     const r = this.store.read
     if (input.order !== 'score') {
       const matches = (post: PostRow) => score(post) > 0
       const fetchIds = filters.source ? filters.source : (range: Range) => r.posts.scan(range, matches)
-      return paginate(query, fetchIds, postsInOrder(r), (post) => visible(post) && matches(post))
+      return paginate(query, fetchIds, postsInOrder(r), async (post) => matches(post) && (await visible(post)))
     }
     // Relevance needs every match scored before the first page can be cut.
     const ranked: number[] = []
     const candidates = filters.source ? await filters.source({ limit: Number.MAX_SAFE_INTEGER, order: 'asc' }) : await r.posts.scan({ limit: Number.MAX_SAFE_INTEGER, order: 'asc' })
     for (const post of await r.posts.getMany(candidates)) {
       const s = score(post)
-      if (s > 0 && visible(post)) ranked.push(s * SCORE_STEP + post.id)
+      if (s > 0 && (await visible(post))) ranked.push(s * SCORE_STEP + post.id)
     }
     ranked.sort((a, b) => a - b)
     const byKey = async (keys: number[]) => postsInOrder(r)(keys.map((k) => k % SCORE_STEP))

@@ -1,9 +1,11 @@
 /**
  * What a post row shows about itself, read from its annotations and entities:
- * the questions explore rules and post search both ask.
+ * the questions explore rules and post search both ask; and the loader of
+ * their candidate rows.
  */
 import type { Annotation } from '../model/entities.js'
 import type { PostRow } from '../model/post.js'
+import type { Readers } from '../store/port.js'
 
 type FileItem = { kind?: unknown; mime_type?: unknown; type?: unknown }
 
@@ -35,3 +37,11 @@ export const hasLocation = (post: PostRow): boolean => hasAnnotationType(post, '
 
 /** Starts with a mention (the mention marked `is_leading`). */
 export const isDirectedPost = (post: PostRow): boolean => post.entities.mentions.some((m) => m.is_leading === true)
+
+/** Loads post rows for ids in the order asked, `null` where one is gone: the loader `paginate` wants. */
+export const postsInOrder =
+  (read: Readers) =>
+  async (ids: readonly number[]): Promise<(PostRow | null)[]> => {
+    const rows = new Map((await read.posts.getMany(ids)).map((p) => [p.id, p]))
+    return ids.map((id) => rows.get(id) ?? null)
+  }
