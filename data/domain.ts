@@ -22,8 +22,13 @@ import { SubscriptionService } from './services/subscriptions.js'
 import { MessageService } from './services/messages.js'
 import { MessageViewService } from './services/message-views.js'
 import { PrivateMessageService } from './services/private-messages.js'
+import { PostStreamService } from './services/post-streams.js'
+import { PostViewService } from './services/post-views.js'
+import { PostService } from './services/posts.js'
 import { RelationListService } from './services/relation-lists.js'
 import { RelationService } from './services/relations.js'
+import { RepostService } from './services/reposts.js'
+import { StarService } from './services/stars.js'
 import { TokenService } from './services/tokens.js'
 import { UserService } from './services/users.js'
 import { UserViewService } from './services/user-views.js'
@@ -57,6 +62,11 @@ export interface Domain {
   readonly privateMessages: PrivateMessageService
   readonly relations: RelationService
   readonly relationLists: RelationListService
+  readonly posts: PostService
+  readonly postViews: PostViewService
+  readonly stars: StarService
+  readonly reposts: RepostService
+  readonly postStreams: PostStreamService
   close(): Promise<void>
 }
 
@@ -83,6 +93,7 @@ export function wireDomain(dataDir: string, config: InstanceConfig, store: Store
   const delegation = new DelegationService(store, apps, tokens)
   const channelAccess = new ChannelAccess(store)
   const markers = new MarkerService(store, events, channelAccess)
+  const posts = new PostService(store, events, users)
   const channelViews = new ChannelViewService(store, channelAccess, markers)
   const messages = new MessageService(store, events, channelAccess, users)
   return {
@@ -112,6 +123,11 @@ export function wireDomain(dataDir: string, config: InstanceConfig, store: Store
     privateMessages: new PrivateMessageService(store, events, messages, users),
     relations: new RelationService(store, events, users, () => config.limits.following),
     relationLists: new RelationListService(store, users),
+    posts,
+    postViews: new PostViewService(store),
+    stars: new StarService(store, events, posts, users),
+    reposts: new RepostService(store, events, posts),
+    postStreams: new PostStreamService(store, posts, users, markers),
     close: () => store.close(),
   }
 }

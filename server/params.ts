@@ -41,6 +41,20 @@ export const postGeneralQuery = {
   include_muted: flag(),
 }
 
+/** User-given entities on post and message creation (`links`, `mentions`, parse flags); the text pipeline checks the rest. */
+export const entitiesInput = () =>
+  Joi.object({
+    links: Joi.array()
+      .max(100)
+      .items(Joi.object({ pos: Joi.number().integer().min(0).required(), len: Joi.number().integer().min(1).required(), url: Joi.string().max(2000).required(), text: Joi.string().allow(''), process_template: Joi.boolean() }).unknown(true)),
+    mentions: Joi.array()
+      .max(10)
+      .items(Joi.object({ name: Joi.string().max(21), id: Joi.alternatives(idParam(), Joi.number().integer().min(1)) }).xor('name', 'id').unknown(true)),
+    hashtags: Joi.array(),
+    parse_links: flag(),
+    parse_markdown_links: flag(),
+  }).unknown(true)
+
 /** A comma separated list of channel types (`channel_types=svc.core.pm,com.example.chat`). */
 export const channelTypeList = () =>
   Joi.string()
