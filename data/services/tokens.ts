@@ -42,6 +42,11 @@ export type StorageUsage = (userId: number) => Promise<number>
 
 const invalidToken = (): DomainError => new DomainError('unauthenticated', 'Call requires authentication: Invalid token.', { slug: 'invalid-token' })
 
+const appOf = (viewer: Viewer): AppRow => {
+  if (viewer.token?.kind !== 'app' || !viewer.app) throw new DomainError('forbidden', 'This endpoint requires an app token.', { slug: 'wrong-token-kind' })
+  return viewer.app
+}
+
 export class TokenService {
   constructor(
     private readonly store: Store,
@@ -114,8 +119,12 @@ export class TokenService {
     }
   }
 
-  /** The user tokens of `app`, newest first, paginated by token id. */
-  listForApp(app: AppRow, query: PageQuery): Promise<Page<TokenInfo>> {
+  /**
+   * The user tokens of the viewer's app (an app token), newest first,
+   * paginated by token id. Errors: `forbidden` (not an app token).
+   */
+  listForApp(viewer: Viewer, query: PageQuery): Promise<Page<TokenInfo>> {
+    const app = appOf(viewer)
     return paginate(
       query,
       (range) => this.store.read.tokens.ids('app', app.id, range),
@@ -130,26 +139,48 @@ export class TokenService {
     )
   }
 
-  /** Ids of the users holding a live token of `app`, oldest authorization first, each once. */
-  async userIdsForApp(app: AppRow): Promise<number[]> {
+  /**
+   * Ids of the users holding a live token of the viewer's app (an app
+   * token), oldest authorization first, each once. Errors: `forbidden`.
+   */
+  async userIdsForApp(viewer: Viewer): Promise<number[]> {
+    const app = appOf(viewer)
     const ids = await this.store.read.tokens.ids('app', app.id, { limit: Number.MAX_SAFE_INTEGER, order: 'asc' })
     const rows = await this.store.read.tokens.getMany(ids)
     return [...new Set(rows.flatMap((r) => (r.user_id === undefined ? [] : [r.user_id])))]
   }
 
   /**
-   * Deauthorizes a token (and the delegate tokens minted from it) and answers
-   * its facts as they were (null when its app or user is already gone).
-   * Errors: `unauthenticated` (already revoked). Emits `token.deauthorized`.
+   * The facts of the viewer's own token (`GET /token`).
+   * Errors: `unauthenticated` (no token, or its app or user is gone).
    */
-  async revoke(token: TokenRow): Promise<TokenInfo | null> {
+  async inspect(viewer: Viewer): Promise<TokenInfo> {
+    const info = viewer.token ? await this.describe(viewer.token) : null
+    if (!info) throw invalidToken()
+    return info
+  }
+
+  /** Deauthorizes the viewer's own token (`DELETE /token`); as `revoke`. */
+  deauthorize(viewer: Viewer): Promise<TokenInfo> {
+    if (!viewer.token) return Promise.reject(invalidToken())
+    return this.revoke(viewer.token)
+  }
+
+  /**
+   * Deauthorizes a token (and the delegate tokens minted from it) and answers
+   * its facts as they were.
+   * Errors: `unauthenticated` (already revoked, or its app or user is gone).
+   * Emits `token.deauthorized`.
+   */
+  async revoke(token: TokenRow): Promise<TokenInfo> {
     const info = await this.describe(token)
+    if (!info) throw invalidToken()
     await this.store.transact(async (tx) => {
       if (!(await tx.tokens.get(token.id))) throw invalidToken()
       for (const id of await tx.delegate_tokens.ids('token', token.id, { limit: Number.MAX_SAFE_INTEGER })) tx.delegate_tokens.remove(id)
       tx.tokens.remove(token.id)
     })
-    if (info) this.events.emit('token.deauthorized', { token, app: info.app, user: info.user })
+    this.events.emit('token.deauthorized', { token, app: info.app, user: info.user })
     return info
   }
 

@@ -1,0 +1,62 @@
+/**
+ * The shell of every HTML page: escaping, one small inline stylesheet, no
+ * external assets, and headers that keep the pages out of frames and caches.
+ */
+import type { ResponseObject, ResponseToolkit } from '@hapi/hapi'
+import { isDomainError } from '../../data/index.js'
+import { errorStatus } from '../error-status.js'
+
+const ENTITIES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' }
+
+/** Text made safe for both element content and quoted attribute values. */
+export const esc = (value: string | number): string => String(value).replace(/[&<>"']/g, (c) => ENTITIES[c])
+
+/** Hidden inputs carrying `fields` through a form. */
+export const hidden = (fields: Record<string, string | undefined>): string =>
+  Object.entries(fields)
+    .filter((entry): entry is [string, string] => entry[1] !== undefined)
+    .map(([name, value]) => `<input type="hidden" name="${esc(name)}" value="${esc(value)}">`)
+    .join('')
+
+const STYLE = `
+body{font:16px/1.5 system-ui,sans-serif;background:#f4f5f7;color:#1d2329;margin:0}
+main{max-width:26rem;margin:3rem auto;background:#fff;padding:1.5rem 2rem;border-radius:10px;box-shadow:0 1px 4px #0002}
+h1{font-size:1.3rem;margin:0 0 1rem}
+label{display:block;margin:.8rem 0 .2rem;font-weight:600}
+input[type=text],input[type=password]{width:100%;box-sizing:border-box;padding:.5rem;border:1px solid #bbc;border-radius:6px;font:inherit}
+button{font:inherit;padding:.5rem 1.1rem;border-radius:6px;border:1px solid #2a62c9;background:#2a62c9;color:#fff;cursor:pointer;margin:1rem .5rem 0 0}
+button.secondary{background:#fff;color:#2a62c9}
+.error{background:#fde8e8;color:#8a1c1c;padding:.5rem .8rem;border-radius:6px}
+ul.scopes{padding-left:1.2rem}
+.muted{color:#667;font-size:.9rem}
+`
+
+/** A whole page around `body` (already escaped HTML). */
+export const layout = (title: string, body: string): string =>
+  `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">` +
+  `<title>${esc(title)}</title><style>${STYLE}</style></head><body><main>${body}</main></body></html>`
+
+/** Answers `html` with the page headers: no framing (the consent form must not be clickjacked), no caching, no scripts. */
+export const htmlResponse = (h: ResponseToolkit, html: string, status = 200): ResponseObject =>
+  h
+    .response(html)
+    .type('text/html; charset=utf-8')
+    .code(status)
+    .header('Cache-Control', 'no-store')
+    .header('X-Frame-Options', 'DENY')
+    .header('Referrer-Policy', 'no-referrer')
+    .header('Content-Security-Policy', "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'")
+
+/** A page that only says what went wrong. */
+export const errorPage = (title: string, message: string): string => layout(title, `<h1>${esc(title)}</h1><p class="error">${esc(message)}</p>`)
+
+/**
+ * A domain error as a page: the client-safe message under a title that fits
+ * its status. Answers null for errors that are not the visitor's (500 path).
+ */
+export function errorResponse(h: ResponseToolkit, err: unknown): ResponseObject | null {
+  if (!isDomainError(err)) return null
+  const status = errorStatus[err.code]
+  const title = status === 401 ? 'Sign-in needed' : status === 403 ? 'Not allowed' : status === 404 ? 'Not found' : 'Something is wrong with this request'
+  return htmlResponse(h, errorPage(title, err.message), status)
+}

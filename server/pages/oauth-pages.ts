@@ -1,0 +1,78 @@
+/** The pages of the browser flow: sign in, consent, and account creation. */
+import type { Authorization, AuthorizationRequest, UserRow } from '../../data/index.js'
+import { esc, hidden, layout } from './layout.js'
+
+/** What each scope lets an app do, in the words the consent page uses. */
+const SCOPE_TEXT: Record<string, string> = {
+  basic: 'See your basic profile information',
+  stream: 'Read your stream and stream markers',
+  write_post: 'Create and delete posts, repost and star for you',
+  follow: 'Follow, unfollow, mute and block users for you',
+  update_profile: 'Update your name, description, avatar and cover',
+  public_messages: 'Send and receive messages in public channels',
+  messages: 'Send and receive your private and public messages',
+  files: 'Manage your files',
+  export: 'Export all of your data',
+}
+
+/** The authorization request's fields as the forms carry them back. */
+export const requestFields = (r: AuthorizationRequest): Record<string, string | undefined> => ({
+  client_id: r.client_id,
+  response_type: r.response_type,
+  redirect_uri: r.redirect_uri,
+  scope: r.scope,
+  state: r.state,
+})
+
+export interface FlowPage {
+  /** Path the forms post to: `/oauth/authenticate` or `/oauth/authorize`. */
+  action: string
+  request: AuthorizationRequest
+  authorization: Authorization
+  csrf: string
+  error?: string
+}
+
+const errorLine = (error?: string): string => (error ? `<p class="error" role="alert">${esc(error)}</p>` : '')
+
+export function signInPage(page: FlowPage, options: { signupHref?: string; username?: string }): string {
+  const signup = options.signupHref ? `<p class="muted">No account yet? <a href="${esc(options.signupHref)}">Create one</a>.</p>` : ''
+  return layout(
+    'Sign in',
+    `<h1>Sign in to continue to ${esc(page.authorization.app.name)}</h1>${errorLine(page.error)}` +
+      `<form method="post" action="${esc(page.action)}">${hidden({ ...requestFields(page.request), csrf: page.csrf, action: 'sign_in' })}` +
+      `<label for="username">Username</label><input type="text" id="username" name="username" autocomplete="username" required maxlength="20" value="${esc(options.username ?? '')}">` +
+      `<label for="password">Password</label><input type="password" id="password" name="password" autocomplete="current-password" required maxlength="200">` +
+      `<button type="submit">Sign in</button></form>${signup}`,
+  )
+}
+
+export function consentPage(page: FlowPage, user: UserRow): string {
+  const scopes = page.authorization.scopes.map((s) => `<li>${esc(SCOPE_TEXT[s] ?? s)} <span class="muted">(${esc(s)})</span></li>`).join('')
+  const fields = { ...requestFields(page.request), csrf: page.csrf }
+  return layout(
+    'Authorize',
+    `<h1>${esc(page.authorization.app.name)} would like to</h1><ul class="scopes">${scopes}</ul>${errorLine(page.error)}` +
+      `<p class="muted">Signed in as @${esc(user.username)}. You will return to ${esc(page.authorization.redirect_uri)}.</p>` +
+      `<form method="post" action="${esc(page.action)}">${hidden(fields)}` +
+      `<button type="submit" name="action" value="approve">Authorize</button>` +
+      `<button type="submit" name="action" value="deny" class="secondary">Deny</button>` +
+      `<button type="submit" name="action" value="sign_out" class="secondary">Not @${esc(user.username)}?</button></form>`,
+  )
+}
+
+export function signupPage(input: { csrf: string; next?: string; username?: string; name?: string; error?: string }): string {
+  return layout(
+    'Create an account',
+    `<h1>Create an account</h1>${errorLine(input.error)}` +
+      `<form method="post" action="/signup">${hidden({ csrf: input.csrf, next: input.next })}` +
+      `<label for="username">Username</label><input type="text" id="username" name="username" autocomplete="username" required maxlength="20" pattern="[A-Za-z0-9_]{1,20}" value="${esc(input.username ?? '')}">` +
+      `<p class="muted">1 to 20 letters, digits or _.</p>` +
+      `<label for="name">Name</label><input type="text" id="name" name="name" maxlength="50" value="${esc(input.name ?? '')}">` +
+      `<label for="password">Password</label><input type="password" id="password" name="password" autocomplete="new-password" required minlength="8" maxlength="200">` +
+      `<button type="submit">Create account</button></form>`,
+  )
+}
+
+export const welcomePage = (user: UserRow): string =>
+  layout('Welcome', `<h1>Welcome, @${esc(user.username)}</h1><p>Your account is ready. You can now sign in from any app that uses this server.</p>`)
