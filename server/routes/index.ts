@@ -7,5 +7,9 @@ import { relationRoutes } from './relations.js'
 import { repostRoutes } from './reposts.js'
 import { starRoutes } from './stars.js'
 import { userRoutes } from './users.js'
+import { appRoutes } from './apps.js'
+import { oauthRoutes } from './oauth.js'
+import { signupRoutes } from './signup.js'
+import { tokenRoutes } from './token.js'
 
-export const allRoutes = (domain: Domain): SvcRoute[] => [...userRoutes(domain), ...relationRoutes(domain), ...postRoutes(domain), ...starRoutes(domain), ...repostRoutes(domain), ...postStreamRoutes(domain)]
+export const allRoutes = (domain: Domain): SvcRoute[, ...tokenRoutes(domain), ...appRoutes(domain), ...oauthRoutes(domain), ...signupRoutes(domain)] => [...userRoutes(domain), ...relationRoutes(domain), ...postRoutes(domain), ...starRoutes(domain), ...repostRoutes(domain), ...postStreamRoutes(domain)]
