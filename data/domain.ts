@@ -31,6 +31,7 @@ import { RepostService } from './services/reposts.js'
 import { StarService } from './services/stars.js'
 import { TokenService } from './services/tokens.js'
 import { UserService } from './services/users.js'
+import { TextService } from './text/text-service.js'
 import { UserViewService } from './services/user-views.js'
 import { FileStore, type FileStoreOptions } from './store/file-store.js'
 import type { Store } from './store/port.js'
@@ -42,6 +43,7 @@ export interface Domain {
   readonly store: Store
   readonly events: EventBus
   readonly users: UserService
+  readonly text: TextService
   readonly apps: AppService
   readonly tokens: TokenService
   readonly delegation: DelegationService
@@ -95,7 +97,7 @@ export function wireDomain(dataDir: string, config: InstanceConfig, store: Store
   const markers = new MarkerService(store, events, channelAccess)
   const posts = new PostService(store, events, users)
   const channelViews = new ChannelViewService(store, channelAccess, markers)
-  const messages = new MessageService(store, events, channelAccess, users)
+  const messages = new MessageService(store, events, channelAccess, users, markers)
   return {
     dataDir,
     imagesDir: join(dataDir, 'images'),
@@ -128,6 +130,7 @@ export function wireDomain(dataDir: string, config: InstanceConfig, store: Store
     stars: new StarService(store, events, posts, users),
     reposts: new RepostService(store, events, posts),
     postStreams: new PostStreamService(store, posts, users, markers),
+    text: new TextService(users),
     close: () => store.close(),
   }
 }

@@ -3,14 +3,14 @@
  * message first), the unread counts of PM and broadcast channels, and
  * marking every broadcast channel read.
  */
-import { invalid } from '../errors.js'
 import type { ChannelRow } from '../model/channel.js'
 import type { UserRow } from '../model/user.js'
-import type { Page, PageQuery } from '../pagination.js'
+import type { Page } from '../pagination.js'
 import type { Store } from '../store/port.js'
 import type { Viewer } from '../viewer.js'
-import { BROADCAST_TYPE, PM_TYPE, type ChannelAccess } from './channel-acl.js'
+import { channelUser, BROADCAST_TYPE, PM_TYPE, type ChannelAccess } from './channel-acl.js'
 import { paginateRanked } from './channel-ranking.js'
+import { resolvePage, type PageInput } from './page-input.js'
 import type { ChannelFilter, ChannelViewService } from './channel-views.js'
 import type { MarkerService } from './markers.js'
 
@@ -35,8 +35,8 @@ export class ChannelInboxService {
    * first (channels without messages last, newest first), filtered by the
    * channel general parameters; with the unread counts per type.
    */
-  async inbox(viewer: Viewer, query: PageQuery, filter: ChannelFilter): Promise<Inbox> {
-    const user = this.userOf(viewer)
+  async inbox(viewer: Viewer, query: PageInput, filter: ChannelFilter): Promise<Inbox> {
+    const user = channelUser(viewer)
     const channels = await this.subscribed(viewer, user)
     const unread_counts: Record<string, number> = { [PM_TYPE]: 0, [BROADCAST_TYPE]: 0 }
     const activity = new Map<number, number>()
@@ -46,12 +46,12 @@ export class ChannelInboxService {
       if (await this.views.hasUnread(user.id, channel)) unread_counts[channel.type] = (unread_counts[channel.type] ?? 0) + 1
     }
     const ranked = [...channels].sort((a, b) => (activity.get(b.id) ?? 0) - (activity.get(a.id) ?? 0) || b.id - a.id)
-    return { page: await paginateRanked(query, ranked, this.views.filter(viewer, filter)), unread_counts }
+    return { page: await paginateRanked(resolvePage(query), ranked, this.views.filter(viewer, filter)), unread_counts }
   }
 
   /** How many subscribed channels of `type` have unread messages. */
   async numUnread(viewer: Viewer, type: string): Promise<number> {
-    const user = this.userOf(viewer)
+    const user = channelUser(viewer)
     let n = 0
     for (const channel of await this.subscribed(viewer, user)) {
       if (channel.type === type && (await this.views.hasUnread(user.id, channel))) n++
@@ -65,7 +65,7 @@ export class ChannelInboxService {
    * Emits `marker.set` per marker moved.
    */
   async markBroadcastsRead(viewer: Viewer): Promise<number> {
-    const user = this.userOf(viewer)
+    const user = channelUser(viewer)
     for (const channel of await this.subscribed(viewer, user)) {
       if (channel.type !== BROADCAST_TYPE) continue
       const [latest] = await this.store.read.messages.ids('channel', channel.id, { limit: 1 })
@@ -83,8 +83,4 @@ export class ChannelInboxService {
     return out
   }
 
-  private userOf(viewer: Viewer): UserRow {
-    if (!viewer.user) throw invalid('an inbox belongs to a user; use a user token')
-    return viewer.user
-  }
 }

@@ -5,11 +5,12 @@
  * respect the ACLs and the token's scope like every other channel read.
  */
 import type { ChannelRow } from '../model/channel.js'
-import { paginate, type Page, type PageQuery } from '../pagination.js'
+import { paginate, type Page } from '../pagination.js'
 import type { Store } from '../store/port.js'
 import type { Viewer } from '../viewer.js'
 import type { ChannelAccess } from './channel-acl.js'
 import { paginateRanked } from './channel-ranking.js'
+import { resolvePage, type PageInput } from './page-input.js'
 import type { ChannelFilter, ChannelViewService } from './channel-views.js'
 
 const ALL = Number.MAX_SAFE_INTEGER
@@ -53,7 +54,7 @@ export class ChannelSearchService {
   ) {}
 
   /** A page of the channels matching `search` that the viewer can read. */
-  async search(viewer: Viewer, search: ChannelSearchQuery, query: PageQuery, filter: ChannelFilter): Promise<Page<ChannelRow>> {
+  async search(viewer: Viewer, search: ChannelSearchQuery, input: PageInput, filter: ChannelFilter): Promise<Page<ChannelRow>> {
     const words = (search.q ?? '').toLowerCase().split(/\s+/).filter((w) => w.length > 0)
     const tags = (search.tags ?? []).map((t) => t.toLowerCase())
     const matches = (c: ChannelRow): boolean =>
@@ -66,6 +67,7 @@ export class ChannelSearchService {
     const listFilter = this.views.filter(viewer, filter)
     const keep = async (c: ChannelRow): Promise<boolean> => (await this.access.canRead(viewer, c)) && (await listFilter(c))
     const r = this.store.read
+    const query = resolvePage(input)
     if (search.order === 'id') {
       return paginate(query, (range) => r.channels.scan(range, matches), (ids) => Promise.all(ids.map((id) => r.channels.get(id))), keep)
     }

@@ -8,14 +8,15 @@ import type { EventBus } from '../events.js'
 import type { Annotation } from '../model/entities.js'
 import type { Acl, ChannelRow } from '../model/channel.js'
 import type { UserRow } from '../model/user.js'
-import { paginate, type Page, type PageQuery } from '../pagination.js'
+import { paginate, type Page } from '../pagination.js'
 import { pair } from '../store/schema.js'
 import type { Store } from '../store/port.js'
 import { isoNow } from '../time.js'
 import type { Viewer } from '../viewer.js'
-import { BROADCAST_TYPE, PM_TYPE, type ChannelAccess } from './channel-acl.js'
+import { channelUser, BROADCAST_TYPE, PM_TYPE, type ChannelAccess } from './channel-acl.js'
 import { buildAcl, checkAnnotations, checkBroadcastAcls, checkChannelType, emptyAcl, type AclInput, type AclName } from './channel-input.js'
 import type { ChannelFilter, ChannelViewService } from './channel-views.js'
+import { resolvePage, type PageInput } from './page-input.js'
 import { addSubscription, subscriberIdsOf } from './subscriptions.js'
 import type { UserService } from './users.js'
 
@@ -49,7 +50,7 @@ export class ChannelService {
    * `channel.created`, then `subscription.added` for the owner.
    */
   async create(viewer: Viewer, input: CreateChannelInput): Promise<ChannelRow> {
-    const owner = this.userOf(viewer)
+    const owner = channelUser(viewer)
     checkChannelType(input.type)
     const annotations = input.annotations ?? []
     checkAnnotations(annotations)
@@ -90,7 +91,7 @@ export class ChannelService {
    * ACL, inactive channel, bad input). Emits `channel.updated`.
    */
   async update(viewer: Viewer, id: number, input: UpdateChannelInput): Promise<ChannelRow> {
-    const user = this.userOf(viewer)
+    const user = channelUser(viewer)
     const channel = await this.access.readable(viewer, id)
     if (channel.owner_id !== user.id) throw forbidden('only the owner can edit this channel')
     if (channel.is_inactive) throw invalid('the channel is inactive')
@@ -118,7 +119,7 @@ export class ChannelService {
    * Emits `subscription.removed` per subscriber, then `channel.updated`.
    */
   async deactivate(viewer: Viewer, id: number): Promise<ChannelRow> {
-    const user = this.userOf(viewer)
+    const user = channelUser(viewer)
     const channel = await this.access.readable(viewer, id)
     if (channel.owner_id !== user.id) throw forbidden('only the owner can deactivate this channel')
     if (channel.type === PM_TYPE) throw invalid('private message channels cannot be deactivated')
@@ -134,10 +135,10 @@ export class ChannelService {
   }
 
   /** A page of the channels the viewer created, newest first, filtered by the channel general parameters. */
-  async owned(viewer: Viewer, query: PageQuery, filter: ChannelFilter): Promise<Page<ChannelRow>> {
-    const user = this.userOf(viewer)
+  async owned(viewer: Viewer, query: PageInput, filter: ChannelFilter): Promise<Page<ChannelRow>> {
+    const user = channelUser(viewer)
     const r = this.store.read
-    return paginate(query, (range) => r.channels.ids('owner', user.id, range), (ids) => this.rows(ids), this.views.filter(viewer, filter))
+    return paginate(resolvePage(query), (range) => r.channels.ids('owner', user.id, range), (ids) => this.rows(ids), this.views.filter(viewer, filter))
   }
 
   private async rows(ids: number[]): Promise<(ChannelRow | null)[]> {
@@ -162,8 +163,4 @@ export class ChannelService {
     }
   }
 
-  private userOf(viewer: Viewer): UserRow {
-    if (!viewer.user) throw invalid('channels are created and edited by users; use a user token')
-    return viewer.user
-  }
 }

@@ -5,15 +5,17 @@
  */
 import { forbidden, invalid, notFound } from '../errors.js'
 import type { EventBus } from '../events.js'
-import type { ChannelRow, MessageRow } from '../model/channel.js'
+import type { ChannelRow, MarkerRow, MessageRow } from '../model/channel.js'
 import type { UserRow } from '../model/user.js'
-import { paginate, type Page, type PageQuery } from '../pagination.js'
+import { paginate, type Page } from '../pagination.js'
 import type { Store, Tx } from '../store/port.js'
 import { fillTemplates, processText, type EntitiesInput } from '../text/process.js'
 import { isoNow } from '../time.js'
 import type { Viewer } from '../viewer.js'
 import { checkAnnotations } from './annotation-rules.js'
-import { PM_TYPE, type ChannelAccess } from './channel-acl.js'
+import { channelUser, PM_TYPE, type ChannelAccess } from './channel-acl.js'
+import { channelMarkerName, type MarkerService } from './markers.js'
+import { resolvePage, type PageInput } from './page-input.js'
 import { hasRelation } from './relation-reads.js'
 import { subscriberIdsOf } from './subscriptions.js'
 import type { UserService } from './users.js'
@@ -41,17 +43,13 @@ export interface MessageFilter {
 /** A message ready to insert, its text processed and its parent checked. */
 export type PreparedMessage = Omit<MessageRow, 'id' | 'channel_id' | 'thread_id'> & { parent?: MessageRow }
 
-export const messageUser = (viewer: Viewer): UserRow => {
-  if (!viewer.user) throw invalid('messages are sent by users; use a user token')
-  return viewer.user
-}
-
 export class MessageService {
   constructor(
     private readonly store: Store,
     private readonly events: EventBus,
     private readonly access: ChannelAccess,
     private readonly users: UserService,
+    private readonly markers: MarkerService,
   ) {}
 
   /**
@@ -62,7 +60,7 @@ export class MessageService {
    * `message.created`. The sender's own marker does not move.
    */
   async create(viewer: Viewer, channelId: number, input: CreateMessageInput): Promise<MessageRow> {
-    messageUser(viewer)
+    channelUser(viewer)
     const channel = await this.access.readable(viewer, channelId)
     if (!(await this.access.canWrite(viewer, channel))) throw forbidden('you cannot write to this channel')
     const prepared = await this.prepare(viewer, channel, input)
@@ -76,7 +74,7 @@ export class MessageService {
    * for a new PM group: `id` 0). Errors: `invalid` as for `create`.
    */
   async prepare(viewer: Viewer, channel: Pick<ChannelRow, 'id' | 'type' | 'is_inactive'>, input: CreateMessageInput): Promise<PreparedMessage> {
-    const sender = messageUser(viewer)
+    const sender = channelUser(viewer)
     if (channel.is_inactive) throw invalid('the channel is inactive; it takes no new messages')
     const machineOnly = input.machine_only === true
     if (machineOnly && channel.type === PM_TYPE) throw invalid('private messages cannot be machine_only')
@@ -122,7 +120,7 @@ export class MessageService {
    * `forbidden` (not the creator). Emits `message.deleted`.
    */
   async delete(viewer: Viewer, channelId: number, messageId: number): Promise<MessageRow> {
-    const me = messageUser(viewer)
+    const me = channelUser(viewer)
     const { message, channel } = await this.located(channelId, messageId)
     if (message.user_id !== me.id) {
       if (await this.visible(viewer, message, channel)) throw forbidden('only the creator of a message can delete it')
@@ -152,24 +150,32 @@ export class MessageService {
     return out
   }
 
-  /** A page of a readable channel's messages, newest first. Errors: `not_found`. */
-  async inChannel(viewer: Viewer, channelId: number, query: PageQuery, filter: MessageFilter): Promise<Page<MessageRow>> {
+  /**
+   * A page of a readable channel's messages, newest first, with the viewer's
+   * `channel:<id>` marker (null while unset; `since_id=last_read` and the
+   * like page from it). Errors: `not_found`, `invalid` (marker words without a marker).
+   */
+  async inChannel(viewer: Viewer, channelId: number, input: PageInput, filter: MessageFilter): Promise<{ page: Page<MessageRow>; marker: MarkerRow | null; marker_name: string }> {
+    const user = channelUser(viewer)
     const channel = await this.access.readable(viewer, channelId)
     const r = this.store.read
+    const marker_name = channelMarkerName(channel.id)
+    const marker = await this.markers.find(user.id, marker_name)
     const keep = await this.listFilter(viewer, filter)
-    return paginate(query, (range) => r.messages.ids('channel', channel.id, range), (ids) => Promise.all(ids.map((id) => r.messages.get(id))), keep)
+    const page = await paginate(resolvePage(input, marker), (range) => r.messages.ids('channel', channel.id, range), (ids) => Promise.all(ids.map((id) => r.messages.get(id))), keep)
+    return { page, marker, marker_name }
   }
 
   /** A page of the viewer's own messages across channels their token reaches, newest first. */
-  async mine(viewer: Viewer, query: PageQuery, filter: MessageFilter): Promise<Page<MessageRow>> {
-    const me = messageUser(viewer)
+  async mine(viewer: Viewer, query: PageInput, filter: MessageFilter): Promise<Page<MessageRow>> {
+    const me = channelUser(viewer)
     const r = this.store.read
     const keep = await this.listFilter(viewer, filter)
     const reachable = async (m: MessageRow): Promise<boolean> => {
       const channel = await r.channels.get(m.channel_id)
       return channel !== null && this.access.tokenMaySee(viewer, channel) && (await keep(m))
     }
-    return paginate(query, (range) => r.messages.ids('user', me.id, range), (ids) => Promise.all(ids.map((id) => r.messages.get(id))), reachable)
+    return paginate(resolvePage(query), (range) => r.messages.ids('user', me.id, range), (ids) => Promise.all(ids.map((id) => r.messages.get(id))), reachable)
   }
 
   /** The creator always sees their own message (if the token reaches the channel); others need read access. */

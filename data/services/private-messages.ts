@@ -12,8 +12,8 @@ import type { UserRow } from '../model/user.js'
 import type { Store, Tx } from '../store/port.js'
 import { isoNow } from '../time.js'
 import { hasScope, type Viewer } from '../viewer.js'
-import { PM_TYPE } from './channel-acl.js'
-import { messageUser, type CreateMessageInput, type MessageService } from './messages.js'
+import { channelUser, PM_TYPE } from './channel-acl.js'
+import { type CreateMessageInput, type MessageService } from './messages.js'
 import { blockedEitherWay, hasRelation } from './relation-reads.js'
 import { autoSubscribe } from './subscriptions.js'
 import type { UserService } from './users.js'
@@ -40,7 +40,7 @@ export class PrivateMessageService {
    * group, `subscription.added` per member subscribed, `message.created`.
    */
   async send(viewer: Viewer, destinations: readonly (string | number)[] | undefined, input: CreateMessageInput): Promise<{ message: MessageRow; channel: ChannelRow }> {
-    const sender = messageUser(viewer)
+    const sender = channelUser(viewer)
     if (!hasScope(viewer, 'messages')) throw new DomainError('forbidden', 'private messages need the messages scope', { slug: 'insufficient-scope' })
     const members = await this.members(viewer, sender, destinations)
     const key = pmKey(members.map((m) => m.id))

@@ -7,13 +7,13 @@ import { invalid } from '../errors.js'
 import type { EventBus } from '../events.js'
 import type { ChannelRow } from '../model/channel.js'
 import type { UserRow } from '../model/user.js'
-import type { Page, PageQuery } from '../pagination.js'
-import { paginate } from '../pagination.js'
+import { paginate, type Page } from '../pagination.js'
 import { pair } from '../store/schema.js'
 import type { Readers, Store, Tx } from '../store/port.js'
 import { isoNow } from '../time.js'
 import type { Viewer } from '../viewer.js'
-import type { ChannelAccess } from './channel-acl.js'
+import { channelUser, type ChannelAccess } from './channel-acl.js'
+import { resolvePage, type PageInput } from './page-input.js'
 
 /** The ids of a channel's subscribers, newest subscription first. */
 export async function subscriberIdsOf(r: Readers, channelId: number): Promise<number[]> {
@@ -56,7 +56,7 @@ export class SubscriptionService {
    * Emits `subscription.added` when newly subscribed.
    */
   async subscribe(viewer: Viewer, channelId: number): Promise<ChannelRow> {
-    const user = this.userOf(viewer)
+    const user = channelUser(viewer)
     const channel = await this.access.readable(viewer, channelId)
     if (channel.is_inactive) throw invalid('the channel is inactive')
     const added = await this.store.transact(async (tx) => {
@@ -73,7 +73,7 @@ export class SubscriptionService {
    * Emits `subscription.removed` when a subscription was removed.
    */
   async unsubscribe(viewer: Viewer, channelId: number): Promise<ChannelRow> {
-    const user = this.userOf(viewer)
+    const user = channelUser(viewer)
     const channel = await this.access.readable(viewer, channelId)
     const removed = await this.store.transact(async (tx) => this.removeIn(tx, channel.id, user.id))
     if (removed) this.events.emit('subscription.removed', { channel, user })
@@ -86,7 +86,7 @@ export class SubscriptionService {
    * Emits `subscription.removed` when they were subscribed.
    */
   async mute(viewer: Viewer, channelId: number): Promise<ChannelRow> {
-    const user = this.userOf(viewer)
+    const user = channelUser(viewer)
     const channel = await this.access.readable(viewer, channelId)
     const removed = await this.store.transact(async (tx) => {
       if (!(await tx.channel_mutes.one('pair', pair(channel.id, user.id)))) {
@@ -100,7 +100,7 @@ export class SubscriptionService {
 
   /** Unmutes a channel; does not resubscribe. Answers the channel. Errors: `not_found`. */
   async unmute(viewer: Viewer, channelId: number): Promise<ChannelRow> {
-    const user = this.userOf(viewer)
+    const user = channelUser(viewer)
     const channel = await this.access.readable(viewer, channelId)
     await this.store.transact(async (tx) => {
       const mute = await tx.channel_mutes.one('pair', pair(channel.id, user.id))
@@ -111,7 +111,7 @@ export class SubscriptionService {
 
   /** The channels the viewer muted that they can still read, newest mute first (not paginated). */
   async muted(viewer: Viewer): Promise<ChannelRow[]> {
-    const user = this.userOf(viewer)
+    const user = channelUser(viewer)
     const r = this.store.read
     const mutes = await r.channel_mutes.getMany(await r.channel_mutes.ids('user', user.id, { limit: 10_000 }))
     const channels = await r.channels.getMany(mutes.map((m) => m.channel_id))
@@ -121,11 +121,11 @@ export class SubscriptionService {
   }
 
   /** A page of the users subscribed to a channel; pagination ids are subscription ids. Errors: `not_found`. */
-  async subscribers(viewer: Viewer, channelId: number, query: PageQuery): Promise<Page<UserRow>> {
+  async subscribers(viewer: Viewer, channelId: number, query: PageInput): Promise<Page<UserRow>> {
     const channel = await this.access.readable(viewer, channelId)
     const r = this.store.read
     return paginate(
-      query,
+      resolvePage(query),
       (range) => r.subscriptions.ids('channel', channel.id, range),
       async (ids) => {
         const subs = await r.subscriptions.getMany(ids)
@@ -157,8 +157,4 @@ export class SubscriptionService {
     return sub !== null
   }
 
-  private userOf(viewer: Viewer): UserRow {
-    if (!viewer.user) throw invalid('subscriptions belong to a user; use a user token')
-    return viewer.user
-  }
 }

@@ -1,7 +1,14 @@
 /** Every route of the API, listed explicitly. */
 import type { Domain } from '../../data/index.js'
 import type { SvcRoute } from '../route.js'
+import { channelRoutes } from './channels.js'
+import { exploreRoutes } from './explore.js'
+import { interactionRoutes } from './interactions.js'
+import { markerRoutes } from './markers.js'
+import { messageRoutes } from './messages.js'
+import { subscriptionRoutes } from './subscriptions.js'
 import { postStreamRoutes } from './post-streams.js'
+import { postSearchRoutes } from './post-search.js'
 import { postRoutes } from './posts.js'
 import { relationRoutes } from './relations.js'
 import { repostRoutes } from './reposts.js'
@@ -12,4 +19,4 @@ import { oauthRoutes } from './oauth.js'
 import { signupRoutes } from './signup.js'
 import { tokenRoutes } from './token.js'
 
-export const allRoutes = (domain: Domain): SvcRoute[, ...tokenRoutes(domain), ...appRoutes(domain), ...oauthRoutes(domain), ...signupRoutes(domain)] => [...userRoutes(domain), ...relationRoutes(domain), ...postRoutes(domain), ...starRoutes(domain), ...repostRoutes(domain), ...postStreamRoutes(domain)]
+export const allRoutes = (domain: Domain): SvcRoute[] => [...userRoutes(domain), ...relationRoutes(domain), ...postRoutes(domain), ...starRoutes(domain), ...repostRoutes(domain), ...postStreamRoutes(domain), ...exploreRoutes(domain), ...postSearchRoutes(domain), ...interactionRoutes(domain), ...channelRoutes(domain), ...subscriptionRoutes(domain), ...messageRoutes(domain), ...markerRoutes(domain), ...tokenRoutes(domain), ...appRoutes(domain), ...oauthRoutes(domain), ...signupRoutes(domain)]
