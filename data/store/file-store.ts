@@ -98,20 +98,42 @@ export class FileStore implements Store {
   transact<T>(work: (tx: Tx) => Promise<T> | T): Promise<T> {
     if (this.closed) return Promise.reject(new DomainError('unavailable', 'the store is closed'))
     // Transactions run one after another; only their fsync waits are shared.
+    // The next one starts as soon as this one is applied in memory, before it
+    // is durable: it lands in the same or a later journal batch, so nothing
+    // can become durable ahead of what it read.
     const run = this.chain.then(async () => {
+      this.refuseIfBroken()
       const ops: Op[] = []
       const result = await work(this.writers(ops))
+      if (ops.length === 0) return { result, durable: null }
+      this.refuseIfBroken()
+      // Serialise first: a row that cannot be written must not reach the tables.
+      const line = JSON.stringify(ops)
       this.commit(ops)
-      return { result, durable: ops.length > 0 ? this.journal.append(JSON.stringify(ops)) : null }
+      return { result, durable: this.journal.append(line) }
     })
     this.chain = run.catch(() => undefined)
     return run.then(async ({ result, durable }) => {
       if (durable) {
-        await durable
+        await durable.catch((err: unknown) => {
+          throw new DomainError('unavailable', `the store could not write its journal: ${(err as Error).message}`, { cause: err })
+        })
         this.maybeCompact()
       }
       return result
     })
+  }
+
+  /**
+   * A journal that failed to write or fsync holds an unknown tail, and the
+   * tables may hold changes it never made durable: refuse every later write
+   * until a restart replays what is really on disk.
+   */
+  private refuseIfBroken(): void {
+    const failure = this.journal.failure
+    if (failure) {
+      throw new DomainError('unavailable', `the store stopped writing after a journal error (restart svc): ${(failure as Error).message}`)
+    }
   }
 
   /** Applies buffered ops to the tables, all or none. */
@@ -169,6 +191,7 @@ export class FileStore implements Store {
   }
 
   compact(): Promise<void> {
+    if (this.closed && !this.compacting) return Promise.reject(new DomainError('unavailable', 'the store is closed'))
     if (!this.compacting) {
       this.compacting = this.runCompaction().finally(() => {
         this.compacting = null

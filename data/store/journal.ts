@@ -6,15 +6,29 @@
  * then resolves all of their promises. Lines queued while a flush runs wait
  * for the next one, so under load many transactions share one fsync and the
  * cost of a write does not depend on how big the store is.
+ *
+ * Switching files (for a snapshot) is queued like a line: the new file is
+ * created only once every earlier line is durable in the old one, so a crash
+ * can never leave a torn line in a journal that is not the newest.
  */
 import { open, type FileHandle } from 'node:fs/promises'
+import { dirname } from 'node:path'
+import { fsyncPath } from './fsync.js'
 
 interface Pending {
   /** A line to write, or a new file to continue in once every earlier line is durable. */
   line?: string
-  next?: { handle: FileHandle; path: string }
+  next?: string
   resolve: () => void
   reject: (err: unknown) => void
+}
+
+const openForAppend = async (path: string): Promise<{ handle: FileHandle; size: number }> => {
+  const handle = await open(path, 'a')
+  const size = (await handle.stat()).size
+  // A new (empty) file's directory entry must be durable before its lines are.
+  if (size === 0) await fsyncPath(dirname(path))
+  return { handle, size }
 }
 
 export class Journal {
@@ -29,10 +43,15 @@ export class Journal {
   ) {}
 
   static async open(path: string): Promise<Journal> {
-    const handle = await open(path, 'a')
+    const { handle, size } = await openForAppend(path)
     const journal = new Journal(handle, path)
-    journal.bytes = (await handle.stat()).size
+    journal.bytes = size
     return journal
+  }
+
+  /** The error that stopped the journal, if a write or fsync failed. */
+  get failure(): unknown {
+    return this.failed
   }
 
   /** Queues one line; resolves when it is on disk. */
@@ -43,11 +62,10 @@ export class Journal {
   /**
    * Continues in a new file: lines appended before this call go to the old
    * file, lines appended after it to the new one. Resolves once the old file
-   * is durable and closed.
+   * is durable and closed and the new one exists.
    */
-  async switchTo(path: string): Promise<void> {
-    const handle = await open(path, 'a')
-    return this.enqueue({ next: { handle, path } })
+  switchTo(path: string): Promise<void> {
+    return this.enqueue({ next: path })
   }
 
   private enqueue(item: Omit<Pending, 'resolve' | 'reject'>): Promise<void> {
@@ -64,6 +82,7 @@ export class Journal {
     while (this.queue.length > 0) {
       const cut = this.queue.findIndex((p) => p.next !== undefined)
       const batch = cut === -1 ? this.queue.splice(0) : this.queue.splice(0, cut)
+      const swap = cut === -1 ? undefined : this.queue.shift()
       try {
         if (batch.length > 0) {
           const buf = Buffer.from(batch.map((p) => p.line + '\n').join(''))
@@ -71,12 +90,13 @@ export class Journal {
           await this.handle.datasync()
           this.bytes += buf.length
           for (const p of batch) p.resolve()
+          batch.length = 0
         }
-        if (cut !== -1 && this.queue[0]?.next) {
-          const swap = this.queue.shift() as Pending
+        if (swap) {
+          const { handle } = await openForAppend(swap.next!)
           const old = this.handle
-          this.handle = swap.next!.handle
-          this.path = swap.next!.path
+          this.handle = handle
+          this.path = swap.next!
           this.bytes = 0
           await old.close()
           swap.resolve()
@@ -84,7 +104,7 @@ export class Journal {
       } catch (err) {
         // A failed write or fsync leaves the file in an unknown state: refuse every later write.
         this.failed = err
-        for (const p of [...batch, ...this.queue.splice(0)]) p.reject(err)
+        for (const p of [...batch, ...(swap ? [swap] : []), ...this.queue.splice(0)]) p.reject(err)
       }
     }
     this.flushing = null

@@ -1,12 +1,23 @@
 /**
  * One writer per data dir. The lock file holds the owner's pid; a lock whose
  * process is gone (killed, crashed) is taken over, a live one is refused.
+ *
+ * The same process may not open a data dir twice either: a pid check cannot
+ * tell two stores of one process apart, so held dirs are also remembered here.
+ *
+ * Known limit: node has no flock, so two processes that find the same stale
+ * lock at the same instant could both take it over. Each re-reads the lock
+ * after writing it and gives up if it lost, which narrows that window to the
+ * time between two syscalls.
  */
-import { openSync, readFileSync, unlinkSync, writeSync, closeSync } from 'node:fs'
-import { join } from 'node:path'
+import { closeSync, openSync, readFileSync, unlinkSync, writeSync } from 'node:fs'
+import { join, resolve } from 'node:path'
 import { DomainError } from '../errors.js'
 
 export const lockPath = (dir: string): string => join(dir, 'svc.lock')
+
+/** Data dirs this process holds, by resolved path. */
+const heldHere = new Set<string>()
 
 const alive = (pid: number): boolean => {
   try {
@@ -17,42 +28,65 @@ const alive = (pid: number): boolean => {
   }
 }
 
-/** The pid holding `dir`, if that process is alive. */
-export function lockHolder(dir: string): number | null {
+const readPid = (path: string): number | null => {
   try {
-    const pid = Number(readFileSync(lockPath(dir), 'utf8').trim())
-    return Number.isInteger(pid) && pid > 0 && pid !== process.pid && alive(pid) ? pid : null
+    const pid = Number(readFileSync(path, 'utf8').trim())
+    return Number.isInteger(pid) && pid > 0 ? pid : null
   } catch {
     return null
   }
 }
 
-/** Takes the lock of `dir`; answers a release function. Throws `conflict` when another live process holds it. */
+/** The pid of another live process holding `dir`, if any. */
+export function lockHolder(dir: string): number | null {
+  const pid = readPid(lockPath(dir))
+  return pid !== null && pid !== process.pid && alive(pid) ? pid : null
+}
+
+const inUse = (dir: string, pid: number): DomainError =>
+  new DomainError('conflict', `data dir ${dir} is in use by process ${pid} (stop it first)`)
+
+/** Takes the lock of `dir`; answers a release function. Throws `conflict` when another live process (or this one) holds it. */
 export function acquireLock(dir: string): () => void {
+  const key = resolve(dir)
+  if (heldHere.has(key)) throw new DomainError('conflict', `data dir ${dir} is already open in this process`)
   const path = lockPath(dir)
-  for (let attempt = 0; attempt < 2; attempt++) {
+  for (let attempt = 0; attempt < 3; attempt++) {
     try {
       const fd = openSync(path, 'wx')
-      writeSync(fd, String(process.pid))
-      closeSync(fd)
-      return () => {
-        try {
-          if (readFileSync(path, 'utf8').trim() === String(process.pid)) unlinkSync(path)
-        } catch {
-          // already gone
-        }
+      try {
+        writeSync(fd, String(process.pid))
+      } finally {
+        closeSync(fd)
       }
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err
+      const stale = readPid(path)
       const holder = lockHolder(dir)
-      if (holder !== null) {
-        throw new DomainError('conflict', `data dir ${dir} is in use by process ${holder} (stop it first)`)
+      if (holder !== null) throw inUse(dir, holder)
+      // A lock left by a process that died (or by an earlier run of ours that
+      // got our pid again): take it over, unless it changed since we read it.
+      if (readPid(path) === stale) {
+        try {
+          unlinkSync(path)
+        } catch {
+          // someone else removed it first
+        }
       }
-      // A stale lock from a process that died: take it over.
+      continue
+    }
+    if (readPid(path) !== process.pid) {
+      const holder = lockHolder(dir)
+      if (holder !== null) throw inUse(dir, holder)
+      continue
+    }
+    heldHere.add(key)
+    return () => {
+      heldHere.delete(key)
       try {
-        unlinkSync(path)
+        if (readPid(path) === process.pid) unlinkSync(path)
       } catch {
-        // someone else removed it first
+        // already gone
       }
     }
   }

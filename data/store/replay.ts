@@ -3,7 +3,8 @@
  * the newest journal half-written (it was never acknowledged): that tail is
  * cut off. A bad line anywhere else is corruption and stops the open.
  */
-import { readFile, truncate } from 'node:fs/promises'
+import { truncate } from 'node:fs/promises'
+import { readLines, parseLine } from './json-lines.js'
 import type { MemoryTable } from './memory-table.js'
 import type { Row } from './port.js'
 
@@ -16,39 +17,48 @@ export function applyOp(tables: ReadonlyMap<string, MemoryTable<Row>>, op: Op): 
   if (op[0] === 'p') table.apply(op[2])
   else {
     table.remove(op[2])
+    // A deleted id is still spent: the sequence must never hand it out again.
     if (op[2] > table.seq) table.seq = op[2]
   }
 }
 
-/** Applies every transaction of `path`; answers how many were applied. */
+const isOps = (value: unknown): value is Op[] =>
+  Array.isArray(value) &&
+  value.every((op) => Array.isArray(op) && (op[0] === 'p' || op[0] === 'd') && typeof op[1] === 'string' && op[2] !== null && op[2] !== undefined)
+
+/**
+ * Applies every transaction of `path`; answers how many were applied. With
+ * `isLast`, a bad final line is a torn write and is cut from the file.
+ * Throws on a bad line that is followed by others, or ends an older journal.
+ */
 export async function replayJournal(
   path: string,
   tables: ReadonlyMap<string, MemoryTable<Row>>,
   isLast: boolean,
 ): Promise<number> {
-  const buf = await readFile(path)
-  let offset = 0
   let applied = 0
-  while (offset < buf.length) {
-    const nl = buf.indexOf(10, offset)
-    const end = nl === -1 ? buf.length : nl
-    let ops: Op[] | null = null
-    if (nl !== -1) {
-      try {
-        ops = JSON.parse(buf.subarray(offset, end).toString('utf8')) as Op[]
-      } catch {
-        ops = null
+  let torn: number | null = null
+  for await (const lines of readLines(path)) {
+    for (const line of lines) {
+      if (torn !== null) throw corrupt(path, torn, applied + 1)
+      const ops = parseLine(line)
+      if (!isOps(ops)) {
+        torn = line.offset
+        continue
       }
+      for (const op of ops) applyOp(tables, op)
+      applied++
     }
-    if (ops === null) {
-      const isTail = nl === -1 || nl === buf.length - 1
-      if (!(isLast && isTail)) throw new Error(`journal ${path} is corrupt at byte ${offset}`)
-      await truncate(path, offset)
-      break
-    }
-    for (const op of ops) applyOp(tables, op)
-    applied++
-    offset = end + 1
+  }
+  if (torn !== null) {
+    if (!isLast) throw corrupt(path, torn, applied + 1)
+    await truncate(path, torn)
   }
   return applied
 }
+
+const corrupt = (path: string, offset: number, line: number): Error =>
+  new Error(
+    `journal ${path} is corrupt at byte ${offset} (line ${line}) and lines follow it; ` +
+      'the store will not open: restore the data dir from a backup',
+  )

@@ -1,20 +1,23 @@
 /**
  * Snapshots: the whole store as JSON lines, written beside the journal and
  * made visible by rename. `snapshot-N.jsonl` holds everything committed
- * before `journal-N.jsonl` started (and possibly some of it, which replaying
- * that journal repeats harmlessly: every journal op is a whole-row put or a
- * delete).
+ * before `journal-N.jsonl` started, and possibly some of what that journal
+ * holds, since commits go on while the snapshot is written; replaying the
+ * journal over it repeats those harmlessly, because every journal op is a
+ * whole-row put or a delete, applied in order.
  *
  * Writing walks the tables in slices and yields to the event loop between
  * them, so a snapshot of a million rows never blocks requests for long.
  */
-import { createReadStream, createWriteStream } from 'node:fs'
-import { open, rename, unlink } from 'node:fs/promises'
+import { createWriteStream } from 'node:fs'
+import { rename, unlink } from 'node:fs/promises'
 import { once } from 'node:events'
-import { createInterface } from 'node:readline'
+import { fsyncPath } from './fsync.js'
+import { parseLine, readLines } from './json-lines.js'
 import type { MemoryTable } from './memory-table.js'
 import type { Row } from './port.js'
 
+/** Version of the snapshot line format (the data dir's format lives in meta.json). */
 export const FORMAT = 1
 
 export interface SnapshotHeader {
@@ -25,15 +28,10 @@ export interface SnapshotHeader {
 
 /** Time budget of one slice of snapshot work before yielding. */
 const SLICE_MS = 8
-
-const fsyncPath = async (path: string): Promise<void> => {
-  const handle = await open(path, 'r')
-  try {
-    await handle.sync()
-  } finally {
-    await handle.close()
-  }
-}
+/** Rows between two looks at the clock. */
+const ROWS_PER_CHECK = 256
+/** Characters gathered before handing them to the file stream. */
+const WRITE_CHARS = 1 << 20
 
 /** Writes `snapshot-<journal>.jsonl` in `dir` atomically (tmp, fsync, rename, fsync dir). */
 export async function writeSnapshot(
@@ -44,56 +42,71 @@ export async function writeSnapshot(
   const final = `${dir}/snapshot-${journal}.jsonl`
   const tmp = `${final}.tmp`
   const out = createWriteStream(tmp)
+  const failed = once(out, 'error').then(([err]) => Promise.reject(err as Error))
+  failed.catch(() => undefined)
   const write = async (chunk: string): Promise<void> => {
-    if (!out.write(chunk)) await once(out, 'drain')
+    if (!out.write(chunk)) await Promise.race([once(out, 'drain'), failed])
   }
-  let buf = ''
-  let sliceStart = Date.now()
-  for (const [name, table] of tables) {
-    const prefix = `[${JSON.stringify(name)},`
-    for (const row of table.rows.values()) {
-      buf += prefix + JSON.stringify(row) + ']\n'
-      if (buf.length > 1 << 20) {
-        await write(buf)
-        buf = ''
-      }
-      if (Date.now() - sliceStart > SLICE_MS) {
-        await new Promise((r) => setImmediate(r))
-        sliceStart = Date.now()
+  try {
+    let buf = ''
+    let sliceStart = performance.now()
+    let sinceCheck = 0
+    for (const [name, table] of tables) {
+      const prefix = `[${JSON.stringify(name)},`
+      // Map iteration tolerates rows added or removed while we are away.
+      for (const row of table.rows.values()) {
+        buf += prefix + JSON.stringify(row) + ']\n'
+        if (buf.length > WRITE_CHARS) {
+          await write(buf)
+          buf = ''
+        }
+        if (++sinceCheck >= ROWS_PER_CHECK) {
+          sinceCheck = 0
+          if (performance.now() - sliceStart > SLICE_MS) {
+            await new Promise((r) => setImmediate(r))
+            sliceStart = performance.now()
+          }
+        }
       }
     }
+    // Sequences last, so they cover every row written above.
+    const seq: Record<string, number> = {}
+    for (const [name, table] of tables) seq[name] = table.seq
+    const header: SnapshotHeader = { format: FORMAT, journal, seq }
+    buf += JSON.stringify({ header }) + '\n'
+    await write(buf)
+    out.end()
+    await Promise.race([once(out, 'finish'), failed])
+  } catch (err) {
+    out.destroy()
+    await removeQuietly(tmp)
+    throw err
   }
-  // Sequences last, so they cover every row written above.
-  const seq: Record<string, number> = {}
-  for (const [name, table] of tables) seq[name] = table.seq
-  const header: SnapshotHeader = { format: FORMAT, journal, seq }
-  buf += JSON.stringify({ header }) + '\n'
-  await write(buf)
-  out.end()
-  await once(out, 'finish')
   await fsyncPath(tmp)
   await rename(tmp, final)
   await fsyncPath(dir)
   return final
 }
 
-/** Reads a snapshot into the tables; answers its header. */
+/** Reads a snapshot into the tables; answers its header. Throws on a damaged or unknown snapshot. */
 export async function loadSnapshot(
   path: string,
   tables: ReadonlyMap<string, MemoryTable<Row>>,
 ): Promise<SnapshotHeader> {
-  const lines = createInterface({ input: createReadStream(path, { encoding: 'utf8' }), crlfDelay: Infinity })
   let header: SnapshotHeader | null = null
-  for await (const line of lines) {
-    if (line.length === 0) continue
-    const parsed = JSON.parse(line) as [string, Row] | { header: SnapshotHeader }
-    if (Array.isArray(parsed)) {
-      const table = tables.get(parsed[0])
-      if (!table) throw new Error(`snapshot ${path} names unknown table ${parsed[0]}`)
-      table.apply(parsed[1])
-    } else header = parsed.header
+  for await (const lines of readLines(path)) {
+    for (const line of lines) {
+      const parsed = parseLine(line) as [string, Row] | { header: SnapshotHeader } | undefined
+      if (parsed === undefined || parsed === null) throw new Error(`snapshot ${path} is corrupt at byte ${line.offset}`)
+      if (Array.isArray(parsed)) {
+        const table = tables.get(parsed[0])
+        if (!table) throw new Error(`snapshot ${path} names unknown table ${parsed[0]}`)
+        table.apply(parsed[1])
+      } else header = parsed.header
+    }
   }
   if (!header) throw new Error(`snapshot ${path} has no header: it is incomplete`)
+  if (header.format !== FORMAT) throw new Error(`snapshot ${path} has format ${header.format}; this svc reads format ${FORMAT}`)
   for (const [name, seq] of Object.entries(header.seq)) {
     const table = tables.get(name)
     if (table && seq > table.seq) table.seq = seq
