@@ -9,10 +9,11 @@
  */
 import type { PostRow } from '../model/post.js'
 import type { UserRow } from '../model/user.js'
-import { paginate, type Page, type PageQuery } from '../pagination.js'
+import { paginate, type Page } from '../pagination.js'
 import type { Readers, Store } from '../store/port.js'
 import { windowIds } from '../store/sorted-ids.js'
 import type { Viewer } from '../viewer.js'
+import { resolvePage, type PageInput } from './page-input.js'
 import { holdersOf, targetsOf } from './relation-reads.js'
 import { actingUser } from './acting-user.js'
 
@@ -50,9 +51,9 @@ export class InteractionService {
   /**
    * The page of interactions with `viewer`'s user, newest first, limited to
    * `actions` when given; muted and blocked users are left out.
-   * Errors: `forbidden` (not a user token).
+   * Errors: `forbidden` (not a user token), `invalid` (marker-relative ids).
    */
-  async list(viewer: Viewer, actions: readonly InteractionAction[] | undefined, query: PageQuery): Promise<Page<Interaction>> {
+  async list(viewer: Viewer, actions: readonly InteractionAction[] | undefined, input: PageInput): Promise<Page<Interaction>> {
     const me = actingUser(viewer)
     const wanted = new Set(actions ?? INTERACTION_ACTIONS)
     const hidden = await hiddenUsers(this.store.read, me.id)
@@ -71,7 +72,7 @@ export class InteractionService {
       byKey.set(key, g.action === 'follow' ? { action: 'follow', event_date, objects: [g.object as UserRow], users: actors } : { action: g.action, event_date, objects: [g.object as PostRow], users: actors })
     }
     const keys = [...byKey.keys()].sort((a, b) => a - b)
-    return paginate(query, async (range) => windowIds(keys, range), async (ids) => ids.map((k) => byKey.get(k) ?? null))
+    return paginate(resolvePage(input), async (range) => windowIds(keys, range), async (ids) => ids.map((k) => byKey.get(k) ?? null))
   }
 
   private async events(me: UserRow, wanted: Set<InteractionAction>): Promise<Event[]> {
