@@ -1,0 +1,56 @@
+/**
+ * The admin operations that curate explore streams. They run in the server
+ * (through its admin socket) or on a domain the CLI opened itself, so their
+ * arguments arrive as plain JSON and are checked here before the service's
+ * own rules apply.
+ */
+import type { Domain } from '../domain.js'
+import { invalid } from '../errors.js'
+import type { ExploreRulePatch } from '../services/explore-rule.js'
+
+type Args = Record<string, unknown>
+
+const text = (args: Args, key: string): string => {
+  const value = args[key]
+  if (typeof value !== 'string') throw invalid(`${key} is required`)
+  return value
+}
+
+const optionalText = (args: Args, key: string): string | undefined => (args[key] === undefined ? undefined : text(args, key))
+
+const postId = (args: Args): number => {
+  const id = Number(args.post_id)
+  if (!Number.isSafeInteger(id) || id < 1) throw invalid('post_id must be a post id')
+  return id
+}
+
+const rule = (args: Args): ExploreRulePatch | undefined => {
+  const value = args.rule
+  if (value === undefined) return undefined
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw invalid('rule must be an object')
+  return value as ExploreRulePatch
+}
+
+export const exploreOperations: Record<string, (domain: Domain, args: Args) => Promise<unknown>> = {
+  /** Every stream, oldest first. */
+  'explore.list': async (domain) => domain.explore.list(),
+  /** `{slug, title, description, marker?, rule?}` → the new stream. */
+  'explore.create': async (domain, args) =>
+    domain.explore.create({ slug: text(args, 'slug'), title: text(args, 'title'), description: text(args, 'description'), marker: optionalText(args, 'marker'), rule: rule(args) }),
+  /** `{slug, new_slug?, title?, description?, marker?, rule?, replace_rule?}` → the changed stream. */
+  'explore.update': async (domain, args) =>
+    domain.explore.update(text(args, 'slug'), {
+      slug: optionalText(args, 'new_slug'),
+      title: optionalText(args, 'title'),
+      description: optionalText(args, 'description'),
+      marker: optionalText(args, 'marker'),
+      rule: rule(args),
+      replace_rule: args.replace_rule === true,
+    }),
+  /** `{slug}` → the deleted stream. */
+  'explore.delete': async (domain, args) => domain.explore.remove(text(args, 'slug')),
+  /** `{slug, post_id}` → the stream with the post pinned. */
+  'explore.pin': async (domain, args) => domain.explore.pin(text(args, 'slug'), postId(args)),
+  /** `{slug, post_id}` → the stream without that pin. */
+  'explore.unpin': async (domain, args) => domain.explore.unpin(text(args, 'slug'), postId(args)),
+}
