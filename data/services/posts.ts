@@ -119,12 +119,13 @@ export class PostService {
       const post = await tx.posts.get(id)
       if (!post) throw notFound(`post ${id} not found`)
       if (post.user_id !== me.id) throw forbidden('Only the creator of a post can delete it')
-      if (post.is_deleted) return [post]
+      if (post.is_deleted) return { post, removed: [] }
       const reposts = await tx.posts.getMany(await tx.posts.ids('repost_live', id, { limit: ALL }))
-      return [post, ...reposts].map((p) => tx.posts.put({ ...p, is_deleted: true }))
+      const removed = [post, ...reposts].map((p) => tx.posts.put({ ...p, is_deleted: true }))
+      return { post: removed[0], removed }
     })
-    if (gone.length > 1 || gone[0].is_deleted) for (const post of gone) this.events.emit('post.deleted', { post })
-    return gone[0]
+    for (const post of gone.removed) this.events.emit('post.deleted', { post })
+    return gone.post
   }
 
   private async replyParent(author: UserRow, ref: number | string): Promise<PostRow> {
