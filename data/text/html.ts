@@ -22,7 +22,8 @@ export const escapeText = (text: string): string => {
   return out
 }
 
-const escapeAttr = (value: string): string => value.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;').replace(/>/g, '&gt;')
+// Attributes follow the text's rule (non-ASCII as decimal references, `&` as `&amp;`), plus `"` so a value cannot end the attribute.
+const escapeAttr = (value: string): string => escapeText(value.replace(/[\n\r]/g, '')).replace(/"/g, '&quot;')
 
 type Span = { pos: number; len: number; open: string; close: string }
 
@@ -47,7 +48,8 @@ export function renderHtml(text: string, entities: Entities): string {
   let out = '<span itemscope="https://app.net/schemas/Post">'
   let at = 0
   for (const span of spans) {
-    if (span.pos < at || span.pos + span.len > chars.length) continue
+    // Zero-length mentions address a machine-only post; they have nothing to wrap.
+    if (span.len <= 0 || span.pos < at || span.pos + span.len > chars.length) continue
     out += escapeText(chars.slice(at, span.pos).join(''))
     out += span.open + escapeText(chars.slice(span.pos, span.pos + span.len).join('')) + span.close
     at = span.pos + span.len

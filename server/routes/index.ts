@@ -18,5 +18,7 @@ import { appRoutes } from './apps.js'
 import { oauthRoutes } from './oauth.js'
 import { signupRoutes } from './signup.js'
 import { tokenRoutes } from './token.js'
+import { textRoutes } from './text.js'
+import { configRoutes } from './config.js'
 
-export const allRoutes = (domain: Domain): SvcRoute[] => [...userRoutes(domain), ...relationRoutes(domain), ...postRoutes(domain), ...starRoutes(domain), ...repostRoutes(domain), ...postStreamRoutes(domain), ...exploreRoutes(domain), ...postSearchRoutes(domain), ...interactionRoutes(domain), ...channelRoutes(domain), ...subscriptionRoutes(domain), ...messageRoutes(domain), ...markerRoutes(domain), ...tokenRoutes(domain), ...appRoutes(domain), ...oauthRoutes(domain), ...signupRoutes(domain)]
+export const allRoutes = (domain: Domain): SvcRoute[] => [...userRoutes(domain), ...relationRoutes(domain), ...postRoutes(domain), ...starRoutes(domain), ...repostRoutes(domain), ...postStreamRoutes(domain), ...exploreRoutes(domain), ...postSearchRoutes(domain), ...interactionRoutes(domain), ...channelRoutes(domain), ...subscriptionRoutes(domain), ...messageRoutes(domain), ...markerRoutes(domain), ...tokenRoutes(domain), ...textRoutes(domain), ...configRoutes(), ...appRoutes(domain), ...oauthRoutes(domain), ...signupRoutes(domain)]
