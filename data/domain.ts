@@ -34,6 +34,7 @@ import { UserService } from './services/users.js'
 import { TextService } from './text/text-service.js'
 import { UserViewService } from './services/user-views.js'
 import { FileStore, type FileStoreOptions } from './store/file-store.js'
+import { initDataDir, requireCurrentFormat } from './store/data-dir.js'
 import type { Store } from './store/port.js'
 
 export interface Domain {
@@ -77,7 +78,14 @@ export interface OpenDomainOptions extends FileStoreOptions {
   config?: Partial<InstanceConfig>
 }
 
+/**
+ * Opens the domain on `dataDir`, creating the data dir when it is missing.
+ * Throws `unavailable` for a data dir of another format (an older one needs
+ * `svc migrate`) and `conflict` when another process holds it.
+ */
 export async function openDomain(dataDir: string, options: OpenDomainOptions = {}): Promise<Domain> {
+  await initDataDir(dataDir)
+  await requireCurrentFormat(dataDir)
   const config = { ...(await loadConfig(dataDir)), ...options.config }
   const store = await FileStore.open(dataDir, options)
   const domain = wireDomain(dataDir, config, store)

@@ -1,0 +1,20 @@
+/** `svc init`: create the data dir with an empty store and a config; idempotent. */
+import type { Command } from 'commander'
+import { CURRENT_FORMAT, dataDirFormat, initDataDir } from '../../data/index.js'
+import { dataDirOf } from './data-dir.js'
+
+export function initCommand(program: Command): void {
+  program
+    .command('init')
+    .description('create the data dir with an empty store and a config (does nothing if it exists)')
+    .option('--data-dir <dir>', 'data directory')
+    .option('--json', 'print the result as JSON')
+    .action(async (opts: { dataDir?: string; json?: boolean }) => {
+      const dir = dataDirOf(opts)
+      const { created } = await initDataDir(dir)
+      const format = (await dataDirFormat(dir)) ?? CURRENT_FORMAT
+      if (format < CURRENT_FORMAT) process.stderr.write(`svc: data dir ${dir} has format ${format}: run \`svc migrate\`\n`)
+      if (opts.json) process.stdout.write(JSON.stringify({ data_dir: dir, created, format }) + '\n')
+      else process.stdout.write(created ? `created data dir ${dir} (format ${format})\n` : `data dir ${dir} already exists (format ${format})\n`)
+    })
+}

@@ -1,0 +1,126 @@
+import t from 'tap'
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmdirSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { CURRENT_FORMAT, initDataDir, migrateDataDir, openDomain } from '../../../data/index.js'
+import { FileStore } from '../../../data/store/file-store.js'
+import { migrations } from '../../../data/store/migrations/index.js'
+import { main } from '../../../bin/main.js'
+import { userRow } from './rows.js'
+
+const meta = (dir: string) => JSON.parse(readFileSync(join(dir, 'meta.json'), 'utf8')) as { format: number }
+
+/** A data dir as svc wrote it before formats were recorded: store files at the top, no meta.json. */
+const formatZeroDir = async (dir: string): Promise<void> => {
+  const store = await FileStore.open(dir)
+  await store.transact((tx) => tx.users.insert(userRow('alice')))
+  await store.close()
+  for (const name of readdirSync(join(dir, 'store'))) renameSync(join(dir, 'store', name), join(dir, name))
+  rmdirSync(join(dir, 'store'))
+  writeFileSync(join(dir, 'config.json'), JSON.stringify({ name: 'alice.example' }))
+}
+
+t.test('the current format is the last numbered migration, and migrations are numbered 1, 2, 3 ...', async (t) => {
+  t.same(
+    migrations.map((m) => m.version),
+    migrations.map((_, i) => i + 1),
+  )
+  t.equal(CURRENT_FORMAT, migrations.length)
+})
+
+t.test('init creates a data dir with an empty store, a config and the current format, once', async (t) => {
+  const dir = join(t.testdir(), 'svc-data')
+  t.same(await initDataDir(dir), { created: true })
+  t.equal(meta(dir).format, CURRENT_FORMAT)
+  t.ok(existsSync(join(dir, 'store', 'journal-1.jsonl')))
+  t.notOk(existsSync(join(dir, 'svc.lock')), 'init leaves the dir unlocked')
+  t.same(await initDataDir(dir), { created: false })
+})
+
+t.test('openDomain creates a missing data dir', async (t) => {
+  const dir = join(t.testdir(), 'fresh')
+  const domain = await openDomain(dir)
+  await domain.close()
+  t.equal(meta(dir).format, CURRENT_FORMAT)
+})
+
+t.test('a format-0 data dir is refused until migrated, then opens with its data and a backup', async (t) => {
+  const dir = t.testdir()
+  await formatZeroDir(dir)
+  await t.rejects(openDomain(dir), { code: 'unavailable', message: /has format 0, this svc needs format 1: run `svc migrate`/ })
+
+  const result = await migrateDataDir(dir)
+  t.equal(result.from, 0)
+  t.equal(result.to, CURRENT_FORMAT)
+  t.match(result.backup, /backups[/\\]\d{4}-\d\d-\d\dT/)
+  t.ok(existsSync(join(result.backup!, 'journal-1.jsonl')), 'the backup holds the old layout')
+  t.ok(existsSync(join(result.backup!, 'config.json')))
+  t.equal(meta(dir).format, CURRENT_FORMAT)
+  t.ok(existsSync(join(dir, 'store', 'journal-1.jsonl')), 'the journal moved into store/')
+  t.notOk(existsSync(join(dir, 'journal-1.jsonl')))
+
+  const domain = await openDomain(dir)
+  t.teardown(() => domain.close())
+  t.equal((await domain.store.read.users.one('username', 'alice'))?.name, 'Alice')
+  t.equal(domain.config.name, 'alice.example', "the operator's config survived")
+})
+
+t.test('migrating a current data dir changes nothing and makes no backup', async (t) => {
+  const dir = t.testdir()
+  await initDataDir(dir)
+  t.same(await migrateDataDir(dir), { from: CURRENT_FORMAT, to: CURRENT_FORMAT })
+  t.notOk(existsSync(join(dir, 'backups')))
+})
+
+t.test('migrate refuses a data dir held by a running server and touches nothing', async (t) => {
+  const dir = t.testdir()
+  await formatZeroDir(dir)
+  writeFileSync(join(dir, 'svc.lock'), String(process.ppid))
+  await t.rejects(migrateDataDir(dir), { code: 'conflict', message: /in use by process/ })
+  t.notOk(existsSync(join(dir, 'backups')))
+  t.notOk(existsSync(join(dir, 'meta.json')))
+})
+
+t.test('a data dir from a newer svc is refused by openDomain and by migrate', async (t) => {
+  const dir = t.testdir()
+  await initDataDir(dir)
+  writeFileSync(join(dir, 'meta.json'), JSON.stringify({ format: CURRENT_FORMAT + 1, created_at: 'x' }))
+  await t.rejects(openDomain(dir), { code: 'unavailable', message: /upgrade svc/ })
+  await t.rejects(migrateDataDir(dir), { code: 'unavailable', message: /upgrade svc/ })
+})
+
+/** Runs the CLI in this process, answering its exit code and what it printed. */
+const svc = async (...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> => {
+  const out = { stdout: '', stderr: '' }
+  const writes = { stdout: process.stdout.write, stderr: process.stderr.write }
+  process.stdout.write = ((chunk: string) => ((out.stdout += chunk), true)) as typeof process.stdout.write
+  process.stderr.write = ((chunk: string) => ((out.stderr += chunk), true)) as typeof process.stderr.write
+  try {
+    const code = await main(['node', 'svc', ...args])
+    return { code, ...out }
+  } finally {
+    process.stdout.write = writes.stdout
+    process.stderr.write = writes.stderr
+  }
+}
+
+t.test('svc init and svc migrate print exactly one JSON value with --json', async (t) => {
+  const dir = join(t.testdir(), 'cli')
+  const init = await svc('init', '--data-dir', dir, '--json')
+  t.equal(init.code, 0)
+  t.same(JSON.parse(init.stdout), { data_dir: dir, created: true, format: CURRENT_FORMAT })
+  const again = await svc('init', '--data-dir', dir, '--json')
+  t.same(JSON.parse(again.stdout), { data_dir: dir, created: false, format: CURRENT_FORMAT })
+  const migrate = await svc('migrate', '--data-dir', dir, '--json')
+  t.equal(migrate.code, 0)
+  t.same(JSON.parse(migrate.stdout), { data_dir: dir, from: CURRENT_FORMAT, to: CURRENT_FORMAT, backup: null })
+})
+
+t.test('svc migrate on a held data dir exits non-zero with one line on stderr', async (t) => {
+  const dir = t.testdir()
+  mkdirSync(join(dir, 'store'))
+  writeFileSync(join(dir, 'svc.lock'), String(process.ppid))
+  const run = await svc('migrate', '--data-dir', dir, '--json')
+  t.not(run.code, 0)
+  t.equal(run.stdout, '')
+  t.match(run.stderr, /^svc: data dir .* is in use by process \d+ \(stop it first\)\n$/)
+})
