@@ -123,7 +123,7 @@ export class TokenService {
    * The user tokens of the viewer's app (an app token), newest first,
    * paginated by token id. Errors: `forbidden` (not an app token).
    */
-  listForApp(viewer: Viewer, query: PageQuery): Promise<Page<TokenInfo>> {
+  async listForApp(viewer: Viewer, query: PageQuery): Promise<Page<TokenInfo>> {
     const app = appOf(viewer)
     return paginate(
       query,
