@@ -101,10 +101,15 @@ export class PostService {
     return rows.filter((_, i) => seen[i])
   }
 
-  /** Can `viewer` see `post` at all? Blocks hide content both ways. */
+  /** Can `viewer` see `post` at all? Blocks hide content both ways, a repost's original's included. */
   async visible(viewer: Viewer, post: PostRow): Promise<boolean> {
-    if (!viewer.user || viewer.user.id === post.user_id) return true
-    return !(await blockedEitherWay(this.store.read, viewer.user.id, post.user_id))
+    const me = viewer.user
+    if (!me) return true
+    const r = this.store.read
+    const original = post.repost_of === undefined ? null : await r.posts.get(post.repost_of)
+    const authors = [post.user_id, ...(original ? [original.user_id] : [])].filter((id) => id !== me.id)
+    for (const author of authors) if (await blockedEitherWay(r, me.id, author)) return false
+    return true
   }
 
   /**
