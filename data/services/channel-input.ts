@@ -32,12 +32,25 @@ export function checkChannelType(type: string): void {
   if (type.toLowerCase().startsWith('svc.core.') && type !== BROADCAST_TYPE) throw invalid('the svc.core namespace is reserved')
 }
 
-/** Checks annotations: each `{type, value: object}`, all together at most 8192 bytes of JSON. */
+/** Does a value hold a `+...` replacement key anywhere? Those carry file write tokens that must never be stored. */
+const hasReplacementKey = (value: unknown): boolean => {
+  if (Array.isArray(value)) return value.some(hasReplacementKey)
+  if (value === null || typeof value !== 'object') return false
+  return Object.entries(value).some(([k, v]) => k.startsWith('+') || hasReplacementKey(v))
+}
+
+/**
+ * Checks channel annotations: each `{type, value: object}` with a
+ * reversed-domain type, no replacement values, all together at most 8192
+ * bytes of JSON. Channel metadata types (`svc.core.channel.metadata`, the
+ * broadcast ones) are kept as given.
+ */
 export function checkAnnotations(annotations: readonly Annotation[]): void {
   for (const a of annotations) {
-    if (typeof a?.type !== 'string' || a.type.length === 0 || a.value === null || typeof a.value !== 'object' || Array.isArray(a.value)) {
-      throw invalid('each annotation needs a type and an object value')
+    if (typeof a?.type !== 'string' || !TYPE_PATTERN.test(a.type) || a.value === null || typeof a.value !== 'object' || Array.isArray(a.value)) {
+      throw invalid('each annotation needs a reversed-domain type and an object value')
     }
+    if (hasReplacementKey(a.value)) throw invalid(`annotation ${a.type}: replacement values cannot be used on channels`)
   }
   if (Buffer.byteLength(JSON.stringify(annotations)) > MAX_ANNOTATION_BYTES) throw invalid(`annotations are larger than ${MAX_ANNOTATION_BYTES} bytes`)
 }

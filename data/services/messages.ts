@@ -13,11 +13,11 @@ import { fillTemplates, processText, type EntitiesInput } from '../text/process.
 import { isoNow } from '../time.js'
 import type { Viewer } from '../viewer.js'
 import { checkAnnotations } from './annotation-rules.js'
-import { channelUser, PM_TYPE, type ChannelAccess } from './channel-acl.js'
+import { channelUser, namedMembers, PM_TYPE, type ChannelAccess } from './channel-acl.js'
 import { channelMarkerName, type MarkerService } from './markers.js'
 import { resolvePage, type PageInput } from './page-input.js'
 import { hasRelation } from './relation-reads.js'
-import { subscriberIdsOf } from './subscriptions.js'
+import { autoSubscribe, subscriberIdsOf } from './subscriptions.js'
 import type { UserService } from './users.js'
 
 export const MESSAGE_MAX_LENGTH = 2048
@@ -56,17 +56,34 @@ export class MessageService {
    * Sends a message to a channel the viewer can write to. Answers the message.
    * Errors: `not_found` (unknown or unreadable channel), `forbidden` (no
    * write access), `invalid` (inactive channel, text, entities, annotations,
-   * machine-only in a PM channel, a reply outside the channel). Emits
-   * `message.created`. The sender's own marker does not move.
+   * machine-only in a PM channel, a reply outside the channel). In a PM
+   * channel the members are auto-subscribed as their preferences allow.
+   * Emits `subscription.added` per member subscribed, then `message.created`.
+   * The sender's own marker does not move.
    */
   async create(viewer: Viewer, channelId: number, input: CreateMessageInput): Promise<MessageRow> {
-    channelUser(viewer)
+    const sender = channelUser(viewer)
     const channel = await this.access.readable(viewer, channelId)
     if (!(await this.access.canWrite(viewer, channel))) throw forbidden('you cannot write to this channel')
     const prepared = await this.prepare(viewer, channel, input)
-    const message = await this.store.transact((tx) => this.insert(tx, channel, prepared))
-    await this.emitCreated(message, channel)
+    const { message, subscribed } = await this.store.transact(async (tx) => this.deliver(tx, channel, prepared, sender))
+    await this.emitDelivered(channel, message, subscribed)
     return message
+  }
+
+  /**
+   * Inserts a prepared message inside a transaction; in a PM channel also
+   * auto-subscribes its members. Answers the message and who was subscribed.
+   */
+  async deliver(tx: Tx, channel: ChannelRow, prepared: PreparedMessage, sender: UserRow): Promise<{ message: MessageRow; subscribed: number[] }> {
+    const subscribed = channel.type === PM_TYPE ? await autoSubscribe(tx, channel, namedMembers(channel), sender) : []
+    return { message: this.insert(tx, channel, prepared), subscribed }
+  }
+
+  /** After the commit: `subscription.added` per newly subscribed member, then `message.created`. */
+  async emitDelivered(channel: ChannelRow, message: MessageRow, subscribed: readonly number[]): Promise<void> {
+    for (const user of await this.store.read.users.getMany(subscribed)) this.events.emit('subscription.added', { channel, user })
+    this.events.emit('message.created', { message, channel, subscribed_user_ids: await subscriberIdsOf(this.store.read, channel.id) })
   }
 
   /**
@@ -101,16 +118,11 @@ export class MessageService {
     }
   }
 
-  /** Inserts a prepared message into `channel` inside a transaction. */
-  insert(tx: Tx, channel: ChannelRow, prepared: PreparedMessage): MessageRow {
+  private insert(tx: Tx, channel: ChannelRow, prepared: PreparedMessage): MessageRow {
     const { parent, ...fields } = prepared
     const row = tx.messages.insert({ ...fields, channel_id: channel.id, thread_id: parent ? parent.thread_id : 0 })
     // The id is known only now: it roots a new thread and fills `{message_id}` templates.
     return tx.messages.put({ ...row, thread_id: parent ? parent.thread_id : row.id, entities: fillTemplates(row.entities, { message_id: String(row.id) }) })
-  }
-
-  async emitCreated(message: MessageRow, channel: ChannelRow): Promise<void> {
-    this.events.emit('message.created', { message, channel, subscribed_user_ids: await subscriberIdsOf(this.store.read, channel.id) })
   }
 
   /**

@@ -15,7 +15,6 @@ import { hasScope, type Viewer } from '../viewer.js'
 import { channelUser, PM_TYPE } from './channel-acl.js'
 import { type CreateMessageInput, type MessageService } from './messages.js'
 import { blockedEitherWay, hasRelation } from './relation-reads.js'
-import { autoSubscribe } from './subscriptions.js'
 import type { UserService } from './users.js'
 
 export const MAX_DESTINATIONS = 200
@@ -50,13 +49,11 @@ export class PrivateMessageService {
     const result = await this.store.transact(async (tx) => {
       const found = await tx.channels.one('pm_key', key)
       const channel = found ?? this.createChannel(tx, sender, members, key)
-      const subscribed = await autoSubscribe(tx, channel, members.map((m) => m.id), sender)
-      return { channel, created: found === null, subscribed, message: this.messages.insert(tx, channel, prepared) }
+      return { channel, created: found === null, ...(await this.messages.deliver(tx, channel, prepared, sender)) }
     })
     const { channel, subscribed, message } = result
     if (result.created) this.events.emit('channel.created', { channel, subscribed_user_ids: subscribed })
-    for (const user of members.filter((m) => subscribed.includes(m.id))) this.events.emit('subscription.added', { channel, user })
-    await this.messages.emitCreated(message, channel)
+    await this.messages.emitDelivered(channel, message, subscribed)
     return { message, channel }
   }
 

@@ -232,3 +232,33 @@ t.test('an app token sees public channels and private ones a reader authorised i
   const seen = await svc.call('GET', `/channels?ids=${open},${closed}`, { token: other.access_token })
   t.same(seen.body.data.map((c: { id: string }) => c.id), [open])
 })
+
+t.test('channel annotations refuse replacement values, so file tokens are never stored', async (t) => {
+  const svc = await makeInstance(t)
+  const alice = await svc.person('alice')
+  const res = await chat(svc, alice, { annotations: [{ type: 'com.example.cover', value: { '+svc.core.file': { file_id: '1', file_token: 'secret', format: 'url' } } }] })
+  t.equal(res.status, 400)
+})
+
+t.test('include_recent_message embeds the latest message; recent_message_id is always there', async (t) => {
+  const svc = await makeInstance(t)
+  const alice = await svc.person('alice')
+  const id = (await chat(svc, alice)).body.data.id
+  const msg = (await svc.call('POST', `/channels/${id}/messages`, { token: alice.token, payload: { text: 'latest news' } })).body.data
+  const plain = await svc.call('GET', `/channels/${id}`, { token: alice.token })
+  t.equal(plain.body.data.recent_message_id, msg.id)
+  t.notOk('recent_message' in plain.body.data)
+  const full = await svc.call('GET', `/channels/${id}?include_recent_message=1`, { token: alice.token })
+  t.equal(full.body.data.recent_message.text, 'latest news')
+  t.equal(full.body.data.counts.messages, 1)
+})
+
+t.test('bob writing into an existing PM channel by its id resubscribes alice', async (t) => {
+  const svc = await makeInstance(t)
+  const alice = await svc.person('alice')
+  const bob = await svc.person('bob')
+  const pm = (await svc.call('POST', '/channels/pm/messages', { token: alice.token, payload: { text: 'hi', destinations: ['@bob'] } })).body.data.channel_id
+  await svc.call('DELETE', `/channels/${pm}/subscribe`, { token: alice.token })
+  t.equal((await svc.call('POST', `/channels/${pm}/messages`, { token: bob.token, payload: { text: 'hello back' } })).status, 200)
+  t.equal((await svc.call('GET', `/channels/${pm}`, { token: alice.token })).body.data.you_subscribed, true)
+})
