@@ -13,12 +13,17 @@ import type { Viewer } from '../viewer.js'
 import { actingUser } from './acting-user.js'
 import type { MarkerService } from './markers.js'
 import { resolvePage, type PageInput } from './page-input.js'
+import { hasPhoto } from './post-traits.js'
 import { postFilter, type PostFilterDefaults, type PostFilterFlags, type PostTest } from './post-filters.js'
 import type { PostService } from './posts.js'
 import { targetsOf } from './relation-reads.js'
 import type { UserService } from './users.js'
 
-export type PostListInput = PageInput & PostFilterFlags
+export type PostListInput = PageInput &
+  PostFilterFlags & {
+    /** Facet of the personal and unified streams: only posts with a photo. */
+    has_oembed_photo?: boolean
+  }
 
 export interface PostList {
   page: Page<PostRow>
@@ -57,7 +62,7 @@ export class PostStreamService {
   async personal(viewer: Viewer, input: PostListInput): Promise<PostList> {
     const authors = await this.authorsOf(viewer)
     const r = this.store.read
-    return this.list(viewer, input, 'my_stream', (range) => r.posts.idsAny('user', authors, range), { include_directed_posts: false }, this.repostOnce(authors))
+    return this.list(viewer, input, 'my_stream', (range) => r.posts.idsAny('user', authors, range), { include_directed_posts: false }, this.personalTest(authors, input))
   }
 
   /** The personal stream merged with the viewer's mentions. Errors: `invalid`, `forbidden`. */
@@ -66,7 +71,7 @@ export class PostStreamService {
     const authors = await this.authorsOf(viewer)
     const r = this.store.read
     const ids = async (range: Range) => mergeNewest(await r.posts.idsAny('user', authors, range), await r.posts.ids('mention', me.id, range), range)
-    return this.list(viewer, input, 'unified', ids, { include_directed_posts: false }, this.repostOnce(authors))
+    return this.list(viewer, input, 'unified', ids, { include_directed_posts: false }, this.personalTest(authors, input))
   }
 
   /** Every public post except reposts and posts by bots. Errors: `invalid`. */
@@ -113,6 +118,15 @@ export class PostStreamService {
   private async authorsOf(viewer: Viewer): Promise<number[]> {
     const me = actingUser(viewer)
     return [me.id, ...(await targetsOf(this.store.read, 'follows', me.id))]
+  }
+
+  /** The personal stream's own tests: the repost rule and the photo facet. */
+  private personalTest(authors: number[], input: PostListInput): PostTest {
+    const once = this.repostOnce(authors)
+    if (!input.has_oembed_photo) return once
+    // A repost shows its original's photo.
+    const photo = async (p: PostRow) => hasPhoto(p.repost_of === undefined ? p : ((await this.store.read.posts.get(p.repost_of)) ?? p))
+    return async (p) => (await photo(p)) && (await once(p))
   }
 
   /**

@@ -2,12 +2,13 @@
 import Joi from 'joi'
 import type { Domain } from '../../data/index.js'
 import { viewerOf } from '../auth.js'
-import { commonQuery, idParam, paginationQuery, postGeneralQuery, userRef } from '../params.js'
+import { commonQuery, flag, idParam, paginationQuery, postGeneralQuery, userRef } from '../params.js'
 import { contextOf } from '../present/context.js'
 import { presentPostList } from '../present/post.js'
 import type { SvcRoute } from '../route.js'
 
 const listQuery = Joi.object({ ...commonQuery, ...postGeneralQuery, ...paginationQuery })
+const personalQuery = listQuery.keys({ has_oembed_photo: flag() })
 const userParams = Joi.object({ user_id: userRef().required() })
 
 export const postStreamRoutes = (domain: Domain): SvcRoute[] => [
@@ -29,14 +30,14 @@ export const postStreamRoutes = (domain: Domain): SvcRoute[] => [
     method: 'GET',
     path: '/posts/stream',
     svc: { token: 'user', scopes: ['stream'] },
-    options: { validate: { query: listQuery } },
+    options: { validate: { query: personalQuery } },
     handler: async (request) => presentPostList(contextOf(request, domain), await domain.postStreams.personal(viewerOf(request), request.query)),
   },
   {
     method: 'GET',
     path: '/posts/stream/unified',
     svc: { token: 'user', scopes: ['stream'] },
-    options: { validate: { query: listQuery } },
+    options: { validate: { query: personalQuery } },
     handler: async (request) => presentPostList(contextOf(request, domain), await domain.postStreams.unified(viewerOf(request), request.query)),
   },
   {

@@ -157,3 +157,14 @@ t.test('stream pages walk back with before_id and the marker pages from last_rea
   t.same(texts(await svc.call('GET', '/posts/stream/global?since_id=last_read_inclusive', { token: alice.token })), ['p4', 'p3', 'p2'])
   t.equal((await svc.call('GET', '/posts/stream/global?since_id=last_read')).status, 400, 'no marker without a user')
 })
+
+t.test('the photo facet keeps only posts with an oEmbed photo', async (t) => {
+  const svc = await makeInstance(t)
+  const alice = await svc.person('alice')
+  const photo = { type: 'svc.core.oembed', value: { type: 'photo', version: '1.0', width: 10, height: 10, url: 'https://img.example/1.png' } }
+  await post(svc, alice, { text: 'with photo', annotations: [photo] })
+  await post(svc, alice, { text: 'plain' })
+  t.same(texts(await svc.call('GET', '/posts/stream?has_oembed_photo=1', { token: alice.token })), ['with photo'])
+  t.same(texts(await svc.call('GET', '/posts/stream/unified?has_oembed_photo=1', { token: alice.token })), ['with photo'])
+  t.equal((await svc.call('GET', '/posts/stream/global?has_oembed_photo=1')).status, 400, 'global has no facets')
+})
