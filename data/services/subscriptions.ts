@@ -109,14 +109,14 @@ export class SubscriptionService {
     return channel
   }
 
-  /** The channels the viewer muted that they can still read, newest mute first (not paginated). */
+  /** The active channels the viewer muted and can still read, newest mute first (not paginated). */
   async muted(viewer: Viewer): Promise<ChannelRow[]> {
     const user = channelUser(viewer)
     const r = this.store.read
     const mutes = await r.channel_mutes.getMany(await r.channel_mutes.ids('user', user.id, { limit: 10_000 }))
     const channels = await r.channels.getMany(mutes.map((m) => m.channel_id))
     const out: ChannelRow[] = []
-    for (const c of channels) if (await this.access.canRead(viewer, c)) out.push(c)
+    for (const c of channels) if (!c.is_inactive && (await this.access.canRead(viewer, c))) out.push(c)
     return out
   }
 
