@@ -7,7 +7,8 @@ import type { ChannelRow } from '../model/channel.js'
 import type { UserRow } from '../model/user.js'
 import type { Page } from '../pagination.js'
 import type { Store } from '../store/port.js'
-import type { Viewer } from '../viewer.js'
+import { DomainError } from '../errors.js'
+import { hasScope, type Viewer } from '../viewer.js'
 import { channelUser, BROADCAST_TYPE, PM_TYPE, type ChannelAccess } from './channel-acl.js'
 import { paginateRanked } from './channel-ranking.js'
 import { resolvePage, type PageInput } from './page-input.js'
@@ -34,9 +35,11 @@ export class ChannelInboxService {
    * The viewer's subscribed channels they can still read, latest activity
    * first (channels without messages last, newest first), filtered by the
    * channel general parameters; with the unread counts per type.
+   * Errors: `forbidden` (an app token, or a token without a messaging scope).
    */
   async inbox(viewer: Viewer, query: PageInput, filter: ChannelFilter): Promise<Inbox> {
     const user = channelUser(viewer)
+    if (!hasScope(viewer, 'public_messages')) throw new DomainError('forbidden', 'This endpoint requires one of these scopes: public_messages, messages', { slug: 'insufficient-scope' })
     const channels = await this.subscribed(viewer, user)
     const unread_counts: Record<string, number> = { [PM_TYPE]: 0, [BROADCAST_TYPE]: 0 }
     const activity = new Map<number, number>()

@@ -262,3 +262,11 @@ t.test('bob writing into an existing PM channel by its id resubscribes alice', a
   t.equal((await svc.call('POST', `/channels/${pm}/messages`, { token: bob.token, payload: { text: 'hello back' } })).status, 200)
   t.equal((await svc.call('GET', `/channels/${pm}`, { token: alice.token })).body.data.you_subscribed, true)
 })
+
+t.test('the inbox needs a messaging scope', async (t) => {
+  const svc = await makeInstance(t)
+  const alice = await svc.person('alice', { scopes: ['basic', 'stream'] })
+  const res = await svc.call('GET', '/channels', { token: alice.token })
+  t.equal(res.status, 403)
+  t.equal(res.body.meta.error_slug, 'insufficient-scope')
+})
