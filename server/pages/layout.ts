@@ -2,7 +2,7 @@
  * The shell of every HTML page: escaping, one small inline stylesheet, no
  * external assets, and headers that keep the pages out of frames and caches.
  */
-import type { ResponseObject, ResponseToolkit } from '@hapi/hapi'
+import type { Request, ResponseObject, ResponseToolkit } from '@hapi/hapi'
 import { isDomainError } from '../../data/index.js'
 import { errorStatus } from '../error-status.js'
 
@@ -60,3 +60,11 @@ export function errorResponse(h: ResponseToolkit, err: unknown): ResponseObject 
   const title = status === 401 ? 'Sign-in needed' : status === 403 ? 'Not allowed' : status === 404 ? 'Not found' : 'Something is wrong with this request'
   return htmlResponse(h, errorPage(title, err.message), status)
 }
+
+/** A route's joi `failAction` for pages: the validation message on a 400 page. */
+export const invalidInputPage = (_request: Request, h: ResponseToolkit, err: Error | undefined): ResponseObject =>
+  htmlResponse(h, errorPage('Something is wrong with this request', (err?.message ?? 'invalid request').replace(/"/g, '')), 400).takeover()
+
+/** The answer to a form posted without the CSRF token of a valid session. */
+export const expiredSessionPage = (h: ResponseToolkit): ResponseObject =>
+  htmlResponse(h, errorPage('Your session expired', 'Please go back, reload the page and try again.'), 403)

@@ -1,7 +1,7 @@
 /** The sign-up page (`/signup`), open when the instance allows open registration. */
 import Joi from 'joi'
 import { isDomainError, type Domain } from '../../data/index.js'
-import { errorPage, errorResponse, htmlResponse } from '../pages/layout.js'
+import { errorPage, errorResponse, expiredSessionPage, htmlResponse, invalidInputPage } from '../pages/layout.js'
 import { signupPage, welcomePage } from '../pages/oauth-pages.js'
 import { checkedSession, ensureSession, newSession, writeSession } from '../pages/session.js'
 import type { SvcRoute } from '../route.js'
@@ -22,7 +22,7 @@ export const signupRoutes = (domain: Domain): SvcRoute[] => {
       options: {
         validate: {
           query: Joi.object({ next, invite: Joi.string().max(100) }),
-          failAction: (_request, h, err) => htmlResponse(h, errorPage('Something is wrong with this request', (err?.message ?? '').replace(/"/g, '')), 400).takeover(),
+          failAction: invalidInputPage,
         },
       },
       handler: (request, h) => {
@@ -39,13 +39,13 @@ export const signupRoutes = (domain: Domain): SvcRoute[] => {
       options: {
         validate: {
           payload: Joi.object({ csrf: Joi.string().max(100).required(), next, username: Joi.string().max(100).required(), name: Joi.string().max(200).allow(''), password: Joi.string().max(200).required() }),
-          failAction: (_request, h, err) => htmlResponse(h, errorPage('Something is wrong with this request', (err?.message ?? '').replace(/"/g, '')), 400).takeover(),
+          failAction: invalidInputPage,
         },
       },
       handler: async (request, h) => {
         const body = request.payload as { csrf: string; next?: string; username: string; name?: string; password: string }
         const session = checkedSession(request, secret, body.csrf)
-        if (!session) return htmlResponse(h, errorPage('Your session expired', 'Please go back, reload the page and try again.'), 403)
+        if (!session) return expiredSessionPage(h)
         try {
           const user = await domain.oauth.signUp(body)
           writeSession(request, h, secret, newSession(user.id))
