@@ -85,3 +85,40 @@ t.test('alice deletes her post: it keeps its place but loses its text', async (t
   t.equal(read.body.data.is_deleted, true, 'deleted posts still answer lookups')
   t.equal((await svc.call('GET', '/users/@alice')).body.data.counts.posts, 0)
 })
+
+t.test('more than 200 ids is a 400', async (t) => {
+  const svc = await makeInstance(t)
+  const ids = Array.from({ length: 201 }, (_, i) => i + 1).join(',')
+  const res = await svc.call('GET', `/posts?ids=${ids}`, { token: svc.appToken })
+  t.equal(res.status, 400)
+  t.match(res.body.meta.error_message, /^Bad Request: /)
+})
+
+t.test('include_annotations shows post and user annotations; include_post_annotations only the post\'s', async (t) => {
+  const svc = await makeInstance(t)
+  const alice = await svc.person('alice')
+  // Profile editing is another part of the API; alice's annotations are set on her row here.
+  await svc.domain.store.transact((tx) => tx.users.put({ ...alice.user, annotations: [{ type: 'com.example.bio', value: { x: 1 } }] }))
+  const post = (await svc.call('POST', '/posts', { token: alice.token, payload: { text: 'annotated', annotations: [{ type: 'com.example.tag', value: { y: 2 } }] } })).body.data
+  const all = (await svc.call('GET', `/posts/${post.id}?include_annotations=1`)).body.data
+  t.same(all.annotations, [{ type: 'com.example.tag', value: { y: 2 } }])
+  t.same(all.user.annotations, [{ type: 'com.example.bio', value: { x: 1 } }])
+  const postOnly = (await svc.call('GET', `/posts/${post.id}?include_post_annotations=1`)).body.data
+  t.ok(postOnly.annotations)
+  t.notOk('annotations' in postOnly.user)
+  const userOnly = (await svc.call('GET', `/posts/${post.id}?include_user_annotations=1`)).body.data
+  t.notOk('annotations' in userOnly)
+  t.ok(userOnly.user.annotations)
+})
+
+t.test('a machine-only post over HTTP, hidden from lists unless include_machine=1', async (t) => {
+  const svc = await makeInstance(t)
+  const alice = await svc.person('alice')
+  const res = await svc.call('POST', '/posts', { token: alice.token, payload: { machine_only: true, annotations: [{ type: 'com.example.sync', value: { v: 1 } }] } })
+  t.equal(res.status, 200)
+  t.match(res.body.data, { machine_only: true, text: '' })
+  t.same((await svc.call('GET', '/users/@alice/posts')).body.data, [])
+  t.equal((await svc.call('GET', '/users/@alice/posts?include_machine=1')).body.data.length, 1)
+  const empty = await svc.call('POST', '/posts', { token: alice.token, payload: { machine_only: true } })
+  t.equal(empty.status, 400)
+})
