@@ -16,9 +16,9 @@ const field = (max: number) => Joi.string().max(max).allow('')
 const flowFields = {
   client_id: Joi.string().max(200).required(),
   response_type: Joi.string().max(20).required(),
-  redirect_uri: Joi.string().max(2000),
+  redirect_uri: field(2000),
   scope: field(500),
-  state: Joi.string().max(2000),
+  state: field(2000),
   adnview: Joi.string().max(20),
 }
 
