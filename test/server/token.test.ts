@@ -92,3 +92,18 @@ t.test('POST /token is a 405 that says which methods work', async (t) => {
   t.equal(res.status, 405)
   t.equal(res.headers.allow, 'GET,DELETE')
 })
+
+t.test('tokenOf reads the header first, then the query, then a POST, PUT or PATCH body only', async (t) => {
+  const { tokenOf } = await import('../../server/auth.js')
+  const request = (method: string, parts: { header?: string; query?: string; body?: string }) =>
+    ({
+      method,
+      headers: parts.header ? { authorization: parts.header } : {},
+      query: parts.query ? { access_token: parts.query } : {},
+      payload: parts.body ? { access_token: parts.body } : null,
+    }) as never
+  t.equal(tokenOf(request('get', { header: 'Bearer h', query: 'q' })), 'h')
+  t.equal(tokenOf(request('get', { header: 'Basic abc', query: 'q' })), 'q', 'Basic is not a bearer token')
+  for (const method of ['post', 'put', 'patch']) t.equal(tokenOf(request(method, { body: 'b' })), 'b', `${method} body`)
+  for (const method of ['get', 'delete']) t.equal(tokenOf(request(method, { body: 'b' })), undefined, `no ${method} body`)
+})
