@@ -1,0 +1,150 @@
+/**
+ * Issue 3: the API of an instance of 10k users (skewed follow graph) and 1M
+ * posts, served by a real `svc serve` process. Measures req/s and p99 of the
+ * unified stream, a post lookup, a user's posts and durable post creates at
+ * 100 connections, each beside a bare hapi route (own process) answering a
+ * constant body of the same size, measured right before it; creates again on
+ * an instance of 10k posts; the server's RSS and its cold start (spawn to
+ * first answer) at 1M posts.
+ */
+import { spawn, type ChildProcess } from 'node:child_process'
+import { readFileSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { runLoad, type LoadRequest, type LoadResult } from '../load.js'
+import { scaled, type BenchContext, type Measure, type Scenario } from '../scenario.js'
+import { seedInstance, type SeededInstance } from '../seed-instance.js'
+
+const CONNECTIONS = 100
+
+interface Seeded {
+  users: number
+  big: SeededInstance & { posts: number }
+  small: SeededInstance & { posts: number }
+}
+
+interface Running {
+  child: ChildProcess
+  port: number
+  /** performance.now() at spawn. */
+  began: number
+}
+
+/** Spawns a node script; resolves once it reports its port (`listening on ...:PORT`, or a bare port line). */
+function start(args: string[], env: Record<string, string> = {}): Promise<Running> {
+  const began = performance.now()
+  const child = spawn(process.execPath, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] })
+  return new Promise((resolve, reject) => {
+    let seen = ''
+    const look = (chunk: Buffer) => {
+      seen += chunk.toString()
+      const m = /listening on \S+:(\d+)/.exec(seen) ?? /^(\d+)\n/m.exec(seen)
+      if (m) resolve({ child, port: Number(m[1]), began })
+    }
+    child.stdout?.on('data', look)
+    child.stderr?.on('data', look)
+    child.once('exit', (code) => reject(new Error(`${args.join(' ')} exited with ${code}: ${seen.slice(-500)}`)))
+  })
+}
+
+async function stop(running: Running): Promise<void> {
+  running.child.removeAllListeners('exit')
+  if (running.child.exitCode !== null) return
+  const exited = new Promise((r) => running.child.once('exit', r))
+  running.child.kill('SIGTERM')
+  await exited
+}
+
+const serve = (dataDir: string) => start(['bin/svc.js', 'serve', '--data-dir', dataDir, '--port', '0', '--host', '127.0.0.1'], { SVC_RATE_LIMIT: 'off' })
+
+const megabytesOf = (pid: number, key: 'VmRSS' | 'VmHWM'): number => Number(new RegExp(`${key}:\\s+(\\d+)`).exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1]) / 1024
+
+const auth = (seeded: SeededInstance, n: number) => ({ authorization: `Bearer ${seeded.people[n % seeded.people.length].token}` })
+
+const postCreate = (seeded: SeededInstance) => (_: number, n: number): LoadRequest => ({
+  method: 'POST',
+  path: '/stream/0/posts',
+  headers: { ...auth(seeded, n), 'content-type': 'application/json' },
+  body: JSON.stringify({ text: `bench post ${n} about the morning train and #coffee` }),
+})
+
+/** `request` on svc, after the constant route with the body size svc answers it. */
+async function beside(ctx: BenchContext, label: string, svc: Running, constant: Running, request: (connection: number, n: number) => LoadRequest): Promise<Measure[]> {
+  const window = { connections: CONNECTIONS, warmupMs: scaled(ctx, 1000, 300), durationMs: scaled(ctx, 5000, 1000) }
+  const probe = await runLoad({ port: svc.port, connections: 1, warmupMs: 0, durationMs: 50, request })
+  if (probe.errors > 0 || probe.requests === 0) throw new Error(`${label}: svc did not answer`)
+  const sample = request(0, 0)
+  const yardstick = await runLoad({
+    ...window,
+    port: constant.port,
+    request: () => ({ method: sample.method, path: `/constant/${probe.bodyBytes}`, body: sample.body, headers: sample.body ? { 'content-type': 'application/json' } : undefined }),
+  })
+  const measured = await runLoad({ ...window, port: svc.port, request })
+  ctx.log(`${label}: ${measured.rps.toFixed(0)} req/s, p99 ${measured.p99Ms.toFixed(1)} ms; constant ${yardstick.rps.toFixed(0)} req/s`)
+  return measures(label, measured, yardstick)
+}
+
+const measures = (label: string, svc: LoadResult, constant: LoadResult): Measure[] => [
+  { name: `${label} requests/s`, value: svc.rps, unit: 'req/s' },
+  { name: `${label} p50`, value: svc.p50Ms, unit: 'ms' },
+  { name: `${label} p99`, value: svc.p99Ms, unit: 'ms' },
+  { name: `${label} errors`, value: svc.errors, unit: 'requests' },
+  { name: `${label} body`, value: svc.bodyBytes, unit: 'bytes' },
+  { name: `${label} constant route requests/s`, value: constant.rps, unit: 'req/s' },
+  { name: `${label} constant route p99`, value: constant.p99Ms, unit: 'ms' },
+  { name: `${label} share of constant route`, value: (100 * svc.rps) / constant.rps, unit: '%' },
+]
+
+export const apiAtScale: Scenario = {
+  name: 'api-1M',
+  description: `svc serve over 10k users and 1M posts: streams, lookups and durable creates at ${CONNECTIONS} connections beside a constant hapi route; RSS and cold start`,
+
+  async prepare(ctx) {
+    const users = scaled(ctx, 10_000, 50)
+    const common = { users, tokens: Math.min(CONNECTIONS, users), follows: 40 }
+    const posts = scaled(ctx, 1_000_000, 1000)
+    ctx.log(`seeding ${users} users and ${posts} posts`)
+    const big = await seedInstance(join(ctx.workDir, 'big'), { ...common, posts, stars: Math.round(posts / 5) })
+    ctx.log(`seeded in ${big.seconds.toFixed(0)} s`)
+    const smallPosts = scaled(ctx, 10_000, 100)
+    const small = await seedInstance(join(ctx.workDir, 'small'), { ...common, posts: smallPosts, stars: Math.round(smallPosts / 5) })
+    const seeded: Seeded = { users, big: { ...big, posts }, small: { ...small, posts: smallPosts } }
+    writeFileSync(join(ctx.workDir, 'seeded.json'), JSON.stringify(seeded))
+  },
+
+  async run(ctx) {
+    const seeded = JSON.parse(readFileSync(join(ctx.workDir, 'seeded.json'), 'utf8')) as Seeded
+    const { big, small, users } = seeded
+    const running: Running[] = []
+    try {
+      const constant = await start([fileURLToPath(new URL('../constant-server.js', import.meta.url))])
+      running.push(constant)
+      const server = await serve(join(ctx.workDir, 'big'))
+      running.push(server)
+      const first = await runLoad({ port: server.port, connections: 1, warmupMs: 0, durationMs: 1, request: () => ({ method: 'GET', path: `/stream/0/posts/${big.postIds.last}` }) })
+      if (first.errors > 0) throw new Error('svc did not answer its first request')
+      const coldStart = performance.now() - server.began
+      ctx.log(`cold start ${(coldStart / 1000).toFixed(2)} s`)
+      const span = big.postIds.last - big.postIds.first + 1
+      const out: Measure[] = [{ name: 'seeding (batched transacts + snapshot)', value: big.seconds, unit: 's' }]
+      out.push(...(await beside(ctx, 'GET /posts/stream/unified', server, constant, (c) => ({ method: 'GET', path: '/stream/0/posts/stream/unified', headers: auth(big, c) }))))
+      out.push(...(await beside(ctx, 'GET /posts/{id}', server, constant, (_, n) => ({ method: 'GET', path: `/stream/0/posts/${big.postIds.first + ((n * 104_729) % span)}` }))))
+      out.push(...(await beside(ctx, 'GET /users/{id}/posts', server, constant, (_, n) => ({ method: 'GET', path: `/stream/0/users/${big.userIds.first + ((n * 7919) % users)}/posts` }))))
+      out.push(...(await beside(ctx, `POST /posts at ${big.posts} posts`, server, constant, postCreate(big))))
+      const pid = server.child.pid as number
+      out.push(
+        { name: `RSS after the runs at ${big.posts} posts`, value: megabytesOf(pid, 'VmRSS'), unit: 'MB' },
+        { name: `peak RSS at ${big.posts} posts`, value: megabytesOf(pid, 'VmHWM'), unit: 'MB' },
+        { name: `cold start at ${big.posts} posts (spawn to first answer)`, value: coldStart / 1000, unit: 's' },
+      )
+      await stop(server)
+      running.pop()
+      const smallServer = await serve(join(ctx.workDir, 'small'))
+      running.push(smallServer)
+      out.push(...(await beside(ctx, `POST /posts at ${small.posts} posts`, smallServer, constant, postCreate(small))))
+      return out
+    } finally {
+      for (const r of running.reverse()) await stop(r).catch(() => undefined)
+    }
+  },
+}
