@@ -1,6 +1,6 @@
 /** Posts: create (JSON or form), retrieve one or many, delete. */
 import Joi from 'joi'
-import type { Domain } from '../../data/index.js'
+import type { CreatePostInput, Domain } from '../../data/index.js'
 import { viewerOf } from '../auth.js'
 import { ok } from '../envelope.js'
 import { commonQuery, entitiesInput, flag, idList, idParam, postGeneralQuery } from '../params.js'
@@ -29,7 +29,7 @@ export const postRoutes = (domain: Domain): SvcRoute[] => [
     svc: { token: 'user', scopes: ['write_post'] },
     options: { validate: { query: postQuery, payload: createPayload } },
     handler: async (request) => {
-      const { text, reply_to, machine_only, annotations, entities } = (request.payload ?? {}) as Record<string, never>
+      const { text, reply_to, machine_only, annotations, entities } = (request.payload ?? {}) as CreatePostInput
       const post = await domain.posts.create(viewerOf(request), { text, reply_to, machine_only, annotations, entities })
       return ok(await presentPost(contextOf(request, domain), post))
     },
