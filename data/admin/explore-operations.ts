@@ -24,19 +24,30 @@ const postId = (args: Args): number => {
   return id
 }
 
-const rule = (args: Args): ExploreRulePatch | undefined => {
+/** The rule patch of `args`; `user_ids` may name users by id or (@)username. */
+async function rule(domain: Domain, args: Args): Promise<ExploreRulePatch | undefined> {
   const value = args.rule
   if (value === undefined) return undefined
   if (typeof value !== 'object' || value === null || Array.isArray(value)) throw invalid('rule must be an object')
-  return value as ExploreRulePatch
+  const patch = value as ExploreRulePatch & { user_ids?: unknown }
+  if (!Array.isArray(patch.user_ids)) return patch
+  const ids = await Promise.all(
+    patch.user_ids.map(async (ref: unknown) => {
+      if (typeof ref === 'number' || (typeof ref === 'string' && /^\d+$/.test(ref))) return Number(ref)
+      const user = typeof ref === 'string' ? await domain.users.byUsername(ref) : null
+      if (!user) throw invalid(`no user ${String(ref)}`)
+      return user.id
+    }),
+  )
+  return { ...patch, user_ids: ids }
 }
 
 export const exploreOperations: Record<string, (domain: Domain, args: Args) => Promise<unknown>> = {
   /** Every stream, oldest first. */
   'explore.list': async (domain) => domain.explore.list(),
-  /** `{slug, title, description, marker?, rule?}` → the new stream. */
+  /** `{slug, title, description, marker?, rule?}` → the new stream; rule `user_ids` may be usernames. */
   'explore.create': async (domain, args) =>
-    domain.explore.create({ slug: text(args, 'slug'), title: text(args, 'title'), description: text(args, 'description'), marker: optionalText(args, 'marker'), rule: rule(args) }),
+    domain.explore.create({ slug: text(args, 'slug'), title: text(args, 'title'), description: text(args, 'description'), marker: optionalText(args, 'marker'), rule: await rule(domain, args) }),
   /** `{slug, new_slug?, title?, description?, marker?, rule?, replace_rule?}` → the changed stream. */
   'explore.update': async (domain, args) =>
     domain.explore.update(text(args, 'slug'), {
@@ -44,7 +55,7 @@ export const exploreOperations: Record<string, (domain: Domain, args: Args) => P
       title: optionalText(args, 'title'),
       description: optionalText(args, 'description'),
       marker: optionalText(args, 'marker'),
-      rule: rule(args),
+      rule: await rule(domain, args),
       replace_rule: args.replace_rule === true,
     }),
   /** `{slug}` → the deleted stream. */

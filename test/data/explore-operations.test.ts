@@ -27,3 +27,16 @@ t.test('missing or malformed arguments are invalid, not crashes', async (t) => {
   await t.rejects(run('explore.update', { slug: 'photos', rule: 'photos' }), { code: 'invalid', message: /rule/ })
   await t.rejects(run('explore.delete', {}), { code: 'invalid', message: /slug/ })
 })
+
+t.test('a rule may name its users by @username, id or plain name', async (t) => {
+  const svc = await makeInstance(t)
+  const [alice, bob, carol] = [await svc.person('alice'), await svc.person('bob'), await svc.person('carol')]
+  const stream = (await exploreOperations['explore.create'](svc.domain, {
+    slug: 'friends',
+    title: 'Friends',
+    description: 'Posts by friends',
+    rule: { user_ids: ['@alice', 'bob', String(carol.user.id)] },
+  })) as { rule: { user_ids: number[] } }
+  t.same(stream.rule.user_ids, [alice.user.id, bob.user.id, carol.user.id])
+  await t.rejects(exploreOperations['explore.update'](svc.domain, { slug: 'friends', rule: { user_ids: ['@nobody'] } }), { code: 'invalid', message: /nobody/ })
+})
