@@ -21,6 +21,8 @@ export interface AuthCodeRow {
   redirect_uri: string
   expires_at: string
   used: boolean
+  /** The token the code was exchanged for; revoked if the code is presented again. */
+  token_id?: number
 }
 
 /** A token one client gives another to prove it acts for a user. */

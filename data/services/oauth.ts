@@ -180,8 +180,9 @@ export class OAuthService {
    * `invalid-grant` (wrong username/password); `invalid` slugs
    * `unsupported-grant-type`, `invalid-request` (a field missing),
    * `invalid-grant` (unknown code, or one for another client or redirect URI),
-   * `code-used`, `token-expired`, `redirect-uri-required`; plus those of
-   * `DelegationService.mint`. Emits the token events of `TokenService`.
+   * `code-used` (which also revokes the token the code gave), `token-expired`,
+   * `redirect-uri-required`; plus those of `DelegationService.mint`. Emits the
+   * token events of `TokenService`.
    */
   async grant(input: GrantInput, viewer: Viewer): Promise<GrantResult> {
     switch (input.grant_type) {
@@ -239,17 +240,26 @@ export class OAuthService {
     if (!input.redirect_uri) throw oauthError('invalid', 'redirect-uri-required', 'redirect_uri is required to exchange a code')
     const now = Date.now()
     // Checked and spent in one transaction: two exchanges of one code cannot both win.
-    const row = await this.store.transact(async (tx) => {
+    const { row, reused } = await this.store.transact(async (tx) => {
       const row = await tx.auth_codes.one('hash', hashSecret(code))
       if (!row || row.app_id !== app.id) throw oauthError('invalid', 'invalid-grant', 'unknown authorization code')
-      if (row.used) throw oauthError('invalid', 'code-used', 'this authorization code was already exchanged')
+      if (row.used) return { row, reused: true }
       if (Date.parse(row.expires_at) <= now) throw oauthError('invalid', 'token-expired', 'this authorization code has expired')
       if (row.redirect_uri !== input.redirect_uri) throw oauthError('invalid', 'invalid-grant', 'redirect_uri does not match the one the code was issued for')
-      return tx.auth_codes.put({ ...row, used: true })
+      return { row: tx.auth_codes.put({ ...row, used: true }), reused: false }
     })
+    if (reused) {
+      // A code seen twice may have been stolen: the token it gave is withdrawn (RFC 6749 §4.1.2).
+      const token = row.token_id === undefined ? null : await this.store.read.tokens.get(row.token_id)
+      // Already revoked by a racing request: nothing left to withdraw.
+      if (token) await this.tokens.revoke(token).catch((err: unknown) => (err instanceof DomainError ? undefined : Promise.reject(err)))
+      throw oauthError('invalid', 'code-used', 'this authorization code was already exchanged')
+    }
     const user = await this.users.get(row.user_id)
     if (!user) throw oauthError('invalid', 'invalid-grant', 'the account of this code is gone')
-    return this.answer(await this.tokens.issueUserToken(app, user, row.scopes))
+    const issued = await this.tokens.issueUserToken(app, user, row.scopes)
+    await this.store.transact((tx) => tx.auth_codes.put({ ...row, token_id: issued.token.id }))
+    return this.answer(issued)
   }
 
   private async answer(issued: { access_token: string; token: TokenRow }): Promise<GrantResult> {

@@ -122,6 +122,8 @@ t.test('the code flow: alice signs in, consents, and robo exchanges the code onc
   t.equal(again.status, 400)
   t.equal(again.body.error, 'invalid_grant')
   t.equal(again.body.error_slug, 'code-used')
+  const withdrawn = await svc.call('GET', '/token', { token: first.body.access_token })
+  t.equal(withdrawn.status, 401, 'a reused code withdraws the token it gave')
 })
 
 t.test('a code is bound to its redirect URI and its client', async (t) => {
