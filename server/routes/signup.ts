@@ -21,7 +21,7 @@ export const signupRoutes = (domain: Domain): SvcRoute[] => {
       svc: { token: 'none', raw: true },
       options: {
         validate: {
-          query: Joi.object({ next, invite: Joi.string().max(100) }),
+          query: Joi.object({ next }),
           failAction: invalidInputPage,
         },
       },

@@ -284,6 +284,16 @@ t.test('the sign-up page creates carol and leads her back into the flow', async 
   t.match(consent.text, /Signed in as @carol/)
 })
 
+t.test('adnview=appstore hides the sign-up link', async (t) => {
+  const svc = await makeInstance(t)
+  const robo = await makeClient(svc)
+  const plain = await svc.server.inject(authorizeUrl(robo.client_id))
+  t.match(plain.payload, /href="\/signup\?next=/)
+  const appstore = await svc.server.inject(authorizeUrl(robo.client_id, { adnview: 'appstore' }))
+  t.equal(appstore.statusCode, 200)
+  t.notMatch(appstore.payload, /\/signup/)
+})
+
 t.test('sign-up explains rule breaks and refuses redirects out of the flow', async (t) => {
   const svc = await makeInstance(t)
   await svc.person('alice')
