@@ -38,6 +38,8 @@ export class AppService {
         throw invalid(`redirect URI ${uri} is not a URL`)
       }
       if (url.hash) throw invalid(`redirect URI ${uri} must not have a fragment`)
+      // Native apps use their own schemes; these three would run or embed content instead of reaching an app.
+      if (['javascript:', 'data:', 'vbscript:'].includes(url.protocol)) throw invalid(`redirect URI ${uri} must lead to an app`)
     }
     const client_secret = newSecret()
     const password_grant_secret = newSecret()

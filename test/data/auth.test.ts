@@ -40,6 +40,15 @@ t.test('apps.verify tells nothing about which part was wrong', async (t) => {
   t.notOk(svc.domain.apps.redirectAllowed(app, 'https://robo.example/cb/'))
 })
 
+t.test('redirect URIs are absolute, without fragment, and lead to an app', async (t) => {
+  const svc = await makeInstance(t)
+  await t.rejects(svc.domain.apps.create({ name: 'Bad', redirect_uris: ['/relative'] }), { code: 'invalid' })
+  await t.rejects(svc.domain.apps.create({ name: 'Bad', redirect_uris: ['https://robo.example/cb#frag'] }), { code: 'invalid' })
+  await t.rejects(svc.domain.apps.create({ name: 'Bad', redirect_uris: ['javascript:alert(1)'] }), { code: 'invalid' })
+  const native = await svc.domain.apps.create({ name: 'Native', redirect_uris: ['robo-app://oauth'] })
+  t.same(native.app.redirect_uris, ['robo-app://oauth'])
+})
+
 t.test('prepare checks the client, the redirect URI and the response type', async (t) => {
   const svc = await makeInstance(t)
   const { app } = await svc.domain.apps.create({ name: 'Robo', redirect_uris: ['https://robo.example/cb'] })
