@@ -10,7 +10,8 @@ export interface HashtagMatch extends Range {
   name: string
 }
 
-const HASHTAG = /(?<![\p{L}\p{N}\p{M}_])#([\p{L}\p{N}\p{M}_]+)/gu
+// A tag starts with a letter, digit or `_`: `#` plus a variation selector is the keycap emoji #️⃣, not a tag.
+const HASHTAG = /(?<![\p{L}\p{N}\p{M}_])#([\p{L}\p{N}_][\p{L}\p{N}\p{M}_]*)/gu
 
 /** Every hashtag of `text`, in text order. */
 export function scanHashtags(text: string): HashtagMatch[] {

@@ -10,10 +10,12 @@ export interface LinkMatch extends Range {
   url: string
 }
 
-const EXPLICIT = /(?<![\p{L}\p{N}\p{M}_])https?:\/\/[^\s<>"]+/giu
+// A URL ends at whitespace, at <, > or ", and at CJK punctuation, which is written without a space after it.
+const URL_CHARS = '[^\\s<>"\\u3000-\\u303f\\uff01\\uff08\\uff09\\uff0c\\uff1a\\uff1b\\uff1f]'
+const EXPLICIT = new RegExp(`(?<![\\p{L}\\p{N}\\p{M}_])https?://${URL_CHARS}+`, 'giu')
 // No bare domain right after `@` (e-mail addresses), `.`, `-`, `/` or a word character.
-const BARE =
-  /(?<![\p{L}\p{N}\p{M}_@.\-/#$])(?:[\p{L}\p{N}](?:[\p{L}\p{N}-]*[\p{L}\p{N}])?\.)+(\p{L}{2,})(?![\p{L}\p{N}\p{M}_@-])(?::\d{1,5})?(?:\/[^\s<>"]*)?/gu
+const LABEL = '[\\p{L}\\p{N}](?:[\\p{L}\\p{N}-]*[\\p{L}\\p{N}])?'
+const BARE = new RegExp(`(?<![\\p{L}\\p{N}\\p{M}_@.\\-/#$])(?:${LABEL}\\.)+(\\p{L}{2,})(?![\\p{L}\\p{N}\\p{M}_@-])(?::\\d{1,5})?(?:/${URL_CHARS}*)?`, 'gu')
 
 const TRAILING = new Set(['.', ',', ')', '!', '?', ':', ';', "'", '"'])
 

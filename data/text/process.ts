@@ -99,8 +99,9 @@ async function givenMentions(input: EntitiesInput['mentions'], options: TextOpti
   const users: UserRow[] = []
   for (const ref of input) {
     let user: UserRow | null = null
-    if (ref && 'name' in ref && typeof ref.name === 'string') user = await options.findUser(ref.name.replace(/^@/, '').toLowerCase())
-    else if (ref && 'id' in ref && /^\d+$/.test(String(ref.id))) user = options.findUserById ? await options.findUserById(Number(ref.id)) : null
+    if (typeof ref !== 'object' || ref === null) throw invalid('entities.mentions: each needs a name or an id')
+    if ('name' in ref && typeof ref.name === 'string') user = await options.findUser(ref.name.replace(/^@/, '').toLowerCase())
+    else if ('id' in ref && /^\d+$/.test(String(ref.id))) user = options.findUserById ? await options.findUserById(Number(ref.id)) : null
     else throw invalid('entities.mentions: each needs a name or an id')
     if (!user) throw invalid('entities.mentions: no such user')
     users.push(user)
@@ -128,6 +129,8 @@ function markLeading(chars: string[], mentions: MentionEntity[]): MentionEntity[
  */
 export async function processText(text: string, entities: EntitiesInput | undefined, options: TextOptions): Promise<{ text: string; entities: Entities }> {
   if (typeof text !== 'string') throw invalid('text must be a string')
+  // A lone surrogate has no code point to count or render.
+  if (/\p{Cs}/u.test(text)) throw invalid('text is not valid Unicode')
   const input = entities ?? {}
   const markdown = input.parse_markdown_links === true ? parseMarkdownLinks(text) : null
   const body = markdown ? markdown.text : text

@@ -50,3 +50,7 @@ t.test('a fragment inside a link is no hashtag', async (t) => {
 t.test('hashtag positions count code points', async (t) => {
   t.same(await hashtagsOf('🎉 #party'), [{ pos: 2, len: 6, name: 'party' }])
 })
+
+t.test('the keycap emoji #️⃣ is no hashtag', async (t) => {
+  t.same(await hashtagsOf('press #️⃣ then #go'), [{ pos: 15, len: 3, name: 'go' }])
+})

@@ -53,3 +53,16 @@ t.test('a URL with a query keeps it whole', async (t) => {
     ['http://example.com/?a=1&b=2'],
   )
 })
+
+t.test('CJK punctuation right after a URL ends it', async (t) => {
+  t.same(
+    (await linksOf('見て http://example.com/a。次は app.net、どうぞ')).map((l) => l.text),
+    ['http://example.com/a', 'app.net'],
+  )
+})
+
+t.test('a URL hiding its host behind user info shows the real domain', async (t) => {
+  const { text, entities } = await processText('http://app.net@evil.example.com/login', undefined, postOptions())
+  t.equal(text, 'http://app.net@evil.example.com/login [evil.example.com]')
+  t.equal(entities.links[0].amended_len, 37 + ' [evil.example.com]'.length)
+})

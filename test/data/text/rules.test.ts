@@ -72,3 +72,11 @@ t.test('the reference example: a hashtag then a mention', async (t) => {
     links: [],
   })
 })
+
+t.test('text with a lone surrogate is refused', async (t) => {
+  await t.rejects(processText('broken \ud83d here', undefined, postOptions()), { code: 'invalid', message: 'text is not valid Unicode' })
+})
+
+t.test('user-given mentions that are not objects are refused, not crashed on', async (t) => {
+  await t.rejects(processText('', { mentions: ['bob' as never] }, postOptions({ allowEmpty: true, allowUserMentions: true })), { code: 'invalid' })
+})
