@@ -1,15 +1,15 @@
 /**
  * Explore rules: checking what an admin wrote, and turning a rule into an id
  * source plus the tests a post must pass. The source is the narrowest index
- * the rule allows (recent stars, chosen users, a hashtag), else a scan of all
- * posts newest first.
+ * the rule allows (recent stars, chosen users, a hashtag, annotation types),
+ * else a scan of all posts newest first.
  */
 import { invalid } from '../errors.js'
 import type { ExploreRule } from '../model/explore.js'
 import type { PostRow } from '../model/post.js'
 import type { Range, Readers } from '../store/port.js'
 import { windowIds } from '../store/sorted-ids.js'
-import { hasPhoto, hasPlace, isDirectedPost, isListedPost } from './post-traits.js'
+import { hasPhoto, hasPlace, isDirectedPost, isListedPost, scanPosts } from './post-traits.js'
 
 /** A rule as given by an admin: `null` clears a criterion on update. */
 export type ExploreRulePatch = { [K in keyof ExploreRule]?: ExploreRule[K] | null }
@@ -18,6 +18,10 @@ const BOOLEAN_KEYS = ['has_photo', 'has_place', 'has_replies', 'not_directed', '
 const RULE_KEYS = new Set<string>([...BOOLEAN_KEYS, 'min_stars', 'star_window_hours', 'hashtag', 'user_ids'])
 
 export const DEFAULT_STAR_WINDOW_HOURS = 24
+
+/** Annotation types a photo or a place can come in (the rows are then checked by `hasPhoto`, `hasPlace`). */
+const PHOTO_TYPES = ['svc.core.oembed', 'svc.core.attachments']
+const PLACE_TYPES = ['svc.core.checkin', 'svc.core.geolocation']
 
 /**
  * Applies `patch` to `base` and checks the result. User ids must exist.
@@ -108,6 +112,7 @@ export function ruleSource(rule: ExploreRule, read: Readers, trending: readonly 
   if (trending) return async (range) => windowIds(trending, range)
   if (rule.user_ids) return (range) => read.posts.idsAny('user', rule.user_ids as number[], range)
   if (rule.hashtag) return (range) => read.posts.ids('hashtag', rule.hashtag as string, range)
-  const match = matchesRow(rule)
-  return (range) => read.posts.scan(range, match)
+  if (rule.has_photo) return (range) => read.posts.idsAny('annotation_type', PHOTO_TYPES, range)
+  if (rule.has_place) return (range) => read.posts.idsAny('annotation_type', PLACE_TYPES, range)
+  return scanPosts(read, matchesRow(rule))
 }

@@ -15,7 +15,7 @@ import type { Viewer } from '../viewer.js'
 import { resolvePage } from './page-input.js'
 import { postFilter } from './post-filters.js'
 import type { PostListInput } from './post-streams.js'
-import { isListedPost, postsInOrder } from './post-traits.js'
+import { isListedPost, postsInOrder, scanPosts } from './post-traits.js'
 import { postFilters, type PostFilters } from './search-filters.js'
 import { MAX_SCORE, parseTextQuery, scorePost, type TextQuery } from './search-query.js'
 
@@ -56,12 +56,13 @@ export class PostSearchService {
     const r = this.store.read
     if (input.order !== 'score') {
       const matches = (post: PostRow) => score(post) > 0
-      const fetchIds = filters.source ? filters.source : (range: Range) => r.posts.scan(range, matches)
+      const fetchIds = filters.source ?? scanPosts(r, matches)
       return paginate(query, fetchIds, postsInOrder(r), async (post) => matches(post) && (await visible(post)))
     }
     // Relevance needs every match scored before the first page can be cut.
     const ranked: number[] = []
-    const candidates = filters.source ? await filters.source({ limit: Number.MAX_SAFE_INTEGER, order: 'asc' }) : await r.posts.scan({ limit: Number.MAX_SAFE_INTEGER, order: 'asc' })
+    const everything: Range = { limit: Number.MAX_SAFE_INTEGER, order: 'asc' }
+    const candidates = await (filters.source ?? scanPosts(r, (post) => score(post) > 0))(everything)
     for (const post of await r.posts.getMany(candidates)) {
       const s = score(post)
       if (s > 0 && (await visible(post))) ranked.push(s * SCORE_STEP + post.id)

@@ -5,7 +5,7 @@
  */
 import type { Annotation } from '../model/entities.js'
 import type { PostRow } from '../model/post.js'
-import type { Readers } from '../store/port.js'
+import type { Range, Readers } from '../store/port.js'
 
 type FileItem = { kind?: unknown; mime_type?: unknown; type?: unknown }
 
@@ -44,4 +44,32 @@ export const postsInOrder =
   async (ids: readonly number[]): Promise<(PostRow | null)[]> => {
     const rows = new Map((await read.posts.getMany(ids)).map((p) => [p.id, p]))
     return ids.map((id) => rows.get(id) ?? null)
+  }
+
+/** Rows a long scan reads between two yields to the event loop. */
+const SCAN_CHUNK = 5000
+
+/**
+ * An id source over all posts that `match` accepts, for rules and searches no
+ * index narrows. It reads the table in chunks and yields between them, so a
+ * rare match in a million posts delays other requests by one chunk at most.
+ */
+export const scanPosts =
+  (read: Readers, match: (post: PostRow) => boolean) =>
+  async (range: Range): Promise<number[]> => {
+    const out: number[] = []
+    const asc = range.order === 'asc'
+    let { since, before } = range
+    for (;;) {
+      const ids = await read.posts.scan({ since, before, limit: SCAN_CHUNK, order: range.order })
+      if (ids.length === 0) return out
+      for (const post of await read.posts.getMany(ids)) {
+        if (match(post)) out.push(post.id)
+        if (out.length >= range.limit) return out
+      }
+      if (ids.length < SCAN_CHUNK) return out
+      if (asc) since = ids[ids.length - 1]
+      else before = ids[ids.length - 1]
+      await new Promise((resolve) => setImmediate(resolve))
+    }
   }

@@ -121,11 +121,25 @@ export async function postFilters(read: Readers, f: PostFilters): Promise<Compil
   }
 }
 
+/** An annotation type every match must carry, when the filters imply one. */
+function requiredAnnotationType(f: PostFilters): string | undefined {
+  if (f.annotation_types) return f.annotation_types[0]
+  if (f.has_location === true) return 'svc.core.geolocation'
+  if (f.has_checkin === true || f.place_id !== undefined) return 'svc.core.checkin'
+  if (f.is_crosspost === true || f.crosspost_url !== undefined || f.crosspost_domain !== undefined) return 'svc.core.crosspost'
+  if (f.has_attachment === true || f.attachment_types !== undefined) return 'svc.core.attachments'
+  if ([f.has_oembed_photo, f.has_oembed_video, f.has_oembed_html5video, f.has_oembed_rich].includes(true)) return 'svc.core.oembed'
+  if (f.language !== undefined) return 'svc.core.language'
+  return undefined
+}
+
 function sourceOf(read: Readers, f: PostFilters, hashtags: string[] | undefined, mentionedId: number | undefined): CompiledFilters['source'] {
   if (f.thread_id !== undefined) return (range) => read.posts.ids('thread', f.thread_id!, range)
   if (f.reply_to !== undefined) return (range) => read.posts.ids('reply_to', f.reply_to!, range)
   if (f.creator_id !== undefined) return (range) => read.posts.ids('user', f.creator_id!, range)
   if (hashtags) return (range) => read.posts.ids('hashtag', hashtags[0], range)
   if (mentionedId !== undefined) return (range) => read.posts.ids('mention', mentionedId, range)
+  const type = requiredAnnotationType(f)
+  if (type !== undefined) return (range) => read.posts.ids('annotation_type', type, range)
   return undefined
 }

@@ -93,6 +93,8 @@ export const schema: { [K in TableName]: TableDef<Rows[K]> } = {
     // Reposts carry their original's entities but are left out of mention and hashtag streams.
     mention: { key: (p) => (p.repost_of === undefined ? p.entities.mentions.map((m) => Number(m.id)) : undefined) },
     hashtag: { key: (p) => (p.repost_of === undefined ? p.entities.hashtags.map((h) => h.name) : undefined) },
+    /** Annotation types of the posts explore and search list (live, original, not machine-only). */
+    annotation_type: { key: (p) => (p.is_deleted || p.machine_only || p.repost_of !== undefined ? undefined : [...new Set(p.annotations.map((a) => a.type))]) },
   },
   stars: {
     user: { key: (s) => s.user_id },

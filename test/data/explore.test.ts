@@ -208,3 +208,16 @@ t.test('include_muted shows muted authors again', async (t) => {
   const viewer = await svc.domain.tokens.authenticate(alice.token)
   t.same(ids((await svc.domain.explore.posts(viewer, 'posts', { include_muted: true })).page), [fromBob.id])
 })
+
+t.test('a match further back than one scan chunk is still found', async (t) => {
+  const svc = await makeInstance(t)
+  const [alice, bob] = [await svc.person('alice'), await svc.person('bob')]
+  const lonely = await writePost(svc, alice.user, { text: 'not directed at anyone' })
+  const directed = await writePost(svc, alice.user, { mentions: [bob.user], directed: true })
+  await svc.domain.store.transact((tx) => {
+    for (let i = 0; i < 6000; i++) tx.posts.insert({ ...directed, id: undefined } as never)
+  })
+  const { page: result } = await svc.domain.explore.posts({}, 'posts', { count: 5 })
+  t.same(ids(result), [lonely.id])
+  t.equal(result.more, false)
+})
