@@ -16,6 +16,7 @@ const escapeChar = (ch: string): string => {
   return cp > 127 ? `&#${cp};` : ch
 }
 
+/** `text` as HTML by the API's rules, without entity markup (newlines as `<br>`, non-ASCII as references). */
 export const escapeText = (text: string): string => {
   let out = ''
   for (const ch of text) out += escapeChar(ch)

@@ -66,3 +66,10 @@ t.test('a URL hiding its host behind user info shows the real domain', async (t)
   t.equal(text, 'http://app.net@evil.example.com/login [evil.example.com]')
   t.equal(entities.links[0].amended_len, 37 + ' [evil.example.com]'.length)
 })
+
+t.test('generic and country-code TLDs both count, sentence words do not', async (t) => {
+  t.same(
+    (await linksOf('example.io example.museum example.co.jp bücher.de and I was done.Today')).map((l) => l.text),
+    ['example.io', 'example.museum', 'example.co.jp', 'bücher.de'],
+  )
+})
