@@ -12,8 +12,9 @@ import { DomainError } from '../errors.js'
 import { Journal } from './journal.js'
 import { acquireLock } from './lock.js'
 import { MemoryTable } from './memory-table.js'
-import type { Key, Range, Readers, Row, Store, StoreStats, TableReader, TableWriter, Tx } from './port.js'
+import type { Key, Range, Readers, Row, Store, StoreStats, TableReader, Tx } from './port.js'
 import { applyOp, replayJournal, type Op } from './replay.js'
+import { MemoryReader, TxState, txOf } from './table-access.js'
 import { schema, tableNames, type TableDef } from './schema.js'
 import { loadSnapshot, removeQuietly, writeSnapshot } from './snapshot.js'
 
@@ -33,17 +34,6 @@ const numbered = (files: string[], prefix: string): number[] =>
     .map((m) => Number(m[1]))
     .sort((a, b) => a - b)
 
-const reader = <R extends Row>(table: MemoryTable<R>): TableReader<R> => ({
-  get: async (id) => table.get(id),
-  getMany: async (ids) => ids.map((id) => table.get(id)).filter((r): r is R => r !== null),
-  one: async (index, key) => table.one(index, key),
-  ids: async (index, key, range) => table.ids(index, key, range),
-  idsAny: async (index, keys, range) => table.idsAny(index, keys, range),
-  count: async (index, key) => table.count(index, key),
-  scan: async (range, match) => table.scan(range, match),
-  size: async () => table.size,
-})
-
 export class FileStore implements Store {
   readonly read: Readers
   private chain: Promise<unknown> = Promise.resolve()
@@ -62,7 +52,7 @@ export class FileStore implements Store {
   ) {
     this.journalNo = journalNo
     const read: Record<string, TableReader<Row>> = {}
-    for (const [name, table] of tables) read[name] = reader(table)
+    for (const [name, table] of tables) read[name] = new MemoryReader(table)
     this.read = read as unknown as Readers
   }
 
@@ -103,8 +93,14 @@ export class FileStore implements Store {
     // can become durable ahead of what it read.
     const run = this.chain.then(async () => {
       this.refuseIfBroken()
-      const ops: Op[] = []
-      const result = await work(this.writers(ops))
+      const state = new TxState(this.tables)
+      let result: T
+      try {
+        result = await work(txOf(state))
+      } finally {
+        state.open = false
+      }
+      const ops = state.ops
       if (ops.length === 0) return { result, durable: null }
       this.refuseIfBroken()
       // Serialise first: a row that cannot be written must not reach the tables.
@@ -159,28 +155,6 @@ export class FileStore implements Store {
       }
       throw err
     }
-  }
-
-  private writers(ops: Op[]): Tx {
-    const tx: Record<string, TableWriter<Row>> = {}
-    for (const [name, table] of this.tables) {
-      tx[name] = {
-        ...reader(table),
-        insert: (row: Omit<Row, 'id'>) => {
-          const full = { ...row, id: ++table.seq } as Row
-          ops.push(['p', name, full])
-          return full
-        },
-        put: (row: Row) => {
-          ops.push(['p', name, row])
-          return row
-        },
-        remove: (id: number) => {
-          ops.push(['d', name, id])
-        },
-      }
-    }
-    return tx as unknown as Tx
   }
 
   private maybeCompact(): void {

@@ -2,49 +2,98 @@
  * One table held in memory: rows by id, all ids in order, and the secondary
  * indexes declared in the schema. Rows are frozen and replaced, never changed
  * in place, so a snapshot that walks the table sees whole versions of rows.
+ *
+ * Memory matters at a million rows, so two shapes are kept small: an index
+ * key with a single id holds the bare number (most threads, replies and
+ * unique keys), and empty arrays inside a row share one frozen instance.
  */
 import type { Key, Range, Row } from './port.js'
 import type { IndexDef, TableDef } from './schema.js'
 import { insertId, lowerBound, mergeWindows, removeId, windowIds } from './sorted-ids.js'
 
-const keysOf = <R>(def: IndexDef<R>, row: R): readonly Key[] => {
+/** The ids under one index key: a lone id, or a sorted array of two or more. */
+type Bucket = number | number[]
+
+const NONE: readonly number[] = Object.freeze([])
+const EMPTY: readonly unknown[] = Object.freeze([])
+
+/** Calls `each` with every key `def` derives from `row` (none, one or several). */
+const forKeys = <R>(def: IndexDef<R>, row: R, each: (key: Key) => void): void => {
   const k = def.key(row)
-  if (k === undefined || k === null) return []
-  return Array.isArray(k) ? (k as readonly Key[]) : [k as Key]
+  if (k === undefined || k === null) return
+  if (Array.isArray(k)) for (const key of k as readonly Key[]) each(key)
+  else each(k as Key)
+}
+
+const idsIn = (bucket: Bucket | undefined): readonly number[] =>
+  bucket === undefined ? NONE : typeof bucket === 'number' ? [bucket] : bucket
+
+const addTo = (map: Map<Key, Bucket>, key: Key, id: number): void => {
+  const bucket = map.get(key)
+  if (bucket === undefined) map.set(key, id)
+  else if (typeof bucket !== 'number') insertId(bucket, id)
+  else if (bucket !== id) map.set(key, bucket < id ? [bucket, id] : [id, bucket])
+}
+
+const removeFrom = (map: Map<Key, Bucket>, key: Key, id: number): void => {
+  const bucket = map.get(key)
+  if (bucket === undefined) return
+  if (typeof bucket === 'number') {
+    if (bucket === id) map.delete(key)
+    return
+  }
+  removeId(bucket, id)
+  if (bucket.length === 1) map.set(key, bucket[0])
+}
+
+/** Shares one frozen empty array for every empty array of a row and of the objects in it. */
+const shareEmpty = (value: Record<string, unknown>, depth: number): void => {
+  for (const name in value) {
+    const v = value[name]
+    if (Array.isArray(v)) {
+      if (v.length === 0) value[name] = EMPTY
+    } else if (depth > 0 && typeof v === 'object' && v !== null && !Object.isFrozen(v)) {
+      shareEmpty(v as Record<string, unknown>, depth - 1)
+    }
+  }
 }
 
 export class MemoryTable<R extends Row> {
   readonly rows = new Map<number, R>()
   private readonly order: number[] = []
-  private readonly indexes = new Map<string, { def: IndexDef<R>; map: Map<Key, number[]> }>()
+  private readonly indexes = new Map<string, { def: IndexDef<R>; map: Map<Key, Bucket> }>()
+  /** The same indexes as a list: walked for every row applied, so no iterator per call. */
+  private readonly indexList: { def: IndexDef<R>; map: Map<Key, Bucket> }[] = []
   seq = 0
 
   constructor(
     readonly name: string,
     defs: TableDef<R>,
   ) {
-    for (const [indexName, def] of Object.entries(defs)) this.indexes.set(indexName, { def, map: new Map() })
+    for (const [indexName, def] of Object.entries(defs)) {
+      const index = { def, map: new Map<Key, Bucket>() }
+      this.indexes.set(indexName, index)
+      this.indexList.push(index)
+    }
   }
 
   get(id: number): R | null {
     return this.rows.get(id) ?? null
   }
 
-  /** Stores a row (insert or replace), keeping every index in step. */
+  /** Stores a row (insert or replace), keeping every index in step. The row is frozen. */
   apply(row: R): void {
     const old = this.rows.get(row.id)
     if (old) this.unindex(old)
     else insertId(this.order, row.id)
-    Object.freeze(row)
+    if (!Object.isFrozen(row)) {
+      shareEmpty(row as unknown as Record<string, unknown>, 2)
+      Object.freeze(row)
+    }
     this.rows.set(row.id, row)
     if (row.id > this.seq) this.seq = row.id
-    for (const { def, map } of this.indexes.values()) {
-      for (const key of keysOf(def, row)) {
-        let ids = map.get(key)
-        if (!ids) map.set(key, (ids = []))
-        insertId(ids, row.id)
-      }
-    }
+    const id = row.id
+    for (const { def, map } of this.indexList) forKeys(def, row, (key) => addTo(map, key, id))
   }
 
   remove(id: number): void {
@@ -56,54 +105,49 @@ export class MemoryTable<R extends Row> {
   }
 
   private unindex(row: R): void {
-    for (const { def, map } of this.indexes.values()) {
-      for (const key of keysOf(def, row)) {
-        const ids = map.get(key)
-        if (!ids) continue
-        removeId(ids, row.id)
-        if (ids.length === 0) map.delete(key)
-      }
-    }
+    for (const { def, map } of this.indexList) forKeys(def, row, (key) => removeFrom(map, key, row.id))
   }
 
-  private index(name: string): Map<Key, number[]> {
+  private index(name: string): Map<Key, Bucket> {
     const index = this.indexes.get(name)
     if (!index) throw new Error(`table ${this.name} has no index ${name}`)
     return index.map
   }
 
-  /** The row a unique index maps to, checking the key still derives from it. */
+  /** The row a unique index maps `key` to. */
   one(indexName: string, key: Key): R | null {
-    const ids = this.index(indexName).get(key)
-    return ids && ids.length > 0 ? (this.rows.get(ids[0]) ?? null) : null
+    const ids = idsIn(this.index(indexName).get(key))
+    return ids.length > 0 ? (this.rows.get(ids[0]) ?? null) : null
   }
 
   /** Would `row` collide with another row on a unique index? Answers the index name. */
   uniqueClash(row: R): string | null {
     for (const [name, { def, map }] of this.indexes) {
       if (!def.unique) continue
-      for (const key of keysOf(def, row)) {
-        const ids = map.get(key)
-        if (ids && ids.some((id) => id !== row.id)) return name
-      }
+      let clash = false
+      forKeys(def, row, (key) => {
+        clash ||= idsIn(map.get(key)).some((id) => id !== row.id)
+      })
+      if (clash) return name
     }
     return null
   }
 
   ids(indexName: string, key: Key, range: Range): number[] {
-    return windowIds(this.index(indexName).get(key) ?? [], range)
+    return windowIds(idsIn(this.index(indexName).get(key)), range)
   }
 
   idsAny(indexName: string, keys: readonly Key[], range: Range): number[] {
     const index = this.index(indexName)
     return mergeWindows(
-      keys.map((k) => windowIds(index.get(k) ?? [], range)),
+      keys.map((k) => windowIds(idsIn(index.get(k)), range)),
       range,
     )
   }
 
   count(indexName: string, key: Key): number {
-    return this.index(indexName).get(key)?.length ?? 0
+    const bucket = this.index(indexName).get(key)
+    return bucket === undefined ? 0 : typeof bucket === 'number' ? 1 : bucket.length
   }
 
   scan(range: Range, match?: (row: R) => boolean): number[] {

@@ -255,6 +255,16 @@ export function storeContract(t: Tap, openStore: OpenStore): void {
     t.equal(await store.read.users.size(), 50)
   })
 
+  t.test('a transaction kept past its end refuses to write', async (t) => {
+    const store = await open(t)
+    let kept: Parameters<Parameters<Store['transact']>[0]>[0] | null = null
+    await store.transact((tx) => {
+      kept = tx
+    })
+    t.throws(() => kept!.users.insert(userRow('robo')))
+    t.equal(await store.read.users.size(), 0)
+  })
+
   t.test('a closed store refuses transactions', async (t) => {
     const store = await openStore()
     await store.close()

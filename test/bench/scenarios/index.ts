@@ -1,0 +1,7 @@
+/** Every benchmark scenario, in the order they run. Add a scenario by appending it here. */
+import type { Scenario } from '../scenario.js'
+import { httpBaseline } from './http-baseline.js'
+import { apiAtScale } from './api-at-scale.js'
+import { storeAt } from './store.js'
+
+export const scenarios: Scenario[] = [httpBaseline, storeAt(10_000, '10k'), storeAt(1_000_000, '1M'), apiAtScale]
