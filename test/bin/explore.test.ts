@@ -1,0 +1,86 @@
+/**
+ * `svc explore ...` as an operator runs it: the built CLI in its own process,
+ * on a data dir alone and beside a running `svc serve`.
+ */
+import t from 'tap'
+import { execFile, spawn } from 'node:child_process'
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join, resolve } from 'node:path'
+import { fileURLToPath } from 'node:url'
+
+const root = resolve(fileURLToPath(new URL('../..', import.meta.url)))
+const bin = join(root, 'bin/svc.js')
+
+const svc = (args: string[]): Promise<{ code: number; stdout: string; stderr: string }> =>
+  new Promise((done) => {
+    execFile(process.execPath, [bin, ...args], { cwd: root, env: { ...process.env, SVC_DATA_DIR: '' } }, (err, stdout, stderr) => {
+      done({ code: err ? ((err as { code?: number }).code ?? 1) : 0, stdout, stderr })
+    })
+  })
+
+const dataDir = (t: { teardown(fn: () => unknown): void }): string => {
+  const dir = mkdtempSync(join(tmpdir(), 'svc-cli-explore-'))
+  t.teardown(() => rmSync(dir, { recursive: true, force: true }))
+  return dir
+}
+
+t.test('an operator lists, creates, changes, pins and deletes streams without a server', async (t) => {
+  const dir = dataDir(t)
+  const list = await svc(['explore', 'list', '--json', '--data-dir', dir])
+  t.equal(list.code, 0)
+  t.same(JSON.parse(list.stdout).map((s: { slug: string }) => s.slug), ['posts', 'conversations', 'photos', 'trending', 'checkins'])
+  const created = await svc(['explore', 'create', 'cats', '--title', 'Cats', '--description', 'All the cats', '--hashtag', '#Cats', '--photo', '--json', '--data-dir', dir])
+  t.equal(created.code, 0, created.stderr)
+  const stream = JSON.parse(created.stdout)
+  t.same([stream.slug, stream.marker, stream.rule], ['cats', 'cats', { hashtag: 'cats', has_photo: true }])
+  t.equal(created.stdout.trim().split('\n').length, 1, 'one JSON value')
+  const updated = await svc(['explore', 'update', 'cats', '--no-photo', '--min-stars', '3', '--slug', 'felines', '--json', '--data-dir', dir])
+  t.same(JSON.parse(updated.stdout).rule, { hashtag: 'cats', min_stars: 3 })
+  const text = await svc(['explore', 'list', '--data-dir', dir])
+  t.match(text.stdout, /^felines\tCats\tmarker explore:cats\thashtag=cats min_stars=3\tpinned none$/m)
+  const deleted = await svc(['explore', 'delete', 'felines', '--data-dir', dir])
+  t.same([deleted.code, deleted.stdout], [0, 'deleted felines\n'])
+})
+
+t.test('mistakes exit non-zero with one line on stderr and nothing on stdout', async (t) => {
+  const dir = dataDir(t)
+  for (const args of [
+    ['explore', 'pin', 'photos', '1'],
+    ['explore', 'pin', 'photos', 'first'],
+    ['explore', 'delete', 'nope'],
+    ['explore', 'create', 'Bad Slug', '--title', 'T', '--description', 'D'],
+    ['explore', 'create', 'photos', '--title', 'T', '--description', 'D'],
+    ['explore', 'update', 'photos', '--user', '@nobody'],
+    ['explore', 'create', 'x', '--title', 'T'],
+  ]) {
+    const res = await svc([...args, '--json', '--data-dir', dir])
+    t.not(res.code, 0, args.join(' '))
+    t.equal(res.stdout, '', args.join(' '))
+    t.equal(res.stderr.trim().split('\n').length, 1, `${args.join(' ')}: ${res.stderr}`)
+  }
+})
+
+t.test('with a server running, changes go through it and show in the API at once', async (t) => {
+  const dir = dataDir(t)
+  const server = spawn(process.execPath, [bin, 'serve', '--data-dir', dir, '--port', '0', '--host', '127.0.0.1'], { cwd: root, env: { ...process.env, SVC_RATE_LIMIT: 'off' } })
+  t.teardown(() => new Promise((done) => (server.exitCode === null ? (server.once('exit', done), server.kill('SIGTERM')) : done(null))))
+  const port = await new Promise<number>((done, fail) => {
+    let seen = ''
+    server.stderr.on('data', (chunk: Buffer) => {
+      seen += chunk.toString()
+      const m = /listening on \S+:(\d+)/.exec(seen)
+      if (m) done(Number(m[1]))
+    })
+    server.once('exit', (code) => fail(new Error(`svc serve exited with ${code}: ${seen}`)))
+  })
+  const created = await svc(['explore', 'create', 'dogs', '--title', 'Dogs', '--description', 'Good dogs', '--hashtag', 'dogs', '--json', '--data-dir', dir])
+  t.equal(created.code, 0, created.stderr)
+  const res = await fetch(`http://127.0.0.1:${port}/stream/0/posts/stream/explore`)
+  const body = (await res.json()) as { data: { slug: string; url: string }[] }
+  t.same(body.data.map((s) => s.slug), ['posts', 'conversations', 'photos', 'trending', 'checkins', 'dogs'])
+  t.equal(body.data[5].url, `http://127.0.0.1:${port}/stream/0/posts/stream/explore/dogs`)
+  const gone = await svc(['explore', 'delete', 'dogs', '--data-dir', dir])
+  t.equal(gone.code, 0, gone.stderr)
+  t.equal((await fetch(`http://127.0.0.1:${port}/stream/0/posts/stream/explore/dogs`)).status, 404)
+})
