@@ -5,6 +5,22 @@
  *
  *   snapshot-N.jsonl   everything before journal-N (written by rename)
  *   journal-M.jsonl    transactions, one JSON line each, M >= N
+ *
+ * A commit: the transaction's work runs alone and buffers its writes; they
+ * are serialised, checked against unique indexes and applied to the tables
+ * together (undone together on a clash); the line is queued on the journal,
+ * which fsyncs every queued line at once (group commit); only then does
+ * `transact` resolve.
+ *
+ * A compaction: the journal moves on to journal-N+1 once every earlier line
+ * is durable, the tables are written to snapshot-N+1 (tmp, fsync, rename,
+ * fsync dir) in slices while commits go on into the new journal, then older
+ * files are deleted.
+ *
+ * Opening recovers from a crash at any of those points: a leftover `.tmp`
+ * snapshot is dropped (its journals are all still there), the newest
+ * snapshot is loaded, the journals from it on are replayed, and a torn last
+ * line of the newest journal is cut (it was never acknowledged).
  */
 import { mkdir, readdir } from 'node:fs/promises'
 import { join } from 'node:path'

@@ -7,6 +7,11 @@
  * `transact`: they are buffered, applied together at commit, and the promise
  * resolves once they are durable. Reads inside a transaction see the state
  * before that transaction's own writes. Absence is `null`, never an error.
+ *
+ * Commits are applied in the order they were asked for. A read (or the next
+ * transaction) may already see a commit whose fsync is still under way; it
+ * becomes durable no later than anything that read it, since the journal is
+ * written in commit order.
  */
 import type { Rows, TableName } from './schema.js'
 
