@@ -9,7 +9,7 @@
 import { invalid } from '../errors.js'
 import type { PostRow } from '../model/post.js'
 import { paginate, type Page } from '../pagination.js'
-import type { Range, Store } from '../store/port.js'
+import type { Store } from '../store/port.js'
 import { windowIds } from '../store/sorted-ids.js'
 import type { Viewer } from '../viewer.js'
 import { resolvePage } from './page-input.js'
@@ -59,16 +59,17 @@ export class PostSearchService {
       const fetchIds = filters.source ?? scanPosts(r, matches)
       return paginate(query, fetchIds, postsInOrder(r), async (post) => matches(post) && (await visible(post)))
     }
-    // Relevance needs every match scored before the first page can be cut.
+    // Relevance needs every match scored before the first page can be cut;
+    // the scan yields between chunks, and visibility is left to the page.
     const ranked: number[] = []
-    const everything: Range = { limit: Number.MAX_SAFE_INTEGER, order: 'asc' }
-    const candidates = await (filters.source ?? scanPosts(r, (post) => score(post) > 0))(everything)
-    for (const post of await r.posts.getMany(candidates)) {
+    const scored = (post: PostRow): boolean => {
       const s = score(post)
-      if (s > 0 && (await visible(post))) ranked.push(s * SCORE_STEP + post.id)
+      if (s > 0) ranked.push(s * SCORE_STEP + post.id)
+      return false
     }
+    await scanPosts(r, scored, filters.source)({ limit: Number.MAX_SAFE_INTEGER, order: 'asc' })
     ranked.sort((a, b) => a - b)
     const byKey = async (keys: number[]) => postsInOrder(r)(keys.map((k) => k % SCORE_STEP))
-    return paginate(query, async (range) => windowIds(ranked, range), byKey)
+    return paginate(query, async (range) => windowIds(ranked, range), byKey, visible)
   }
 }

@@ -50,18 +50,18 @@ export const postsInOrder =
 const SCAN_CHUNK = 5000
 
 /**
- * An id source over all posts that `match` accepts, for rules and searches no
- * index narrows. It reads the table in chunks and yields between them, so a
+ * An id source over the posts that `match` accepts, taken from `candidates`
+ * (default: every post). It reads in chunks and yields between them, so a
  * rare match in a million posts delays other requests by one chunk at most.
  */
 export const scanPosts =
-  (read: Readers, match: (post: PostRow) => boolean) =>
+  (read: Readers, match: (post: PostRow) => boolean, candidates: (range: Range) => Promise<number[]> = (range) => read.posts.scan(range)) =>
   async (range: Range): Promise<number[]> => {
     const out: number[] = []
     const asc = range.order === 'asc'
     let { since, before } = range
     for (;;) {
-      const ids = await read.posts.scan({ since, before, limit: SCAN_CHUNK, order: range.order })
+      const ids = await candidates({ since, before, limit: SCAN_CHUNK, order: range.order })
       if (ids.length === 0) return out
       for (const post of await read.posts.getMany(ids)) {
         if (match(post)) out.push(post.id)
