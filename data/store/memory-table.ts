@@ -92,8 +92,14 @@ export class MemoryTable<R extends Row> {
     }
     this.rows.set(row.id, row)
     if (row.id > this.seq) this.seq = row.id
+    // Plain loops, no callback: this runs for every row of a snapshot being loaded.
     const id = row.id
-    for (const { def, map } of this.indexList) forKeys(def, row, (key) => addTo(map, key, id))
+    for (const { def, map } of this.indexList) {
+      const k = def.key(row)
+      if (k === undefined || k === null) continue
+      if (Array.isArray(k)) for (const key of k as readonly Key[]) addTo(map, key, id)
+      else addTo(map, k as Key, id)
+    }
   }
 
   remove(id: number): void {
