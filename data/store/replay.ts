@@ -59,6 +59,6 @@ export async function replayJournal(
 
 const corrupt = (path: string, offset: number, line: number): Error =>
   new Error(
-    `journal ${path} is corrupt at byte ${offset} (line ${line}) and lines follow it; ` +
+    `journal ${path} is corrupt at byte ${offset} (line ${line}), before data that was acknowledged; ` +
       'the store will not open: restore the data dir from a backup',
   )

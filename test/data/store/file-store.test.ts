@@ -121,6 +121,19 @@ const compactedWithOldJournal = async (dir: string): Promise<Record<string, unkn
   return before
 }
 
+t.test('a torn line at the end of an older journal is corruption, not a crash tail', async (t) => {
+  const dir = t.testdir()
+  const store = await FileStore.open(dir)
+  await people(store, ['alice'])
+  await store.close()
+  const journal = join(storeDir(dir), 'journal-1.jsonl')
+  const line = readFileSync(journal, 'utf8')
+  appendFileSync(journal, '[["p","users",{"id":2')
+  // A newer journal exists only once every line of the older one was durable.
+  writeFileSync(join(storeDir(dir), 'journal-2.jsonl'), line.replace('"id":1', '"id":3').replace('alice', 'carol'))
+  await t.rejects(FileStore.open(dir), { message: /journal-1\.jsonl is corrupt/ })
+})
+
 t.test('a compaction interrupted before its rename is recovered from the journals', async (t) => {
   const dir = t.testdir()
   const before = await compactedWithOldJournal(dir)
