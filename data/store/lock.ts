@@ -1,6 +1,8 @@
 /**
- * One writer per data dir. The lock file holds the owner's pid; a lock whose
- * process is gone (killed, crashed) is taken over, a live one is refused.
+ * One writer per data dir. The lock file holds the owner's pid (and its start
+ * time, where /proc tells it); a lock whose process is gone (killed, crashed)
+ * or whose pid now belongs to another process is taken over, a live one is
+ * refused.
  *
  * The same process may not open a data dir twice either: a pid check cannot
  * tell two stores of one process apart, so held dirs are also remembered here.
@@ -19,28 +21,48 @@ export const lockPath = (dir: string): string => join(dir, 'svc.lock')
 /** Data dirs this process holds, by resolved path. */
 const heldHere = new Set<string>()
 
-const alive = (pid: number): boolean => {
+/**
+ * When the process `pid` started (clock ticks since boot, from /proc), so a
+ * pid reused by an unrelated process after a crash is not taken for the
+ * owner. `null` where /proc is not there (the pid check alone then).
+ */
+const startOf = (pid: number): string | null => {
   try {
-    process.kill(pid, 0)
-    return true
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM'
-  }
-}
-
-const readPid = (path: string): number | null => {
-  try {
-    const pid = Number(readFileSync(path, 'utf8').trim())
-    return Number.isInteger(pid) && pid > 0 ? pid : null
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8')
+    // Fields after the command name, which is in parentheses and may hold spaces.
+    return stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19] ?? null
   } catch {
     return null
   }
 }
 
+const alive = (pid: number, start: string | null): boolean => {
+  try {
+    process.kill(pid, 0)
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'EPERM') return false
+  }
+  const now = start === null ? null : startOf(pid)
+  return start === null || now === null || now === start
+}
+
+/** The lock file's content: `<pid>` and, where known, ` <start time>`. */
+const readLock = (path: string): { pid: number; start: string | null } | null => {
+  try {
+    const [pid, start] = readFileSync(path, 'utf8').trim().split(/\s+/)
+    const n = Number(pid)
+    return Number.isInteger(n) && n > 0 ? { pid: n, start: start ?? null } : null
+  } catch {
+    return null
+  }
+}
+
+const readPid = (path: string): number | null => readLock(path)?.pid ?? null
+
 /** The pid of another live process holding `dir`, if any. */
 export function lockHolder(dir: string): number | null {
-  const pid = readPid(lockPath(dir))
-  return pid !== null && pid !== process.pid && alive(pid) ? pid : null
+  const lock = readLock(lockPath(dir))
+  return lock !== null && lock.pid !== process.pid && alive(lock.pid, lock.start) ? lock.pid : null
 }
 
 const inUse = (dir: string, pid: number): DomainError =>
@@ -55,7 +77,8 @@ export function acquireLock(dir: string): () => void {
     try {
       const fd = openSync(path, 'wx')
       try {
-        writeSync(fd, String(process.pid))
+        const start = startOf(process.pid)
+        writeSync(fd, start === null ? String(process.pid) : `${process.pid} ${start}`)
       } finally {
         closeSync(fd)
       }
