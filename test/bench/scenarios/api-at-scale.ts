@@ -124,16 +124,18 @@ export const apiAtScale: Scenario = {
       const first = await runLoad({ port: server.port, connections: 1, warmupMs: 0, durationMs: 1, request: () => ({ method: 'GET', path: `/stream/0/posts/${big.postIds.last}` }) })
       if (first.errors > 0) throw new Error('svc did not answer its first request')
       const coldStart = performance.now() - server.began
-      ctx.log(`cold start ${(coldStart / 1000).toFixed(2)} s`)
+      const pid = server.child.pid as number
+      const rssAtStart = megabytesOf(pid, 'VmRSS')
+      ctx.log(`cold start ${(coldStart / 1000).toFixed(2)} s, RSS ${rssAtStart.toFixed(0)} MB`)
       const span = big.postIds.last - big.postIds.first + 1
       const out: Measure[] = [{ name: 'seeding (batched transacts + snapshot)', value: big.seconds, unit: 's' }]
       out.push(...(await beside(ctx, 'GET /posts/stream/unified', server, constant, (c) => ({ method: 'GET', path: '/stream/0/posts/stream/unified', headers: auth(big, c) }))))
       out.push(...(await beside(ctx, 'GET /posts/{id}', server, constant, (_, n) => ({ method: 'GET', path: `/stream/0/posts/${big.postIds.first + ((n * 104_729) % span)}` }))))
       out.push(...(await beside(ctx, 'GET /users/{id}/posts', server, constant, (_, n) => ({ method: 'GET', path: `/stream/0/users/${big.userIds.first + ((n * 7919) % users)}/posts` }))))
       out.push(...(await beside(ctx, `POST /posts at ${big.posts} posts`, server, constant, postCreate(big))))
-      const pid = server.child.pid as number
       out.push(
-        { name: `RSS after the runs at ${big.posts} posts`, value: megabytesOf(pid, 'VmRSS'), unit: 'MB' },
+        { name: `RSS after cold start at ${big.posts} posts`, value: rssAtStart, unit: 'MB' },
+        { name: `RSS after the runs (${big.posts} posts + those created)`, value: megabytesOf(pid, 'VmRSS'), unit: 'MB' },
         { name: `peak RSS at ${big.posts} posts`, value: megabytesOf(pid, 'VmHWM'), unit: 'MB' },
         { name: `cold start at ${big.posts} posts (spawn to first answer)`, value: coldStart / 1000, unit: 's' },
       )
