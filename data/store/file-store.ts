@@ -32,7 +32,7 @@ import type { Key, Range, Readers, Row, Store, StoreStats, TableReader, Tx } fro
 import { applyOp, replayJournal, type Op } from './replay.js'
 import { MemoryReader, TxState, txOf } from './table-access.js'
 import { schema, tableNames, type TableDef } from './schema.js'
-import { loadSnapshot, removeQuietly, writeSnapshot } from './snapshot.js'
+import { loadSnapshot, removeGradually, removeQuietly, writeSnapshot } from './snapshot.js'
 
 export interface FileStoreOptions {
   /** Journal size that triggers a background snapshot. */
@@ -197,8 +197,8 @@ export class FileStore implements Store {
     this.journalNo = next
     await writeSnapshot(this.dir, next, this.tables)
     const files = await readdir(this.dir)
-    for (const n of numbered(files, 'journal').filter((n) => n < next)) await removeQuietly(join(this.dir, `journal-${n}.jsonl`))
-    for (const n of numbered(files, 'snapshot').filter((n) => n < next)) await removeQuietly(join(this.dir, `snapshot-${n}.jsonl`))
+    for (const n of numbered(files, 'journal').filter((n) => n < next)) await removeGradually(join(this.dir, `journal-${n}.jsonl`))
+    for (const n of numbered(files, 'snapshot').filter((n) => n < next)) await removeGradually(join(this.dir, `snapshot-${n}.jsonl`))
     this.lastCompactionMs = Date.now() - started
   }
 
