@@ -54,6 +54,7 @@ export class FileStore implements Store {
   readonly read: Readers
   private chain: Promise<unknown> = Promise.resolve()
   private compacting: Promise<void> | null = null
+  private followUp: Promise<void> | null = null
   private journalNo: number
   private lastCompactionMs: number | null = null
   private closed = false
@@ -180,13 +181,27 @@ export class FileStore implements Store {
     })
   }
 
+  /**
+   * Resolves once a snapshot covers every commit acknowledged before the
+   * call. A compaction already under way switched journals before this call,
+   * so it is followed by one more (shared by every caller that asks meanwhile).
+   */
   compact(): Promise<void> {
-    if (this.closed && !this.compacting) return Promise.reject(new DomainError('unavailable', 'the store is closed'))
-    if (!this.compacting) {
-      this.compacting = this.runCompaction().finally(() => {
-        this.compacting = null
+    if (this.closed) return Promise.reject(new DomainError('unavailable', 'the store is closed'))
+    if (!this.compacting) return this.startCompaction()
+    this.followUp ??= this.compacting
+      .catch(() => undefined)
+      .then(() => {
+        this.followUp = null
+        return this.closed ? undefined : this.startCompaction()
       })
-    }
+    return this.followUp
+  }
+
+  private startCompaction(): Promise<void> {
+    this.compacting = this.runCompaction().finally(() => {
+      this.compacting = null
+    })
     return this.compacting
   }
 
@@ -213,6 +228,7 @@ export class FileStore implements Store {
     this.closed = true
     await this.chain
     if (this.compacting) await this.compacting.catch(() => undefined)
+    if (this.followUp) await this.followUp.catch(() => undefined)
     await this.journal.close()
     this.release()
   }

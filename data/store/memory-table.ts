@@ -17,12 +17,19 @@ type Bucket = number | number[]
 const NONE: readonly number[] = Object.freeze([])
 const EMPTY: readonly unknown[] = Object.freeze([])
 
-/** Calls `each` with every key `def` derives from `row` (none, one or several). */
-const forKeys = <R>(def: IndexDef<R>, row: R, each: (key: Key) => void): void => {
-  const k = def.key(row)
+type Derived = Key | readonly Key[] | null | undefined
+
+/** Calls `each` with every key of a derived value (none, one or several). */
+const forKeys = (k: Derived, each: (key: Key) => void): void => {
   if (k === undefined || k === null) return
   if (Array.isArray(k)) for (const key of k as readonly Key[]) each(key)
   else each(k as Key)
+}
+
+const sameKeys = (a: Derived, b: Derived): boolean => {
+  if (a === b || ((a === undefined || a === null) && (b === undefined || b === null))) return true
+  if (!Array.isArray(a) || !Array.isArray(b) || a.length !== b.length) return false
+  return a.every((key, i) => key === b[i])
 }
 
 const idsIn = (bucket: Bucket | undefined): readonly number[] =>
@@ -83,19 +90,26 @@ export class MemoryTable<R extends Row> {
 
   /** Stores a row (insert or replace), keeping every index in step. The row is frozen. */
   apply(row: R): void {
-    const old = this.rows.get(row.id)
-    if (old) this.unindex(old)
-    else insertId(this.order, row.id)
+    const id = row.id
+    const old = this.rows.get(id)
+    if (!old) insertId(this.order, id)
     if (!Object.isFrozen(row)) {
       shareEmpty(row as unknown as Record<string, unknown>, 2)
       Object.freeze(row)
     }
-    this.rows.set(row.id, row)
-    if (row.id > this.seq) this.seq = row.id
+    this.rows.set(id, row)
+    if (id > this.seq) this.seq = id
     // Plain loops, no callback: this runs for every row of a snapshot being loaded.
-    const id = row.id
     for (const { def, map } of this.indexList) {
       const k = def.key(row)
+      if (old) {
+        // Most replacements keep most keys (and a journal replayed over a
+        // snapshot repeats rows it already holds): leave those buckets alone,
+        // since moving an id inside a big bucket costs a splice.
+        const was = def.key(old)
+        if (sameKeys(was, k)) continue
+        forKeys(was, (key) => removeFrom(map, key, id))
+      }
       if (k === undefined || k === null) continue
       if (Array.isArray(k)) for (const key of k as readonly Key[]) addTo(map, key, id)
       else addTo(map, k as Key, id)
@@ -111,7 +125,7 @@ export class MemoryTable<R extends Row> {
   }
 
   private unindex(row: R): void {
-    for (const { def, map } of this.indexList) forKeys(def, row, (key) => removeFrom(map, key, row.id))
+    for (const { def, map } of this.indexList) forKeys(def.key(row), (key) => removeFrom(map, key, row.id))
   }
 
   private index(name: string): Map<Key, Bucket> {
@@ -131,7 +145,7 @@ export class MemoryTable<R extends Row> {
     for (const [name, { def, map }] of this.indexes) {
       if (!def.unique) continue
       let clash = false
-      forKeys(def, row, (key) => {
+      forKeys(def.key(row), (key) => {
         clash ||= idsIn(map.get(key)).some((id) => id !== row.id)
       })
       if (clash) return name

@@ -90,6 +90,19 @@ export function storeContract(t: Tap, openStore: OpenStore): void {
     t.same(await store.read.posts.ids('user', 3, { limit: 10 }), [3])
   })
 
+  t.test('put of a row under several keys moves only the keys that changed', async (t) => {
+    const store = await withPosts(t)
+    const post = (await store.read.posts.get(6))!
+    const coffee = { ...post.entities, hashtags: [...post.entities.hashtags.slice(1), { pos: 0, len: 7, name: 'coffee' }] }
+    await store.transact((tx) => tx.posts.put({ ...post, entities: coffee }))
+    t.same(await store.read.posts.ids('hashtag', 'svc', { limit: 10 }), [3])
+    t.same(await store.read.posts.ids('hashtag', 'tea', { limit: 10 }), [6, 3])
+    t.same(await store.read.posts.ids('hashtag', 'coffee', { limit: 10 }), [6])
+    await store.transact((tx) => tx.posts.put({ ...post, entities: { ...post.entities, hashtags: [] } }))
+    t.same(await store.read.posts.ids('hashtag', 'tea', { limit: 10 }), [3])
+    t.equal(await store.read.posts.count('hashtag', 'coffee'), 0)
+  })
+
   t.test('remove takes a row out of the table and of every index', async (t) => {
     const store = await withPosts(t)
     await store.transact((tx) => {

@@ -199,6 +199,21 @@ t.test('commits made while a compaction runs are all kept', async (t) => {
   t.same(await everything(again), before)
 })
 
+t.test('compact() asked during a compaction resolves only once a snapshot covers what came before the call', async (t) => {
+  const dir = t.testdir()
+  const store = await FileStore.open(dir)
+  t.teardown(() => store.close())
+  await people(store, ['alice'])
+  const first = store.compact()
+  await people(store, ['bob'])
+  const second = store.compact()
+  const third = store.compact()
+  t.equal(second, third, 'callers that ask meanwhile share the follow-up')
+  await Promise.all([first, second])
+  t.equal(store.stats().journalBytes, 0, "bob's commit is in the snapshot, not left in the journal")
+  t.same(readdirSync(storeDir(dir)).sort(), ['journal-3.jsonl', 'snapshot-3.jsonl'])
+})
+
 t.test('closing during a compaction waits for it and loses nothing', async (t) => {
   const dir = t.testdir()
   const store = await FileStore.open(dir)
