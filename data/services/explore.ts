@@ -123,19 +123,19 @@ export class ExploreService {
    * `invalid`, `conflict` (new slug taken). Emits `explore.changed`.
    */
   async update(slug: string, changes: ExploreStreamChanges): Promise<ExploreStreamRow> {
-    const current = await this.bySlug(slug)
-    const next: ExploreStreamRow = {
-      ...current,
-      ...(changes.slug !== undefined ? { slug: checkSlug(changes.slug) } : {}),
-      ...(changes.title !== undefined ? { title: checkText('title', changes.title, 100) } : {}),
-      ...(changes.description !== undefined ? { description: checkText('description', changes.description, 256) } : {}),
-      ...(changes.marker !== undefined ? { marker: checkMarker(changes.marker) } : {}),
-      rule: await checkRule(changes.replace_rule ? {} : current.rule, changes.rule ?? {}, this.store.read),
-      updated_at: isoNow(),
-    }
-    return this.write(current.slug, (row) => ({ ...next, pinned: row.pinned }), async (tx) => {
+    return this.write(slug, async (current, tx) => {
+      const next: ExploreStreamRow = {
+        ...current,
+        ...(changes.slug !== undefined ? { slug: checkSlug(changes.slug) } : {}),
+        ...(changes.title !== undefined ? { title: checkText('title', changes.title, 100) } : {}),
+        ...(changes.description !== undefined ? { description: checkText('description', changes.description, 256) } : {}),
+        ...(changes.marker !== undefined ? { marker: checkMarker(changes.marker) } : {}),
+        rule: await checkRule(changes.replace_rule ? {} : current.rule, changes.rule ?? {}, tx),
+        updated_at: isoNow(),
+      }
       const taken = await tx.explore_streams.one('slug', next.slug)
       if (taken && taken.id !== current.id) throw conflict(`explore stream ${next.slug} already exists`)
+      return next
     })
   }
 
@@ -157,10 +157,12 @@ export class ExploreService {
    * post). Emits `explore.changed`.
    */
   async pin(slug: string, postId: number): Promise<ExploreStreamRow> {
-    const post = await this.store.read.posts.get(postId)
-    if (!post) throw notFound(`post ${postId} not found`)
-    if (!isListedPost(post)) throw invalid('only live, original, non machine-only posts can be pinned')
-    return this.write(slug, (row) => ({ ...row, pinned: [...new Set([...row.pinned, postId])].sort((a, b) => a - b), updated_at: isoNow() }))
+    return this.write(slug, async (row, tx) => {
+      const post = await tx.posts.get(postId)
+      if (!post) throw notFound(`post ${postId} not found`)
+      if (!isListedPost(post)) throw invalid('only live, original, non machine-only posts can be pinned')
+      return { ...row, pinned: [...new Set([...row.pinned, postId])].sort((a, b) => a - b), updated_at: isoNow() }
+    })
   }
 
   /** Unpins a post (unpinning a post not pinned is harmless). Errors: `not_found` (stream). Emits `explore.changed`. */
@@ -210,16 +212,12 @@ export class ExploreService {
     return created.length > 0
   }
 
-  private async write(
-    slug: string,
-    change: (row: ExploreStreamRow) => ExploreStreamRow,
-    check?: (tx: Tx) => Promise<void>,
-  ): Promise<ExploreStreamRow> {
+  /** Replaces the row of `slug` with what `change` makes of it, in one transaction, then announces it. */
+  private async write(slug: string, change: (row: ExploreStreamRow, tx: Tx) => ExploreStreamRow | Promise<ExploreStreamRow>): Promise<ExploreStreamRow> {
     const stream = await this.store.transact(async (tx) => {
       const row = await tx.explore_streams.one('slug', slug)
       if (!row) throw notFound(`explore stream ${slug} not found`)
-      if (check) await check(tx)
-      return tx.explore_streams.put(change(row))
+      return tx.explore_streams.put(await change(row, tx))
     })
     this.events.emit('explore.changed', { stream })
     return stream
