@@ -16,5 +16,5 @@ export interface Migration {
 }
 
 export const migrations: readonly Migration[] = [
-  { version: 1, description: 'store files move into store/, images/ is created, meta.json records the format', up: initialLayout },
+  { version: 1, description: 'format recorded in meta.json; store files in store/, images in images/', up: initialLayout },
 ]

@@ -9,13 +9,11 @@ import { userRow } from './rows.js'
 
 const meta = (dir: string) => JSON.parse(readFileSync(join(dir, 'meta.json'), 'utf8')) as { format: number }
 
-/** A data dir as svc wrote it before formats were recorded: store files at the top, no meta.json. */
+/** A data dir as svc wrote it before formats were recorded: a store, a config, no meta.json. */
 const formatZeroDir = async (dir: string): Promise<void> => {
   const store = await FileStore.open(dir)
   await store.transact((tx) => tx.users.insert(userRow('alice')))
   await store.close()
-  for (const name of readdirSync(join(dir, 'store'))) renameSync(join(dir, 'store', name), join(dir, name))
-  rmdirSync(join(dir, 'store'))
   writeFileSync(join(dir, 'config.json'), JSON.stringify({ name: 'alice.example' }))
 }
 
@@ -52,16 +50,40 @@ t.test('a format-0 data dir is refused until migrated, then opens with its data 
   t.equal(result.from, 0)
   t.equal(result.to, CURRENT_FORMAT)
   t.match(result.backup, /backups[/\\]\d{4}-\d\d-\d\dT/)
-  t.ok(existsSync(join(result.backup!, 'journal-1.jsonl')), 'the backup holds the old layout')
+  t.ok(existsSync(join(result.backup!, 'store', 'journal-1.jsonl')), 'the backup holds the store')
   t.ok(existsSync(join(result.backup!, 'config.json')))
+  t.notOk(existsSync(join(result.backup!, 'meta.json')), 'the backup is the dir as it was before')
   t.equal(meta(dir).format, CURRENT_FORMAT)
-  t.ok(existsSync(join(dir, 'store', 'journal-1.jsonl')), 'the journal moved into store/')
-  t.notOk(existsSync(join(dir, 'journal-1.jsonl')))
+  t.ok(existsSync(join(dir, 'images')))
 
   const domain = await openDomain(dir)
   t.teardown(() => domain.close())
   t.equal((await domain.store.read.users.one('username', 'alice'))?.name, 'Alice')
   t.equal(domain.config.name, 'alice.example', "the operator's config survived")
+})
+
+t.test('store files copied to the top of a format-0 dir are moved into store/ by the migration', async (t) => {
+  const dir = t.testdir()
+  await formatZeroDir(dir)
+  for (const name of readdirSync(join(dir, 'store'))) renameSync(join(dir, 'store', name), join(dir, name))
+  rmdirSync(join(dir, 'store'))
+  const { backup } = await migrateDataDir(dir)
+  t.ok(existsSync(join(backup!, 'journal-1.jsonl')))
+  t.ok(existsSync(join(dir, 'store', 'journal-1.jsonl')))
+  t.notOk(existsSync(join(dir, 'journal-1.jsonl')))
+  const domain = await openDomain(dir)
+  t.teardown(() => domain.close())
+  t.equal((await domain.store.read.users.get(1))?.username, 'alice')
+})
+
+t.test('a migration that would overwrite a store file stops, and the dir keeps its old format', async (t) => {
+  const dir = t.testdir()
+  await formatZeroDir(dir)
+  writeFileSync(join(dir, 'journal-1.jsonl'), '')
+  await t.rejects(migrateDataDir(dir), { message: /both journal-1\.jsonl and store\/journal-1\.jsonl exist/ })
+  t.notOk(existsSync(join(dir, 'meta.json')), 'format 0 still')
+  t.equal(readdirSync(join(dir, 'backups')).length, 1, 'the backup was made first')
+  t.notOk(existsSync(join(dir, 'svc.lock')), 'the lock is released')
 })
 
 t.test('migrating a current data dir changes nothing and makes no backup', async (t) => {
