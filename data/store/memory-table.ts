@@ -9,7 +9,7 @@
  */
 import type { Key, Range, Row } from './port.js'
 import type { IndexDef, TableDef } from './schema.js'
-import { insertId, lowerBound, mergeWindows, removeId, windowIds } from './sorted-ids.js'
+import { bounds, insertId, mergeRange, removeId, windowIds } from './sorted-ids.js'
 
 /** The ids under one index key: a lone id, or a sorted array of two or more. */
 type Bucket = number | number[]
@@ -159,8 +159,8 @@ export class MemoryTable<R extends Row> {
 
   idsAny(indexName: string, keys: readonly Key[], range: Range): number[] {
     const index = this.index(indexName)
-    return mergeWindows(
-      keys.map((k) => windowIds(idsIn(index.get(k)), range)),
+    return mergeRange(
+      keys.map((k) => idsIn(index.get(k))),
       range,
     )
   }
@@ -174,8 +174,7 @@ export class MemoryTable<R extends Row> {
     if (!match) return windowIds(this.order, range)
     // Walk the window in the asked direction, testing rows until the limit is met.
     const ids = this.order
-    const start = range.since === undefined ? 0 : lowerBound(ids, range.since + 1)
-    const end = range.before === undefined ? ids.length : lowerBound(ids, range.before)
+    const [start, end] = bounds(ids, range)
     const out: number[] = []
     const take = (i: number): void => {
       const row = this.rows.get(ids[i])

@@ -294,6 +294,7 @@ t.test('a lock whose pid now belongs to another process is taken over', async (t
   // The parent is alive, but it did not start at tick 1: that pid was reused.
   writeFileSync(join(dir, 'svc.lock'), `${process.ppid} 1`)
   const store = await FileStore.open(dir)
+  t.match(readFileSync(join(dir, 'svc.lock'), 'utf8'), new RegExp(`^${process.pid}\\b`))
   await store.close()
 })
 
