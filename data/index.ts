@@ -19,6 +19,7 @@ export { CODE_TTL_MS, type Authorization, type AuthorizationRequest, type FlowSt
 export { DELEGATE_TOKEN_TTL_MS } from './services/delegation.js'
 export { USERNAME_PATTERN } from './services/users.js'
 export { lockHolder } from './store/lock.js'
+export { adminOperations, type AdminOperation } from './admin/operations.js'
 export { CURRENT_FORMAT, dataDirFormat, initDataDir, migrateDataDir } from './store/data-dir.js'
 export { renderHtml, escapeText } from './text/html.js'
 export { processText, fillTemplates, isDirected, MAX_USER_MENTIONS, type EntitiesInput, type TextOptions } from './text/process.js'

@@ -1,37 +1,69 @@
-/** `svc serve`: run the server until SIGINT/SIGTERM, then close the store with every write on disk. */
+/**
+ * `svc serve`: run the server and its admin socket until SIGINT/SIGTERM,
+ * then stop taking requests, let running ones finish, and close the store
+ * with every acknowledged write on disk.
+ */
 import type { Command } from 'commander'
 import { openDomain } from '../../data/index.js'
+import { serveAdminSocket, type AdminSocket } from '../../server/admin-socket.js'
 import { createServer } from '../../server/server.js'
 import { dataDirOf } from './data-dir.js'
+
+interface ServeFlags {
+  dataDir?: string
+  port?: string
+  host: string
+  publicUrl?: string
+}
+
+const portOf = (value: string): number => {
+  const port = /^\d{1,5}$/.test(value) ? Number(value) : NaN
+  if (!(port >= 0 && port <= 65535)) throw new Error(`invalid port ${value}`)
+  return port
+}
+
+const log = (line: string) => process.stderr.write(`svc: ${line}\n`)
+
+/** Resolves on the first SIGINT or SIGTERM. */
+const stopSignal = (): Promise<string> =>
+  new Promise((resolve) => {
+    const stop = (signal: string) => {
+      process.off('SIGINT', stop)
+      process.off('SIGTERM', stop)
+      resolve(signal)
+    }
+    process.on('SIGINT', stop)
+    process.on('SIGTERM', stop)
+  })
 
 export function serveCommand(program: Command): void {
   program
     .command('serve')
     .description('run the server (initialises the data dir on first run)')
-    .option('--data-dir <dir>', 'data directory')
-    .option('--port <n>', 'port (default $PORT, else 8080)')
+    .option('--data-dir <dir>', 'data directory (default $SVC_DATA_DIR, else ./svc-data)')
+    .option('--port <n>', 'port (default $PORT, else 8080; 0 picks a free one)')
     .option('--host <h>', 'address to listen on', '0.0.0.0')
-    .option('--public-url <url>', 'public base URL of the instance')
-    .action(async (opts: { dataDir?: string; port?: string; host: string; publicUrl?: string }) => {
-      const port = Number(opts.port ?? process.env.PORT ?? 8080)
-      if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`invalid port ${opts.port}`)
-      const rateLimitsOff = process.env.SVC_RATE_LIMIT === 'off'
-      const domain = await openDomain(dataDirOf(opts), {
-        config: {
-          ...(opts.publicUrl ? { public_url: opts.publicUrl } : {}),
-        },
-      })
-      if (rateLimitsOff) domain.config.rate_limits.enabled = false
-      const server = await createServer(domain, { port, host: opts.host })
-      await server.start()
-      process.stderr.write(`svc: listening on ${server.info.uri} (data dir ${domain.dataDir})\n`)
-      await new Promise<void>((resolve) => {
-        const stop = () => resolve()
-        process.once('SIGINT', stop)
-        process.once('SIGTERM', stop)
-      })
-      await server.stop({ timeout: 5000 })
-      await domain.close()
-      process.stderr.write('svc: stopped\n')
+    .option('--public-url <url>', 'public base URL of the instance (default: from each request)')
+    .action(async (flags: ServeFlags) => {
+      const port = portOf(flags.port ?? process.env.PORT ?? '8080')
+      if (flags.publicUrl !== undefined && !/^https?:\/\/[^/]/.test(flags.publicUrl)) throw new Error(`invalid public URL ${flags.publicUrl}`)
+      const stopped = stopSignal()
+      const domain = await openDomain(dataDirOf(flags), { config: flags.publicUrl ? { public_url: flags.publicUrl.replace(/\/$/, '') } : {} })
+      let admin: AdminSocket | undefined
+      try {
+        if (process.env.SVC_RATE_LIMIT === 'off') domain.config.rate_limits.enabled = false
+        const server = await createServer(domain, { port, host: flags.host })
+        await server.start()
+        const wildcard = ['0.0.0.0', '::'].includes(flags.host)
+        const localUrl = `${server.info.protocol}://${wildcard ? 'localhost' : server.info.host}:${server.info.port}`
+        admin = await serveAdminSocket(domain, { baseUrl: domain.config.public_url || localUrl, log })
+        log(`listening on ${server.info.uri} (data dir ${domain.dataDir}, admin socket ${admin.path})`)
+        log(`stopping on ${await stopped}`)
+        await server.stop({ timeout: 10_000 })
+      } finally {
+        await admin?.close()
+        await domain.close()
+      }
+      log('stopped')
     })
 }

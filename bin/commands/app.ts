@@ -1,0 +1,41 @@
+/** `svc app create|list`: register client apps and see them. */
+import type { Command } from 'commander'
+import { adminSubcommand, collect, printResult, type AdminFlags } from './admin-command.js'
+import type { RunOperation } from './run-operation.js'
+
+interface PresentedApp {
+  id: string
+  client_id: string
+  name: string
+  redirect_uris: string[]
+  client_secret?: string
+  password_grant_secret?: string
+}
+
+const row = (app: PresentedApp): string => [app.id, app.client_id, app.name, app.redirect_uris.join(' ')].join('\t')
+
+export function appCommand(program: Command, run: RunOperation): void {
+  const app = program.command('app').description('client apps')
+
+  adminSubcommand(app, 'create', 'register a client app (its secrets are shown only now)')
+    .requiredOption('--name <name>', 'the app name users see when they authorize it')
+    .option('--redirect-uri <uri>', 'an OAuth redirect URI (repeatable)', collect, [])
+    .action(async (flags: AdminFlags & { name: string; redirectUri: string[] }) => {
+      const created = (await run(flags, 'app.create', { name: flags.name, redirect_uris: flags.redirectUri })) as PresentedApp
+      printResult(flags, created, () =>
+        [
+          `client_id: ${created.client_id}`,
+          `client_secret: ${created.client_secret}`,
+          `password_grant_secret: ${created.password_grant_secret}`,
+          `name: ${created.name}`,
+          `redirect_uris: ${created.redirect_uris.join(' ')}`,
+        ].join('\n'),
+      )
+      if (!flags.json) process.stderr.write('svc: keep the secrets now, they cannot be shown again\n')
+    })
+
+  adminSubcommand(app, 'list', 'list the client apps, oldest first').action(async (flags: AdminFlags) => {
+    const apps = (await run(flags, 'app.list', {})) as PresentedApp[]
+    printResult(flags, apps, () => apps.map(row).join('\n'))
+  })
+}

@@ -1,0 +1,56 @@
+/**
+ * How the CLI runs an admin operation: through the server that holds the
+ * data dir (its admin socket), or, when none does, on the data dir opened
+ * here and closed again. Never two writers on one store.
+ */
+import { setTimeout as sleep } from 'node:timers/promises'
+import { isDomainError, lockHolder, openDomain } from '../../data/index.js'
+import { AdminSocketUnreachable, adminSocketPath, callAdminSocket, runAdminOperation } from '../../server/admin-socket.js'
+import { dataDirOf } from './data-dir.js'
+
+/** Runs admin operation `name` for the data dir named by `opts`; answers its result. */
+export type RunOperation = (opts: { dataDir?: string }, name: string, args: Record<string, unknown>) => Promise<unknown>
+
+/** How long to wait for a server that holds the data dir to answer (it may be starting up). */
+const PATIENCE_MS = 10_000
+const RETRY_MS = 100
+
+const HELD = Symbol('held')
+
+/** Runs the operation on the data dir itself; answers HELD when a server took the dir first. */
+async function runDirectly(dir: string, name: string, args: Record<string, unknown>): Promise<unknown> {
+  let domain
+  try {
+    domain = await openDomain(dir)
+  } catch (err) {
+    if (isDomainError(err) && err.code === 'conflict') return HELD
+    throw err
+  }
+  try {
+    return await runAdminOperation(domain, name, args, domain.config.public_url.replace(/\/$/, '') || `http://localhost:${process.env.PORT ?? 8080}`)
+  } finally {
+    await domain.close()
+  }
+}
+
+export const runOperation: RunOperation = async (opts, name, args) => {
+  const dir = dataDirOf(opts)
+  const socket = adminSocketPath(dir)
+  const deadline = Date.now() + PATIENCE_MS
+  for (;;) {
+    const holder = lockHolder(dir)
+    if (holder === null) {
+      const result = await runDirectly(dir, name, args)
+      if (result !== HELD) return result
+    } else {
+      try {
+        return await callAdminSocket(socket, name, args)
+      } catch (err) {
+        if (!(err instanceof AdminSocketUnreachable)) throw err
+        if (Date.now() > deadline) throw new Error(`process ${holder} holds data dir ${dir} but nothing answers on ${socket}`)
+      }
+    }
+    // A server is starting (lock taken, socket not yet listening) or stopping.
+    await sleep(RETRY_MS)
+  }
+}

@@ -1,0 +1,52 @@
+/**
+ * The shapes admin operations answer in (CLI `--json`, the admin socket, the
+ * console). Users and tokens are the API's own objects, so a script can use
+ * what `svc user create` prints exactly as it uses `GET /users/me`. Secrets'
+ * hashes never leave here.
+ */
+import type { AppRow, GrantResult, TokenInfo, UserRow } from '../../data/index.js'
+import type { PresentContext } from './context.js'
+import { presentGrant } from './token.js'
+import { presentUser, presentUsers } from './user.js'
+
+const presentApp = (app: AppRow): Record<string, unknown> => ({
+  id: String(app.id),
+  client_id: app.client_id,
+  name: app.name,
+  link: app.link,
+  redirect_uris: app.redirect_uris,
+  created_at: app.created_at,
+})
+
+/** One token's facts for listing: ids, app, user, scopes; never a secret. */
+const presentTokenFacts = ({ token, app, user }: TokenInfo): Record<string, unknown> => ({
+  id: String(token.id),
+  kind: token.kind,
+  app: { client_id: app.client_id, name: app.name },
+  ...(user ? { user: { id: String(user.id), username: user.username } } : {}),
+  scopes: token.scopes,
+  created_at: token.created_at,
+})
+
+type Presenter = (ctx: PresentContext, value: any) => Promise<unknown> | unknown
+
+const presenters: Record<string, Presenter> = {
+  'app.create': (_ctx, r: { app: AppRow; client_secret: string; password_grant_secret: string }) => ({
+    ...presentApp(r.app),
+    client_secret: r.client_secret,
+    password_grant_secret: r.password_grant_secret,
+  }),
+  'app.list': (_ctx, apps: AppRow[]) => apps.map(presentApp),
+  'user.create': (ctx, user: UserRow) => presentUser(ctx, user),
+  'user.list': (ctx, users: UserRow[]) => presentUsers(ctx, users),
+  // The password grant's answer, plus the token's id for `svc token revoke`.
+  'token.create': async (ctx, r: GrantResult & { info: TokenInfo }) => ({ ...(await presentGrant(ctx, r)), token_id: String(r.info.token.id) }),
+  'token.list': (_ctx, infos: TokenInfo[]) => infos.map(presentTokenFacts),
+  'token.revoke': (_ctx, info: TokenInfo) => presentTokenFacts(info),
+}
+
+/** The answer of operation `name` as the admin edges show it; operations without a presenter answer plain JSON already. */
+export async function presentAdminResult(ctx: PresentContext, name: string, value: unknown): Promise<unknown> {
+  const present = presenters[name]
+  return present ? present(ctx, value) : value
+}
