@@ -1,0 +1,73 @@
+/**
+ * Runs the real `svc` command line (`node bin/svc.js`, the compiled CLI) as a
+ * child process, and `svc serve` as a long-running one. `npm test` compiles
+ * first; when run alone, `ensureBuilt` compiles once if dist is missing.
+ */
+import { execFile, execFileSync, spawn, type ChildProcess } from 'node:child_process'
+import { existsSync, mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+
+const ROOT = new URL('../../', import.meta.url).pathname
+const SVC = join(ROOT, 'bin/svc.js')
+
+/** Compiles the project when dist is missing (type errors elsewhere still emit JS). */
+export function ensureBuilt(): void {
+  if (existsSync(join(ROOT, 'dist/bin/main.js')) && existsSync(join(ROOT, 'dist/server/admin-socket.js'))) return
+  try {
+    execFileSync(join(ROOT, 'node_modules/.bin/tsc'), ['-p', ROOT], { stdio: 'ignore' })
+  } catch {
+    // tsc exits non-zero on type errors but has written the output
+  }
+}
+
+export interface CliResult {
+  code: number
+  stdout: string
+  stderr: string
+}
+
+export const svc = (args: string[], env: Record<string, string> = {}): Promise<CliResult> =>
+  new Promise((resolve) => {
+    execFile('node', [SVC, ...args], { env: { ...process.env, ...env }, timeout: 60_000 }, (err, stdout, stderr) => {
+      const code = err ? (typeof err.code === 'number' ? err.code : 1) : 0
+      resolve({ code, stdout, stderr })
+    })
+  })
+
+/** `svc ... --json`, parsed; fails loudly when the command failed. */
+export async function svcJson(args: string[]): Promise<any> {
+  const r = await svc([...args, '--json'])
+  if (r.code !== 0) throw new Error(`svc ${args.join(' ')} failed (${r.code}): ${r.stderr}`)
+  return JSON.parse(r.stdout)
+}
+
+export const tempDir = (t: { teardown(fn: () => unknown): void }): string => {
+  const dir = mkdtempSync(join(tmpdir(), 'svc-cli-'))
+  t.teardown(() => rmSync(dir, { recursive: true, force: true }))
+  return dir
+}
+
+export interface Serving {
+  child: ChildProcess
+  url: string
+  stderr: () => string
+  /** SIGTERM, then the exit code. */
+  stop(): Promise<number | null>
+}
+
+/** Starts `svc serve` on `dir` on a free port; resolves once it listens. */
+export function serve(dir: string): Promise<Serving> {
+  const child = spawn('node', [SVC, 'serve', '--data-dir', dir, '--port', '0', '--host', '127.0.0.1'], { env: { ...process.env, SVC_RATE_LIMIT: 'off' }, stdio: ['ignore', 'ignore', 'pipe'] })
+  let seen = ''
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)))
+  return new Promise((resolve, reject) => {
+    child.stderr!.setEncoding('utf8')
+    child.stderr!.on('data', (chunk: string) => {
+      seen += chunk
+      const m = /listening on (http:\/\/[^\s:]+:\d+)/.exec(seen)
+      if (m) resolve({ child, url: m[1], stderr: () => seen, stop: () => (child.kill('SIGTERM'), exited) })
+    })
+    void exited.then((code) => reject(new Error(`svc serve exited (${code}): ${seen}`)))
+  })
+}
