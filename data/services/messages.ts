@@ -102,6 +102,7 @@ export class MessageService {
     const processed = await processText(input.text ?? '', input.entities, {
       maxLength: MESSAGE_MAX_LENGTH,
       findUser: (username) => this.mentionable(sender, username),
+      findUserById: (id) => this.users.get(id),
       allowEmpty: machineOnly,
       allowUserMentions: machineOnly,
     })

@@ -55,6 +55,7 @@ export class PostService {
     const processed = await processText(input.text ?? '', input.entities, {
       maxLength: POST_MAX_LENGTH,
       findUser: (username) => this.mentionable(author, username),
+      findUserById: (id) => this.users.get(id),
       allowEmpty: machineOnly,
       allowUserMentions: machineOnly,
     })

@@ -106,3 +106,14 @@ t.test('a refused message emits nothing and stores nothing', async (t) => {
   t.same(seen, [])
   t.equal(await svc.domain.store.read.messages.size(), 0)
 })
+
+t.test('a machine-only message may name users by id in entities.mentions', async (t) => {
+  const svc = await makeInstance(t)
+  const alice = await svc.person('alice')
+  const bob = await svc.person('bob')
+  const v = await viewer(svc, alice.token)
+  const note = { type: 'com.example.ping', value: { n: 1 } }
+  const channel = await svc.domain.channels.create(v, { type: 'com.example.chat' })
+  const message = await svc.domain.messages.create(v, channel.id, { machine_only: true, annotations: [note], entities: { mentions: [{ id: bob.user.id }] } })
+  t.same(message.entities.mentions.map((m) => m.id), [String(bob.user.id)])
+})

@@ -51,6 +51,18 @@ t.test('machine-only posts carry annotations and no text', async (t) => {
   await t.rejects(svc.domain.posts.create(asAlice, { machine_only: true, text: 'hi', annotations: [note] }), { code: 'invalid' })
 })
 
+t.test('a machine-only post addresses users named by id or by name in entities.mentions', async (t) => {
+  const svc = await makeInstance(t)
+  const alice = await svc.person('alice')
+  const bob = await svc.person('bob')
+  const carol = await svc.person('carol')
+  const asAlice = await as(svc, alice)
+  const note = { type: 'com.example.note', value: { n: 1 } }
+  const post = await svc.domain.posts.create(asAlice, { machine_only: true, annotations: [note], entities: { mentions: [{ id: String(bob.user.id) }, { name: 'carol' }] } })
+  t.same(post.entities.mentions.map((m) => m.id).sort(), [String(bob.user.id), String(carol.user.id)].sort())
+  await t.rejects(svc.domain.posts.create(asAlice, { machine_only: true, annotations: [note], entities: { mentions: [{ id: '999' }] } }), { code: 'invalid' })
+})
+
 t.test('annotations: reversed-domain types, 8192 bytes, and only known svc.core types', async (t) => {
   const svc = await makeInstance(t)
   const alice = await svc.person('alice')
