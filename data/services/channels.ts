@@ -10,14 +10,14 @@ import type { Acl, ChannelRow } from '../model/channel.js'
 import type { UserRow } from '../model/user.js'
 import { paginate, type Page } from '../pagination.js'
 import { pair } from '../store/schema.js'
-import type { Store } from '../store/port.js'
+import type { Store, Tx } from '../store/port.js'
 import { isoNow } from '../time.js'
 import type { Viewer } from '../viewer.js'
 import { channelUser, BROADCAST_TYPE, PM_TYPE, type ChannelAccess } from './channel-acl.js'
 import { buildAcl, checkAnnotations, checkBroadcastAcls, checkChannelType, emptyAcl, type AclInput, type AclName } from './channel-input.js'
 import type { ChannelFilter, ChannelViewService } from './channel-views.js'
 import { resolvePage, type PageInput } from './page-input.js'
-import { addSubscription, subscriberIdsOf } from './subscriptions.js'
+import { addSubscription, autoSubscribe, subscriberIdsOf } from './subscriptions.js'
 import type { UserService } from './users.js'
 
 export interface CreateChannelInput {
@@ -26,13 +26,20 @@ export interface CreateChannelInput {
   writers?: AclInput
   editors?: AclInput
   annotations?: Annotation[]
+  /** Subscribe everyone named on the ACLs, as their preferences allow (never on broadcast channels). */
+  auto_subscribe?: boolean
 }
 
 export interface UpdateChannelInput {
   readers?: AclInput
   writers?: AclInput
   annotations?: Annotation[]
+  /** As on create: subscribe everyone named on the ACLs, as their preferences allow. */
+  auto_subscribe?: boolean
 }
+
+/** The users an `auto_subscribe` reaches: everyone named on the channel's ACLs. */
+const aclUserIds = (channel: ChannelRow): number[] => [...new Set([...channel.readers.user_ids, ...channel.writers.user_ids, ...channel.editors.user_ids])]
 
 export class ChannelService {
   constructor(
@@ -47,7 +54,8 @@ export class ChannelService {
    * Creates a channel owned by the viewer, who is subscribed to it. Answers
    * the channel. Errors: `invalid` (type, ACLs, annotations, unknown users),
    * `forbidden` (a bot naming users who do not follow it). Emits
-   * `channel.created`, then `subscription.added` for the owner.
+   * `channel.created`, then `subscription.added` for the owner and for
+   * everyone `auto_subscribe` reached.
    */
   async create(viewer: Viewer, input: CreateChannelInput): Promise<ChannelRow> {
     const owner = channelUser(viewer)
@@ -60,14 +68,24 @@ export class ChannelService {
     }
     if (input.type === BROADCAST_TYPE) checkBroadcastAcls(acls.writers, acls.editors)
     await this.checkBotReach(owner, acls)
-    const channel = await this.store.transact(async (tx) => {
+    const { channel, added } = await this.store.transact(async (tx) => {
       const row = tx.channels.insert({ type: input.type, owner_id: owner.id, ...acls, annotations, is_inactive: false, created_at: isoNow() })
       await addSubscription(tx, row.id, owner.id)
-      return row
+      return { channel: row, added: input.auto_subscribe === true ? await this.autoSubscribeIn(tx, row, owner) : [] }
     })
-    this.events.emit('channel.created', { channel, subscribed_user_ids: [owner.id] })
-    this.events.emit('subscription.added', { channel, user: owner })
+    this.events.emit('channel.created', { channel, subscribed_user_ids: [owner.id, ...added] })
+    await this.emitSubscribed(channel, [owner.id, ...added])
     return channel
+  }
+
+  /** `auto_subscribe` inside a transaction; a broadcast channel is opt-in, so it reaches nobody. */
+  private autoSubscribeIn(tx: Tx, channel: ChannelRow, initiator: UserRow): Promise<number[]> {
+    if (channel.type === BROADCAST_TYPE) return Promise.resolve([])
+    return autoSubscribe(tx, channel, aclUserIds(channel), initiator)
+  }
+
+  private async emitSubscribed(channel: ChannelRow, userIds: readonly number[]): Promise<void> {
+    for (const user of await this.store.read.users.getMany(userIds)) this.events.emit('subscription.added', { channel, user })
   }
 
   /** A channel the viewer can read, inactive ones included. Errors: `not_found`. */
@@ -88,7 +106,8 @@ export class ChannelService {
    * Edits a channel: only its owner, only `annotations`, `readers` and
    * `writers`, and an ACL only while it is not immutable. Answers the channel.
    * Errors: `not_found`, `forbidden` (not the owner), `invalid` (immutable
-   * ACL, inactive channel, bad input). Emits `channel.updated`.
+   * ACL, inactive channel, bad input). Emits `channel.updated`, then
+   * `subscription.added` for everyone `auto_subscribe` reached.
    */
   async update(viewer: Viewer, id: number, input: UpdateChannelInput): Promise<ChannelRow> {
     const user = channelUser(viewer)
@@ -107,8 +126,12 @@ export class ChannelService {
       next.annotations = input.annotations
     }
     await this.checkBotReach(user, next)
-    const updated = await this.store.transact((tx) => tx.channels.put(next))
+    const { updated, added } = await this.store.transact(async (tx) => {
+      const row = tx.channels.put(next)
+      return { updated: row, added: input.auto_subscribe === true ? await this.autoSubscribeIn(tx, row, user) : [] }
+    })
     this.events.emit('channel.updated', { channel: updated, subscribed_user_ids: await subscriberIdsOf(this.store.read, updated.id) })
+    await this.emitSubscribed(updated, added)
     return updated
   }
 

@@ -21,8 +21,8 @@ const aclInput = Joi.object({
 const annotations = Joi.array().max(100).items(Joi.object({ type: Joi.string().max(255).required(), value: Joi.object().unknown(true).required() }).unknown(true))
 
 /** Only these keys are read; the rest of a channel object sent back (id, counts, ...) is ignored. */
-const createPayload = Joi.object({ type: Joi.string().max(255).required(), readers: aclInput, writers: aclInput, editors: aclInput, annotations }).unknown(true)
-const updatePayload = Joi.object({ readers: aclInput, writers: aclInput, annotations }).unknown(true)
+const createPayload = Joi.object({ type: Joi.string().max(255).required(), readers: aclInput, writers: aclInput, editors: aclInput, annotations, auto_subscribe: Joi.boolean() }).unknown(true)
+const updatePayload = Joi.object({ readers: aclInput, writers: aclInput, annotations, auto_subscribe: Joi.boolean() }).unknown(true)
 
 export const channelQuery = Joi.object({ ...commonQuery, ...channelGeneralQuery })
 export const channelListQuery = channelQuery.keys(paginationQuery)
@@ -42,8 +42,8 @@ export const channelRoutes = (domain: Domain): SvcRoute[] => [
     svc: { token: 'user', scopes: MESSAGING },
     options: { validate: { query: channelQuery, payload: createPayload } },
     handler: async (request) => {
-      const { type, readers, writers, editors, annotations } = request.payload as Record<string, never>
-      const channel = await domain.channels.create(viewerOf(request), { type, readers, writers, editors, annotations })
+      const { type, readers, writers, editors, annotations, auto_subscribe } = request.payload as Record<string, never>
+      const channel = await domain.channels.create(viewerOf(request), { type, readers, writers, editors, annotations, auto_subscribe })
       return ok(await presentChannel(contextOf(request, domain), channel))
     },
   },
@@ -78,8 +78,8 @@ export const channelRoutes = (domain: Domain): SvcRoute[] => [
       svc: { token: 'user', scopes: MESSAGING },
       options: { validate: { params: channelParams, query: channelQuery, payload: updatePayload } },
       handler: async (request) => {
-        const { readers, writers, annotations } = request.payload as Record<string, never>
-        const channel = await domain.channels.update(viewerOf(request), Number(request.params.channel_id), { readers, writers, annotations })
+        const { readers, writers, annotations, auto_subscribe } = request.payload as Record<string, never>
+        const channel = await domain.channels.update(viewerOf(request), Number(request.params.channel_id), { readers, writers, annotations, auto_subscribe })
         return ok(await presentChannel(contextOf(request, domain), channel))
       },
     }),

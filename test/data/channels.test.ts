@@ -100,3 +100,29 @@ t.test('marking broadcasts read moves the channel markers and emits marker.set w
   t.equal(seen[0].payload.channel?.id, news.id)
   t.equal(seen[0].payload.marker.last_read_id, m.id)
 })
+
+t.test('auto_subscribe subscribes everyone on the ACLs who has not muted the channel, and never on broadcast channels', async (t) => {
+  const svc = await makeInstance(t)
+  const alice = await svc.person('alice')
+  const bob = await svc.person('bob')
+  const carol = await svc.person('carol')
+  const dave = await svc.person('dave')
+  const asAlice = await viewer(svc, alice.token)
+  const subscribers = async (id: number) => (await svc.domain.subscriptions.subscriberIds(asAlice, id)).sort()
+  const seen: DomainEvent[] = []
+  svc.domain.events.onAny((e) => seen.push(e))
+  const chat = await svc.domain.channels.create(asAlice, { type: 'com.example.chat', writers: { user_ids: ['@bob'] }, readers: { user_ids: ['@carol'] }, auto_subscribe: true })
+  t.same(await subscribers(chat.id), [alice.user.id, bob.user.id, carol.user.id].sort())
+  t.same((seen[0] as DomainEvent<'channel.created'>).payload.subscribed_user_ids.sort(), [alice.user.id, bob.user.id, carol.user.id].sort())
+  t.equal(seen.filter((e) => e.name === 'subscription.added').length, 3)
+
+  const plain = await svc.domain.channels.create(asAlice, { type: 'com.example.chat', writers: { user_ids: ['@bob'] } })
+  t.same(await subscribers(plain.id), [alice.user.id], 'without auto_subscribe only the owner')
+
+  await svc.domain.subscriptions.mute(await viewer(svc, carol.token), chat.id)
+  await svc.domain.channels.update(asAlice, chat.id, { readers: { user_ids: ['@carol', '@dave'] }, auto_subscribe: true })
+  t.same(await subscribers(chat.id), [alice.user.id, bob.user.id, dave.user.id].sort(), 'carol muted it; dave is new')
+
+  const broadcast = await svc.domain.channels.create(asAlice, { type: 'svc.core.broadcast', readers: { user_ids: ['@bob'] }, auto_subscribe: true })
+  t.same(await subscribers(broadcast.id), [alice.user.id], 'broadcasts are opt-in')
+})
