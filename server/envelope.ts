@@ -72,6 +72,8 @@ export const envelopePlugin: Plugin<void> = {
         for (const [k, v] of Object.entries((response as ResponseObject).headers)) res.header(k, String(v))
         return res
       }
+      const own = svc?.raw ? svc.errorBody?.(response) : null
+      if (own) return h.response(own.body).code(own.status).header('Cache-Control', 'no-store')
       let err: Boom.Boom = response
       if (isDomainError(err)) err = Boom.boomify(err, { statusCode: errorStatus[err.code] })
       const allow = err.output.statusCode === 404 && request.route.path === '/{p*}' ? allowedMethods(request.server, request.path) : []

@@ -12,6 +12,8 @@ export interface SvcRouteConfig {
   unlimited?: boolean
   /** Answer as-is, without the JSON envelope (OAuth token endpoint, pages, redirects). */
   raw?: boolean
+  /** A raw route's own error body (RFC 6749 errors on the token endpoint); `null` falls back to the envelope. */
+  errorBody?: (err: unknown) => { status: number; body: Record<string, unknown> } | null
 }
 
 declare module '@hapi/hapi' {

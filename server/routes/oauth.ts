@@ -35,7 +35,8 @@ export const oauthRoutes = (domain: Domain): SvcRoute[] => [
     method: 'POST',
     path: '/oauth/access_token',
     rootOnly: true,
-    svc: { token: 'none', raw: true },
+    // Every failure, including a bad bearer on the delegate grant (refused before the handler), answers an RFC 6749 error body.
+    svc: { token: 'none', raw: true, errorBody: presentOAuthError },
     options: {
       payload: { failAction: oauthFailure('the body must be form-encoded or JSON') },
       validate: { payload: grantBody, failAction: (request, h, err) => oauthFailure((err?.message ?? 'invalid body').replace(/"/g, ''))(request, h) },
@@ -43,14 +44,8 @@ export const oauthRoutes = (domain: Domain): SvcRoute[] => [
     handler: async (request, h) => {
       // Client credentials may come with HTTP Basic instead of the body (RFC 6749 §2.3.1).
       const input: GrantInput = { ...(request.payload as GrantInput), ...basicCredentials(request) }
-      try {
-        const result = await domain.oauth.grant(input, viewerOf(request))
-        return h.response(await presentGrant(contextOf(request, domain), result)).header('Cache-Control', 'no-store').header('Pragma', 'no-cache')
-      } catch (err) {
-        const failure = presentOAuthError(err)
-        if (!failure) throw err
-        return h.response(failure.body).code(failure.status).header('Cache-Control', 'no-store')
-      }
+      const result = await domain.oauth.grant(input, viewerOf(request))
+      return h.response(await presentGrant(contextOf(request, domain), result)).header('Cache-Control', 'no-store').header('Pragma', 'no-cache')
     },
   },
 ]

@@ -73,4 +73,6 @@ t.test('the delegate grant needs alice’s user token and a known delegate clien
   t.equal(missing.status, 400)
   const badToken = await postForm(svc, '/oauth/access_token', { grant_type: 'delegate', delegate_client_id: robo.client_id }, { authorization: 'Bearer made-up' })
   t.equal(badToken.status, 401)
+  t.equal(badToken.body.error, 'invalid_token', 'an OAuth error body, not the API envelope')
+  t.notOk('meta' in badToken.body)
 })
