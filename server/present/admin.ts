@@ -4,8 +4,9 @@
  * what `svc user create` prints exactly as it uses `GET /users/me`. Secrets'
  * hashes never leave here.
  */
-import type { AppRow, GrantResult, TokenInfo, UserRow } from '../../data/index.js'
+import type { AppRow, ExploreStreamRow, GrantResult, TokenInfo, UserRow } from '../../data/index.js'
 import type { PresentContext } from './context.js'
+import { presentExploreStream } from './explore.js'
 import { presentGrant } from './token.js'
 import { presentUser, presentUsers } from './user.js'
 
@@ -28,6 +29,20 @@ const presentTokenFacts = ({ token, app, user }: TokenInfo): Record<string, unkn
   created_at: token.created_at,
 })
 
+/** The API's Explore stream object plus what curates it: id, rule (ids as strings), pins. */
+const presentCuratedStream = (ctx: PresentContext, stream: ExploreStreamRow): Record<string, unknown> => {
+  const { user_ids, ...rule } = stream.rule
+  return {
+    id: String(stream.id),
+    ...presentExploreStream(ctx, stream),
+    marker: stream.marker,
+    rule: user_ids ? { ...rule, user_ids: user_ids.map(String) } : rule,
+    pinned: stream.pinned.map(String),
+    created_at: stream.created_at,
+    ...(stream.updated_at ? { updated_at: stream.updated_at } : {}),
+  }
+}
+
 type Presenter = (ctx: PresentContext, value: any) => Promise<unknown> | unknown
 
 const presenters: Record<string, Presenter> = {
@@ -43,6 +58,8 @@ const presenters: Record<string, Presenter> = {
   'token.create': async (ctx, r: GrantResult & { info: TokenInfo }) => ({ ...(await presentGrant(ctx, r)), token_id: String(r.info.token.id) }),
   'token.list': (_ctx, infos: TokenInfo[]) => infos.map(presentTokenFacts),
   'token.revoke': (_ctx, info: TokenInfo) => presentTokenFacts(info),
+  'explore.list': (ctx, streams: ExploreStreamRow[]) => streams.map((s) => presentCuratedStream(ctx, s)),
+  ...Object.fromEntries(['create', 'update', 'delete', 'pin', 'unpin'].map((op) => [`explore.${op}`, presentCuratedStream])),
 }
 
 /** The answer of operation `name` as the admin edges show it; operations without a presenter answer plain JSON already. */

@@ -8,6 +8,7 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { openDomain } from '../../data/index.js'
 
 const root = resolve(fileURLToPath(new URL('../..', import.meta.url)))
 const bin = join(root, 'bin/svc.js')
@@ -34,6 +35,7 @@ t.test('an operator lists, creates, changes, pins and deletes streams without a 
   t.equal(created.code, 0, created.stderr)
   const stream = JSON.parse(created.stdout)
   t.same([stream.slug, stream.marker, stream.rule], ['cats', 'cats', { hashtag: 'cats', has_photo: true }])
+  t.match(stream, { id: /^\d+$/, title: 'Cats', description: 'All the cats', pinned: [], url: /\/stream\/0\/posts\/stream\/explore\/cats$/ }, 'the API object plus what curates it, ids as strings')
   t.equal(created.stdout.trim().split('\n').length, 1, 'one JSON value')
   const updated = await svc(['explore', 'update', 'cats', '--no-photo', '--min-stars', '3', '--slug', 'felines', '--json', '--data-dir', dir])
   t.same(JSON.parse(updated.stdout).rule, { hashtag: 'cats', min_stars: 3 })
@@ -41,6 +43,23 @@ t.test('an operator lists, creates, changes, pins and deletes streams without a 
   t.match(text.stdout, /^felines\tCats\tmarker explore:cats\thashtag=cats min_stars=3\tpinned none$/m)
   const deleted = await svc(['explore', 'delete', 'felines', '--data-dir', dir])
   t.same([deleted.code, deleted.stdout], [0, 'deleted felines\n'])
+})
+
+t.test('pins and user rules print ids as strings, as the API does', async (t) => {
+  const dir = dataDir(t)
+  const domain = await openDomain(dir)
+  const alice = await domain.users.create({ username: 'alice', password: 'correct horse' })
+  const { app } = await domain.apps.create({ name: 'Seed', redirect_uris: ['http://seed.example/cb'] })
+  const { access_token } = await domain.tokens.issueUserToken(app, alice, ['write_post'])
+  const post = await domain.posts.create(await domain.tokens.authenticate(access_token), { text: 'a photo of my cat' })
+  await domain.close()
+  const pinned = await svc(['explore', 'pin', 'photos', String(post.id), '--json', '--data-dir', dir])
+  t.equal(pinned.code, 0, pinned.stderr)
+  t.same(JSON.parse(pinned.stdout).pinned, [String(post.id)])
+  const byUser = await svc(['explore', 'update', 'photos', '--user', '@alice', '--json', '--data-dir', dir])
+  t.same(JSON.parse(byUser.stdout).rule.user_ids, [String(alice.id)])
+  const unpinned = await svc(['explore', 'unpin', 'photos', String(post.id), '--data-dir', dir])
+  t.match(unpinned.stdout, new RegExp(`^unpinned post ${post.id} in photos\tPhotos\t.*user_ids=${alice.id}\tpinned none$`, 'm'))
 })
 
 t.test('mistakes exit non-zero with one line on stderr and nothing on stdout', async (t) => {
