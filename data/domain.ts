@@ -31,6 +31,7 @@ import { RepostService } from './services/reposts.js'
 import { StarService } from './services/stars.js'
 import { TokenService } from './services/tokens.js'
 import { UserService } from './services/users.js'
+import { UserImageService } from './services/user-images.js'
 import { TextService } from './text/text-service.js'
 import { UserViewService } from './services/user-views.js'
 import { FileStore, type FileStoreOptions } from './store/file-store.js'
@@ -44,6 +45,7 @@ export interface Domain {
   readonly store: Store
   readonly events: EventBus
   readonly users: UserService
+  readonly userImages: UserImageService
   readonly text: TextService
   readonly apps: AppService
   readonly tokens: TokenService
@@ -97,6 +99,7 @@ export async function openDomain(dataDir: string, options: OpenDomainOptions = {
 /** Builds the services over an open store. */
 export function wireDomain(dataDir: string, config: InstanceConfig, store: Store): Domain {
   const events = new EventBus()
+  const imagesDir = join(dataDir, 'images')
   const users = new UserService(store, events)
   const apps = new AppService(store, events)
   const tokens = new TokenService(store, events, config.limits)
@@ -108,11 +111,12 @@ export function wireDomain(dataDir: string, config: InstanceConfig, store: Store
   const messages = new MessageService(store, events, channelAccess, users, markers)
   return {
     dataDir,
-    imagesDir: join(dataDir, 'images'),
+    imagesDir,
     config,
     store,
     events,
     users,
+    userImages: new UserImageService(store, events, imagesDir),
     apps,
     tokens,
     delegation,

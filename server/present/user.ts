@@ -1,12 +1,20 @@
 /** The API shape of a User. */
-import { renderHtml, type UserRow, type UserView } from '../../data/index.js'
+import { imageOf, renderHtml, type ImageKind, type ImageSize, type UserRow, type UserView } from '../../data/index.js'
 import type { PresentContext } from './context.js'
 
-const image = (ctx: PresentContext, user: UserRow, kind: 'avatar' | 'cover') => {
-  const stored = kind === 'avatar' ? user.avatar : user.cover
-  const url = `${ctx.baseUrl}/stream/0/users/${user.id}/${kind}`
-  if (!stored) return kind === 'avatar' ? { width: 200, height: 200, is_default: true, url } : { width: 960, height: 260, is_default: true, url }
-  return { width: stored.width, height: stored.height, is_default: false, url }
+/** Where the server serves an image file; `w` and `h` ask for a resized copy. */
+export const imageUrl = (baseUrl: string, file: string, size: ImageSize = {}): string => {
+  const query = new URLSearchParams()
+  if (size.w !== undefined) query.set('w', String(size.w))
+  if (size.h !== undefined) query.set('h', String(size.h))
+  const search = query.toString()
+  return `${baseUrl}/images/${file}${search ? `?${search}` : ''}`
+}
+
+// The URL names the file itself: an upload gets a new name, so clients may cache each URL forever.
+const image = (ctx: PresentContext, user: UserRow, kind: ImageKind) => {
+  const { width, height, is_default, file } = imageOf(user, kind)
+  return { width, height, is_default, url: imageUrl(ctx.baseUrl, file) }
 }
 
 export function presentUserView(ctx: PresentContext, view: UserView): Record<string, unknown> {

@@ -1,0 +1,90 @@
+/**
+ * Avatars and covers: uploads are checked and re-encoded, written to the
+ * images folder, then recorded on the user row; stored and default images
+ * are served at any size a client asks for (GIFs as they are).
+ */
+import { invalid, notFound } from '../errors.js'
+import type { EventBus } from '../events.js'
+import type { UserRow } from '../model/user.js'
+import type { Store } from '../store/port.js'
+import { defaultImage } from '../images/default-images.js'
+import { ImageFiles } from '../images/image-files.js'
+import { MAX_IMAGE_SIDE, type ImageKind } from '../images/image-rules.js'
+import { IMAGE_FORMATS, prepareImage } from '../images/prepare-image.js'
+import { resizeImage, type ImageSize } from '../images/resize-image.js'
+import { VariantCache } from '../images/variant-cache.js'
+
+export interface ServedImage {
+  data: Buffer
+  mime: string
+  /** Stored uploads never change under their name; default images may change with a new svc version. */
+  immutable: boolean
+}
+
+const MIME_BY_EXT: Record<string, string> = Object.fromEntries(Object.values(IMAGE_FORMATS).map((f) => [f.ext, f.mime]))
+
+export class UserImageService {
+  private readonly files: ImageFiles
+  private readonly variants = new VariantCache(32 * 1024 * 1024)
+
+  constructor(
+    private readonly store: Store,
+    private readonly events: EventBus,
+    imagesDir: string,
+  ) {
+    this.files = new ImageFiles(imagesDir)
+  }
+
+  /**
+   * Sets `user`'s avatar or cover from the uploaded `bytes`; answers the
+   * updated user. The previous image's file is removed once the row no
+   * longer points at it. Errors: `invalid` (see `prepareImage`), `not_found`
+   * (the user is gone). Emits `user.updated`.
+   */
+  async upload(user: UserRow, kind: ImageKind, bytes: Buffer): Promise<UserRow> {
+    const image = await prepareImage(kind, bytes)
+    const { mime, ext } = IMAGE_FORMATS[image.format]
+    const file = await this.files.write(image.data, ext)
+    let committed: { updated: UserRow; previous?: string }
+    try {
+      committed = await this.store.transact(async (tx) => {
+        const row = await tx.users.get(user.id)
+        if (!row) throw notFound(`user ${user.id} not found`)
+        const updated = tx.users.put({ ...row, [kind]: { file, width: image.width, height: image.height, mime } })
+        return { updated, previous: row[kind]?.file }
+      })
+    } catch (err) {
+      await this.files.remove(file)
+      throw err
+    }
+    const { updated, previous } = committed
+    // The row is durable without the old file; failing to delete it only leaves litter.
+    if (previous) await this.files.remove(previous).catch(() => undefined)
+    this.events.emit('user.updated', { user: updated })
+    return updated
+  }
+
+  /**
+   * A stored or default image by file name, resized when `size` asks (never
+   * a GIF). Errors: `not_found` (unknown file), `invalid` (a side over
+   * `MAX_IMAGE_SIDE` or under 1).
+   */
+  async serve(file: string, size: ImageSize = {}): Promise<ServedImage> {
+    for (const side of [size.w, size.h]) {
+      if (side !== undefined && !(Number.isInteger(side) && side >= 1 && side <= MAX_IMAGE_SIDE)) throw invalid(`w and h must be whole numbers from 1 to ${MAX_IMAGE_SIDE}`)
+    }
+    const builtIn = defaultImage(file)
+    const data = builtIn ? await builtIn : await this.files.read(file)
+    if (!data) throw notFound(`image ${file} not found`)
+    const mime = builtIn ? 'image/png' : MIME_BY_EXT[file.slice(file.lastIndexOf('.') + 1)]
+    const served = { mime, immutable: !builtIn }
+    if ((size.w === undefined && size.h === undefined) || mime === 'image/gif') return { data, ...served }
+    const key = `${file}?${size.w ?? ''}x${size.h ?? ''}`
+    let resized = this.variants.get(key)
+    if (!resized) {
+      resized = await resizeImage(data, size)
+      this.variants.set(key, resized)
+    }
+    return { data: resized, ...served }
+  }
+}
