@@ -8,7 +8,7 @@ export interface SvcRouteConfig {
   token: TokenKind
   /** The token needs at least one of these scopes (user tokens only). */
   scopes?: string[]
-  /** Leave the route out of rate limiting (avatar and cover redirects). */
+  /** Leave the route out of rate limiting (avatar and cover redirects, image files). */
   unlimited?: boolean
   /** Answer as-is, without the JSON envelope (OAuth token endpoint, pages, redirects). */
   raw?: boolean

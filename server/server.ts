@@ -1,7 +1,7 @@
 /**
- * Builds the hapi server over a domain: envelope, auth, validation errors in
- * the envelope, CORS, and every route. `listen` is the caller's choice, so
- * tests use `server.inject` without a port.
+ * Builds the hapi server over a domain: envelope, auth, rate limits,
+ * validation errors in the envelope, CORS, and every route. `listen` is the
+ * caller's choice, so tests use `server.inject` without a port.
  */
 import Hapi, { type Server } from '@hapi/hapi'
 import Inert from '@hapi/inert'
@@ -9,6 +9,7 @@ import Boom from '@hapi/boom'
 import type { Domain } from '../data/index.js'
 import { authPlugin } from './auth.js'
 import { envelopePlugin } from './envelope.js'
+import { rateLimitPlugin } from './rate-limit.js'
 import './hapi-types.js'
 import { mount } from './route.js'
 import { allRoutes } from './routes/index.js'
@@ -36,6 +37,7 @@ export async function createServer(domain: Domain, options: ServerOptions = {}):
   await server.register(Inert)
   await server.register({ plugin: authPlugin, options: { domain } })
   await server.register(envelopePlugin)
+  await server.register({ plugin: rateLimitPlugin, options: { domain } })
   server.route(mount(allRoutes(domain)))
   server.ext('onPreResponse', (_request, h) => {
     const response = _request.response

@@ -6,6 +6,7 @@
 import type { Command } from 'commander'
 import { openDomain } from '../../data/index.js'
 import { serveAdminSocket, type AdminSocket } from '../../server/admin-socket.js'
+import { rateLimitOffIn } from '../../server/rate-limit.js'
 import { createServer } from '../../server/server.js'
 import { dataDirOf } from './data-dir.js'
 
@@ -51,7 +52,7 @@ export function serveCommand(program: Command): void {
       const domain = await openDomain(dataDirOf(flags), { config: flags.publicUrl ? { public_url: flags.publicUrl.replace(/\/$/, '') } : {} })
       let admin: AdminSocket | undefined
       try {
-        if (process.env.SVC_RATE_LIMIT === 'off') domain.config.rate_limits.enabled = false
+        if (rateLimitOffIn(process.env)) domain.config.rate_limits.enabled = false
         const server = await createServer(domain, { port, host: flags.host })
         await server.start()
         const wildcard = ['0.0.0.0', '::'].includes(flags.host)

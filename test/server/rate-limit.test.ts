@@ -1,0 +1,166 @@
+import t from 'tap'
+import { makeInstance, type Instance } from '../fixtures/instance.js'
+import { FixedWindows, rateLimitOffIn } from '../../server/rate-limit.js'
+
+/** Small limits so a test can run a bucket dry: 6 calls an hour per token, 3 writes a minute, 4 unauthenticated calls a minute per IP. */
+const SMALL = { enabled: true, authenticated: { limit: 6, window_s: 3600 }, write: { limit: 3, window_s: 60 }, unauthenticated: { limit: 4, window_s: 60 } }
+
+const limited = (t: Parameters<typeof makeInstance>[0], rate_limits: typeof SMALL = SMALL) => makeInstance(t, { rate_limits })
+
+const rateHeaders = (res: { headers: Record<string, unknown> }) => ({
+  limit: res.headers['x-ratelimit-limit'],
+  remaining: res.headers['x-ratelimit-remaining'],
+  reset: res.headers['x-ratelimit-reset'],
+})
+
+const fromIp = (svc: Instance, ip: string, url: string) => svc.server.inject({ method: 'GET', url, remoteAddress: ip })
+
+t.test('a GET with alice\'s token reports her token\'s hourly bucket', async (t) => {
+  const svc = await limited(t)
+  const alice = await svc.person('alice')
+  const first = await svc.call('GET', '/stream/0/users/me', { token: alice.token })
+  t.equal(first.status, 200)
+  t.same(rateHeaders(first), { limit: '6', remaining: '5', reset: '3600' })
+  const second = await svc.call('GET', '/posts/stream/global', { token: alice.token })
+  t.equal(second.headers['x-ratelimit-remaining'], '4', 'every authenticated call counts, whatever the route')
+  t.ok(Number(second.headers['x-ratelimit-reset']) <= 3600 && Number(second.headers['x-ratelimit-reset']) >= 1, 'seconds until the window ends, not an epoch')
+})
+
+t.test('a write reports the write bucket and counts against the hourly one too', async (t) => {
+  const svc = await limited(t)
+  const alice = await svc.person('alice')
+  const post = await svc.call('POST', '/posts', { token: alice.token, payload: { text: 'hello' } })
+  t.equal(post.status, 200)
+  t.same(rateHeaders(post), { limit: '3', remaining: '2', reset: '60' })
+  const del = await svc.call('DELETE', `/posts/${post.body.data.id}`, { token: alice.token })
+  t.same(rateHeaders(del), { limit: '3', remaining: '1', reset: '60' }, 'DELETE is a write')
+  const read = await svc.call('GET', '/users/me', { token: alice.token })
+  t.same(rateHeaders(read), { limit: '6', remaining: '3', reset: '3600' }, 'both writes came off the hourly bucket')
+})
+
+t.test('unauthenticated calls count per client IP', async (t) => {
+  const svc = await limited(t)
+  await svc.person('alice')
+  const one = await fromIp(svc, '203.0.113.1', '/users/@alice')
+  t.equal(one.statusCode, 200)
+  t.same(rateHeaders(one), { limit: '4', remaining: '3', reset: '60' })
+  t.equal((await fromIp(svc, '203.0.113.1', '/posts/stream/global')).headers['x-ratelimit-remaining'], '2')
+  t.equal((await fromIp(svc, '203.0.113.2', '/users/@alice')).headers['x-ratelimit-remaining'], '3', 'another address has its own bucket')
+})
+
+t.test('over the limit: a 429 in the envelope with Retry-After, before the handler runs', async (t) => {
+  const svc = await limited(t)
+  const alice = await svc.person('alice')
+  for (const text of ['one', 'two', 'three']) t.equal((await svc.call('POST', '/posts', { token: alice.token, payload: { text } })).status, 200)
+  const refused = await svc.call('POST', '/stream/0/posts', { token: alice.token, payload: { text: 'four' } })
+  t.equal(refused.status, 429)
+  t.equal(refused.body.meta.code, 429)
+  t.match(refused.body.meta.error_message, /rate limit/i)
+  t.equal(refused.headers['retry-after'], refused.headers['x-ratelimit-reset'])
+  t.ok(Number(refused.headers['retry-after']) >= 1 && Number(refused.headers['retry-after']) <= 60)
+  t.same(rateHeaders(refused), { limit: '3', remaining: '0', reset: refused.headers['retry-after'] })
+  const stream = await svc.call('GET', `/users/${alice.user.id}/posts`, { token: alice.token })
+  t.same(stream.body.data.map((p: { text: string }) => p.text), ['three', 'two', 'one'], 'the refused post was never made')
+  t.equal(stream.headers['x-ratelimit-remaining'], '2', 'reads go on; the refused call cost nothing')
+})
+
+t.test('an IP that ran dry gets 429s; so does its token endpoint, as an OAuth error', async (t) => {
+  const svc = await limited(t)
+  for (let i = 0; i < 4; i++) t.equal((await fromIp(svc, '198.51.100.7', '/stream/0/config')).statusCode, 200)
+  const refused = await fromIp(svc, '198.51.100.7', '/stream/0/config')
+  t.equal(refused.statusCode, 429)
+  t.equal(JSON.parse(refused.payload).meta.code, 429)
+  t.type(refused.headers['retry-after'], 'string')
+  const grant = await svc.server.inject({ method: 'POST', url: '/oauth/access_token', remoteAddress: '198.51.100.7', payload: { grant_type: 'client_credentials', client_id: svc.app.client_id, client_secret: 'x' } })
+  t.equal(grant.statusCode, 429)
+  t.equal(JSON.parse(grant.payload).error, 'temporarily_unavailable')
+  t.type(grant.headers['retry-after'], 'string')
+  t.equal((await fromIp(svc, '198.51.100.8', '/stream/0/config')).statusCode, 200, 'the next address is unaffected')
+})
+
+t.test('alice and bob have separate buckets, and an authenticated call leaves the IP bucket alone', async (t) => {
+  const svc = await limited(t)
+  const alice = await svc.person('alice')
+  const bob = await svc.person('bob')
+  for (let i = 0; i < 6; i++) await svc.call('GET', '/users/me', { token: alice.token })
+  t.equal((await svc.call('GET', '/users/me', { token: alice.token })).status, 429)
+  const bobs = await svc.call('GET', '/users/me', { token: bob.token })
+  t.equal(bobs.status, 200)
+  t.equal(bobs.headers['x-ratelimit-remaining'], '5')
+  t.equal((await svc.call('GET', '/users/@alice')).headers['x-ratelimit-remaining'], '3', 'the IP bucket only counts unauthenticated calls')
+})
+
+t.test('errors carry the headers too, and a bad token counts against the IP', async (t) => {
+  const svc = await limited(t)
+  const alice = await svc.person('alice')
+  const missing = await svc.call('GET', '/users/999', { token: alice.token })
+  t.equal(missing.status, 404)
+  t.equal(missing.headers['x-ratelimit-remaining'], '5')
+  const unknownPath = await svc.call('GET', '/stream/0/nowhere', { token: alice.token })
+  t.equal(unknownPath.status, 404)
+  t.equal(unknownPath.headers['x-ratelimit-remaining'], '4')
+  const bad = await svc.call('GET', '/users/me', { token: 'made-up' })
+  t.equal(bad.status, 401)
+  t.same(rateHeaders(bad), { limit: '4', remaining: '3', reset: '60' })
+  const noToken = await svc.call('GET', '/users/me')
+  t.equal(noToken.status, 401)
+  t.equal(noToken.headers['x-ratelimit-remaining'], '2')
+  const malformed = await svc.server.inject({ method: 'POST', url: '/posts', headers: { ...alice.auth, 'content-type': 'application/json' }, payload: '{"text":' })
+  t.equal(malformed.statusCode, 400)
+  t.same(rateHeaders(malformed), { limit: '3', remaining: '2', reset: '60' }, 'a body that did not parse still counts against alice\'s write bucket')
+})
+
+t.test('avatar and cover redirects and other unlimited routes are never limited', async (t) => {
+  const svc = await limited(t)
+  await svc.person('alice')
+  svc.server.route({ method: 'GET', path: '/test/unlimited', options: { plugins: { svc: { token: 'none', unlimited: true } } }, handler: () => ({ meta: { code: 200 }, data: 'ok' }) })
+  for (let i = 0; i < 6; i++) {
+    for (const url of ['/users/@alice/avatar', '/stream/0/users/@alice/cover', '/test/unlimited']) {
+      const res = await fromIp(svc, '192.0.2.9', url)
+      t.not(res.statusCode, 429, url)
+      t.notOk('x-ratelimit-limit' in res.headers, `${url} has no rate headers`)
+    }
+  }
+  t.equal((await fromIp(svc, '192.0.2.9', '/users/@alice')).headers['x-ratelimit-remaining'], '3', 'none of them counted')
+})
+
+t.test('with rate limits disabled in the config: no headers and no 429', async (t) => {
+  const svc = await limited(t, { ...SMALL, enabled: false })
+  const alice = await svc.person('alice')
+  for (let i = 0; i < 5; i++) {
+    const write = await svc.call('POST', '/posts', { token: alice.token, payload: { text: `post ${i}` } })
+    t.equal(write.status, 200)
+    t.notOk('x-ratelimit-limit' in write.headers)
+    t.equal((await fromIp(svc, '203.0.113.5', '/users/@alice')).statusCode, 200)
+  }
+})
+
+t.test('SVC_RATE_LIMIT=off turns rate limiting off; unset or anything else leaves it to the config', async (t) => {
+  for (const value of ['off', 'OFF', ' off ', '0', 'false']) t.ok(rateLimitOffIn({ SVC_RATE_LIMIT: value }), value)
+  for (const value of [undefined, '', 'on', '1', 'true', 'of']) t.notOk(rateLimitOffIn({ SVC_RATE_LIMIT: value }), String(value))
+})
+
+t.test('fixed windows: a new window starts when the old one ends, ended windows are pruned, and the oldest go past the cap', async (t) => {
+  let now = 1_000_000
+  const windows = new FixedWindows(() => now, 3)
+  const hourly = { limit: 2, window_s: 3600 }
+  const minute = { limit: 1, window_s: 60 }
+  t.match(windows.take([{ key: 'a', window: hourly }]), { remaining: 1, reset_s: 3600, refused: false })
+  now += 1500
+  t.match(windows.take([{ key: 'a', window: hourly }]), { remaining: 0, reset_s: 3599, refused: false }, 'reset rounds up to whole seconds')
+  t.match(windows.take([{ key: 'a', window: hourly }]), { limit: 2, remaining: 0, refused: true })
+  now = 1_000_000 + 3600_000
+  t.match(windows.take([{ key: 'a', window: hourly }]), { remaining: 1, reset_s: 3600, refused: false }, 'the next window starts afresh')
+
+  t.match(windows.take([{ key: 'b', window: hourly }, { key: 'c', window: minute }]), { limit: 1, remaining: 0, reset_s: 60 }, 'the tighter bucket is reported')
+  t.match(windows.take([{ key: 'b', window: hourly }, { key: 'c', window: minute }]), { limit: 1, refused: true, reset_s: 60 })
+  t.match(windows.take([{ key: 'b', window: hourly }]), { remaining: 0, refused: false }, 'the refused call did not count against b')
+  t.equal(windows.size, 3)
+  now += 61_000
+  windows.prune()
+  t.equal(windows.size, 2, 'c\'s minute ended')
+  windows.take([{ key: 'd', window: minute }])
+  windows.take([{ key: 'e', window: minute }])
+  t.equal(windows.size, 3, 'never more than the cap')
+  t.match(windows.take([{ key: 'a', window: hourly }]), { remaining: 1 }, 'a, the oldest, was evicted and starts over')
+})
