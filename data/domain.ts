@@ -25,12 +25,14 @@ import { PrivateMessageService } from './services/private-messages.js'
 import { PostStreamService } from './services/post-streams.js'
 import { PostViewService } from './services/post-views.js'
 import { PostService } from './services/posts.js'
+import { ProfileService } from './services/profile.js'
 import { RelationListService } from './services/relation-lists.js'
 import { RelationService } from './services/relations.js'
 import { RepostService } from './services/reposts.js'
 import { StarService } from './services/stars.js'
 import { TokenService } from './services/tokens.js'
 import { UserService } from './services/users.js'
+import { UserSearchService } from './services/user-search.js'
 import { UserImageService } from './services/user-images.js'
 import { TextService } from './text/text-service.js'
 import { UserViewService } from './services/user-views.js'
@@ -45,6 +47,8 @@ export interface Domain {
   readonly store: Store
   readonly events: EventBus
   readonly users: UserService
+  readonly profiles: ProfileService
+  readonly userSearch: UserSearchService
   readonly userImages: UserImageService
   readonly text: TextService
   readonly apps: AppService
@@ -116,6 +120,8 @@ export function wireDomain(dataDir: string, config: InstanceConfig, store: Store
     store,
     events,
     users,
+    profiles: new ProfileService(store, events, users),
+    userSearch: new UserSearchService(store),
     userImages: new UserImageService(store, events, imagesDir),
     apps,
     tokens,

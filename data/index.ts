@@ -18,6 +18,8 @@ export { SCOPES, parseScopes, type Scope, type TokenInfo, type StorageUsage } fr
 export { CODE_TTL_MS, type Authorization, type AuthorizationRequest, type FlowStep, type GrantInput, type GrantResult } from './services/oauth.js'
 export { DELEGATE_TOKEN_TTL_MS } from './services/delegation.js'
 export { USERNAME_PATTERN } from './services/users.js'
+export { NAME_MAX_LENGTH, type ProfileService, type ProfileInput, type DescriptionInput } from './services/profile.js'
+export type { UserSearchService, UserSearchInput } from './services/user-search.js'
 export type { UserImageService, ServedImage } from './services/user-images.js'
 export { IMAGE_KINDS, IMAGE_UPLOAD_LIMITS, MAX_IMAGE_SIDE, DEFAULT_IMAGES, imageOf, imageTooLarge, type ImageKind } from './images/image-rules.js'
 export type { ImageSize } from './images/resize-image.js'

@@ -60,6 +60,9 @@ const CORE_TYPES: Record<string, Check> = {
   'svc.core.oembed': oembed,
 }
 
+/** Is `type` a reversed-domain annotation type (`com.example.note`) of at most 255 characters? */
+export const isAnnotationType = (type: unknown): type is string => typeof type === 'string' && type.length <= 255 && TYPE_PATTERN.test(type)
+
 /** Replacement keys (`+svc.core.file` ...) are resolved by their own services; none is resolved here. */
 const findReplacementKey = (value: unknown): string | null => {
   if (Array.isArray(value)) return value.map(findReplacementKey).find((k) => k !== null) ?? null
@@ -83,7 +86,7 @@ export function checkAnnotations(input: unknown): Annotation[] {
   const out = input.map((a, i): Annotation => {
     if (!isObject(a)) throw invalid(`annotation ${i} must be an object`)
     const { type, value } = a
-    if (typeof type !== 'string' || type.length > 255 || !TYPE_PATTERN.test(type)) throw invalid(`annotation ${i} type must be a reversed-domain name such as com.example.note`)
+    if (!isAnnotationType(type)) throw invalid(`annotation ${i} type must be a reversed-domain name such as com.example.note`)
     if (!isObject(value)) throw invalid(`annotation ${type} needs a value object`)
     const replacement = findReplacementKey(value)
     if (replacement) throw invalid(`annotation ${type}: the replacement value ${replacement} cannot be used here`)

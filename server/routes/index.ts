@@ -14,6 +14,8 @@ import { relationRoutes } from './relations.js'
 import { repostRoutes } from './reposts.js'
 import { starRoutes } from './stars.js'
 import { userRoutes } from './users.js'
+import { profileRoutes } from './profile.js'
+import { userSearchRoutes } from './user-search.js'
 import { userImageRoutes } from './user-images.js'
 import { imageRoutes } from './images.js'
 import { appRoutes } from './apps.js'
@@ -24,4 +26,4 @@ import { tokenRoutes } from './token.js'
 import { textRoutes } from './text.js'
 import { configRoutes } from './config.js'
 
-export const allRoutes = (domain: Domain): SvcRoute[] => [...userRoutes(domain), ...userImageRoutes(domain), ...imageRoutes(domain), ...relationRoutes(domain), ...postRoutes(domain), ...starRoutes(domain), ...repostRoutes(domain), ...postStreamRoutes(domain), ...exploreRoutes(domain), ...postSearchRoutes(domain), ...interactionRoutes(domain), ...channelRoutes(domain), ...subscriptionRoutes(domain), ...messageRoutes(domain), ...markerRoutes(domain), ...tokenRoutes(domain), ...textRoutes(domain), ...configRoutes(), ...appRoutes(domain), ...oauthRoutes(domain), ...oauthFlowRoutes(domain), ...signupRoutes(domain)]
+export const allRoutes = (domain: Domain): SvcRoute[] => [...userRoutes(domain), ...profileRoutes(domain), ...userSearchRoutes(domain), ...userImageRoutes(domain), ...imageRoutes(domain), ...relationRoutes(domain), ...postRoutes(domain), ...starRoutes(domain), ...repostRoutes(domain), ...postStreamRoutes(domain), ...exploreRoutes(domain), ...postSearchRoutes(domain), ...interactionRoutes(domain), ...channelRoutes(domain), ...subscriptionRoutes(domain), ...messageRoutes(domain), ...markerRoutes(domain), ...tokenRoutes(domain), ...textRoutes(domain), ...configRoutes(), ...appRoutes(domain), ...oauthRoutes(domain), ...oauthFlowRoutes(domain), ...signupRoutes(domain)]
