@@ -60,7 +60,7 @@ export const authPlugin: Plugin<{ domain: Domain }> = {
         response.output.headers['X-OAuth-Scopes'] = scopes.join(',')
       }
       return h.continue
-    })
+    }, { after: ['svc-envelope'] }) // once the envelope has rendered errors too: it rebuilds a domain error's headers
   },
 }
 

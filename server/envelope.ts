@@ -61,6 +61,12 @@ const render = (request: Request, h: ResponseToolkit, body: Envelope, status: nu
 export const envelopePlugin: Plugin<void> = {
   name: 'svc-envelope',
   register(server) {
+    // Anything but a plain name would be script of the caller's making in our answer; plain JSON instead would break the page silently.
+    server.ext('onPreAuth', (request, h) => {
+      const callback = request.query.callback
+      if (callback === undefined || request.route.settings.plugins?.svc?.raw || (typeof callback === 'string' && CALLBACK.test(callback))) return h.continue
+      throw Boom.badRequest('callback must be a JavaScript function name')
+    })
     server.ext('onPreResponse', (request, h) => {
       const response = request.response
       const svc = request.route.settings.plugins?.svc

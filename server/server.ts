@@ -24,7 +24,8 @@ export async function createServer(domain: Domain, options: ServerOptions = {}):
     port: options.port ?? 0,
     host: options.host ?? '127.0.0.1',
     routes: {
-      cors: { origin: ['*'], additionalHeaders: ['X-SVC-Pretty-JSON', 'X-SVC-Migration-Overrides', 'Identity-Delegate-Token', 'Identity-Delegate-Endpoint'], additionalExposedHeaders: ['X-OAuth-Scopes', 'X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset', 'Connection-Id'] },
+      // 'ignore' answers a literal `*`, as App.net did: no cross-origin call carries credentials, so echoing the Origin buys nothing.
+      cors: { origin: 'ignore', additionalHeaders: ['X-SVC-Pretty-JSON', 'X-SVC-Migration-Overrides', 'Identity-Delegate-Token', 'Identity-Delegate-Endpoint'], additionalExposedHeaders: ['X-OAuth-Scopes', 'X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset', 'Retry-After', 'Connection-Id'] },
       validate: {
         failAction: async (_request, _h, err) => {
           throw Boom.badRequest(err instanceof Error ? err.message.replace(/"/g, '') : 'invalid input')
