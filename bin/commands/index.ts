@@ -7,12 +7,14 @@ import { appCommand } from './app.js'
 import { userCommand } from './user.js'
 import { tokenCommand } from './token.js'
 import { exploreCommand } from './explore.js'
+import { consoleCommand } from './console.js'
 import { runOperation } from './run-operation.js'
 
 export function registerCommands(program: Command): void {
   initCommand(program)
   migrateCommand(program)
   serveCommand(program)
+  consoleCommand(program)
   appCommand(program, runOperation)
   userCommand(program, runOperation)
   tokenCommand(program, runOperation)

@@ -5,14 +5,8 @@
 import type { Command } from 'commander'
 import { adminSubcommand, printResult, type AdminFlags } from './admin-command.js'
 import type { RunOperation } from './run-operation.js'
+import type { TokenFacts } from '../../server/present/admin.js'
 
-interface TokenFacts {
-  id: string
-  kind: string
-  app: { client_id: string; name: string }
-  user?: { id: string; username: string }
-  scopes: string[]
-}
 
 const row = (t: TokenFacts): string => [t.id, t.kind, t.app.client_id, t.app.name, t.user ? `@${t.user.username}` : '-', t.scopes.join(',') || '-'].join('\t')
 

@@ -19,8 +19,17 @@ const presentApp = (app: AppRow): Record<string, unknown> => ({
   created_at: app.created_at,
 })
 
-/** One token's facts for listing: ids, app, user, scopes; never a secret. */
-const presentTokenFacts = ({ token, app, user }: TokenInfo): Record<string, unknown> => ({
+/** One token's facts for listing (`token.list`, `token.revoke`): ids, app, user, scopes; never a secret. */
+export interface TokenFacts {
+  id: string
+  kind: string
+  app: { client_id: string; name: string }
+  user?: { id: string; username: string }
+  scopes: string[]
+  created_at: string
+}
+
+const presentTokenFacts = ({ token, app, user }: TokenInfo): TokenFacts => ({
   id: String(token.id),
   kind: token.kind,
   app: { client_id: app.client_id, name: app.name },
