@@ -15,6 +15,25 @@ export interface Envelope {
   meta: Record<string, unknown>
 }
 
+/**
+ * A value presented once and kept as JSON text (a post read by many viewers):
+ * as `data` or an item of a `data` array the envelope writes the text as is;
+ * anywhere else `toJSON` parses it back, so it serializes the same either way.
+ */
+export class RawJson {
+  constructor(readonly json: string) {}
+
+  /** The same object (the text must be one) with one more field at its end. */
+  withField(name: string, value: unknown): RawJson {
+    const open = this.json.slice(0, -1)
+    return new RawJson(`${open}${open === '{' ? '' : ','}${JSON.stringify(name)}:${JSON.stringify(value)}}`)
+  }
+
+  toJSON(): unknown {
+    return JSON.parse(this.json)
+  }
+}
+
 /** A success answer: what route handlers return. */
 export const ok = (data: unknown, meta: Record<string, unknown> = {}): Envelope => ({ data, meta: { code: 200, ...meta } })
 
@@ -48,9 +67,23 @@ const errorMeta = (err: Boom.Boom, request: Request): Record<string, unknown> =>
   return meta
 }
 
+const isRaw = (value: unknown): boolean => value instanceof RawJson || (Array.isArray(value) && value.length > 0 && value.every((v) => v instanceof RawJson))
+
+/** `JSON.stringify(body)`, writing a raw `data` (or raw items of `data`) without parsing them back. */
+const serialize = (body: Envelope): string => {
+  if (!isRaw(body.data)) return JSON.stringify(body)
+  const fields = Object.entries(body)
+    .filter(([, value]) => value !== undefined)
+    .map(([name, value]) => {
+      if (name !== 'data') return `${JSON.stringify(name)}:${JSON.stringify(value)}`
+      return `"data":${value instanceof RawJson ? value.json : `[${(value as RawJson[]).map((v) => v.json).join(',')}]`}`
+    })
+  return `{${fields.join(',')}}`
+}
+
 const render = (request: Request, h: ResponseToolkit, body: Envelope, status: number): ResponseObject => {
   const pretty = request.headers['x-svc-pretty-json'] !== undefined
-  const json = pretty ? JSON.stringify(body, null, 2) + '\n' : JSON.stringify(body)
+  const json = pretty ? JSON.stringify(body, null, 2) + '\n' : serialize(body)
   const callback = typeof request.query.callback === 'string' ? request.query.callback : undefined
   if (callback && CALLBACK.test(callback)) {
     return h.response(`${callback}(${json})`).type('application/javascript').code(200)

@@ -1,5 +1,5 @@
 /** The API shape of a User. */
-import { imageOf, renderHtml, type ImageKind, type ImageSize, type UserRow, type UserView } from '../../data/index.js'
+import { imageOf, renderHtml, type ImageKind, type ImageSize, type UserRelation, type UserRow, type UserView } from '../../data/index.js'
 import type { PresentContext } from './context.js'
 
 /** Where the server serves an image file; `w` and `h` ask for a resized copy. */
@@ -17,6 +17,20 @@ const image = (ctx: PresentContext, user: UserRow, kind: ImageKind) => {
   return { width, height, is_default, url: imageUrl(ctx.baseUrl, file) }
 }
 
+/** The relation booleans as the API names them. */
+export const relationFields = (relation: UserRelation): Record<string, boolean> => ({
+  ...relation,
+  // Deprecated names, still read by older clients.
+  is_following: relation.you_follow,
+  is_follower: relation.follows_you,
+  is_muted: relation.you_muted,
+})
+
+/**
+ * `user-json.ts` keeps this answer without `relation` as text per user row,
+ * counts, base URL and `include_html` (annotations asked: not kept), then
+ * adds `relationFields`: whatever else it comes to read must join that key.
+ */
 export function presentUserView(ctx: PresentContext, view: UserView): Record<string, unknown> {
   const { user, counts, relation } = view
   const o = ctx.options
@@ -37,14 +51,7 @@ export function presentUserView(ctx: PresentContext, view: UserView): Record<str
     counts,
   }
   if (user.verified_domain) out.verified_domain = user.verified_domain
-  if (relation) {
-    Object.assign(out, relation, {
-      // Deprecated names, still read by older clients.
-      is_following: relation.you_follow,
-      is_follower: relation.follows_you,
-      is_muted: relation.you_muted,
-    })
-  }
+  if (relation) Object.assign(out, relationFields(relation))
   if (o.include_annotations || o.include_user_annotations) out.annotations = user.annotations
   return out
 }
