@@ -85,6 +85,8 @@ export const channelGeneralQuery = {
 export const commonQuery = {
   access_token: Joi.string(),
   callback: Joi.string().max(100),
+  // jQuery adds `_=<timestamp>` to every JSONP call to defeat caches.
+  _: Joi.string().max(100),
   connection_id: Joi.string().max(64),
   subscription_id: Joi.string().max(64),
 }
