@@ -65,13 +65,20 @@ export class PostStreamService {
     return this.list(viewer, input, 'my_stream', (range) => r.posts.idsAny('user', authors, range), { include_directed_posts: false }, this.personalTest(authors, input))
   }
 
-  /** The personal stream merged with the viewer's mentions. Errors: `invalid`, `forbidden`. */
+  /**
+   * The personal stream merged with the viewer's mentions, each part through
+   * its own defaults: a mention directed at someone else still shows, as it
+   * does among the mentions. Errors: `invalid`, `forbidden`.
+   */
   async unified(viewer: Viewer, input: PostListInput): Promise<PostList> {
     const me = actingUser(viewer)
     const authors = await this.authorsOf(viewer)
     const r = this.store.read
     const ids = async (range: Range) => mergeNewest(await r.posts.idsAny('user', authors, range), await r.posts.ids('mention', me.id, range), range)
-    return this.list(viewer, input, 'unified', ids, { include_directed_posts: false }, this.personalTest(authors, input))
+    const asMention = await postFilter(r, viewer, input)
+    const photo = this.photoFacet(input)
+    const mention: PostTest = async (p) => p.repost_of === undefined && p.entities.mentions.some((m) => Number(m.id) === me.id) && (await asMention(p)) && (await photo(p))
+    return this.list(viewer, input, 'unified', ids, { include_directed_posts: false }, this.personalTest(authors, input), mention)
   }
 
   /** Every public post except reposts and posts by bots. Errors: `invalid`. */
@@ -105,11 +112,14 @@ export class PostStreamService {
     ids: (range: Range) => Promise<number[]>,
     defaults: PostFilterDefaults = {},
     extra?: PostTest,
+    /** Keeps what the tests above drop: another source's own test. */
+    orElse?: PostTest,
   ): Promise<PostList> {
     const r = this.store.read
     const row = markerName && viewer.user ? await this.markers.find(viewer.user.id, markerName) : null
     const base = await postFilter(r, viewer, input, defaults)
-    const keep: PostTest = extra ? async (p) => (await base(p)) && (await extra(p)) : base
+    const both: PostTest = extra ? async (p) => (await base(p)) && (await extra(p)) : base
+    const keep: PostTest = orElse ? async (p) => (await both(p)) || (await orElse(p)) : both
     const page = await paginate(resolvePage(input, markerName ? row : undefined), ids, (list) => loadPosts(r, list), keep)
     return markerName ? { page, marker: { name: markerName, row } } : { page }
   }
@@ -124,27 +134,47 @@ export class PostStreamService {
   private personalTest(authors: number[], input: PostListInput): PostTest {
     const once = this.repostOnce(authors)
     if (!input.has_oembed_photo) return once
-    // A repost shows its original's photo.
-    const photo = async (p: PostRow) => hasPhoto(p.repost_of === undefined ? p : ((await this.store.read.posts.get(p.repost_of)) ?? p))
+    const photo = this.photoFacet(input)
     return async (p) => (await photo(p)) && (await once(p))
   }
 
+  /** The `has_oembed_photo` facet (everything passes without it); a repost shows its original's photo. */
+  private photoFacet(input: PostListInput): PostTest {
+    if (!input.has_oembed_photo) return async () => true
+    return async (p) => hasPhoto(p.repost_of === undefined ? p : ((await this.store.read.posts.get(p.repost_of)) ?? p))
+  }
+
   /**
-   * In the personal stream a repost is left out when its original is there
-   * already (by the viewer or someone they follow, posted within a week of
-   * the repost) or when a newer repost of it was shown on this page.
+   * In the personal stream a repost is shown only when the viewer was not
+   * shown its original, or an earlier repost of it, in the week before it:
+   * the original by the viewer or someone they follow, or a live repost of it
+   * by one of them. So the first repost of a post shows and later ones within
+   * a week do not, each judged on its own, so every page agrees.
    */
   private repostOnce(authors: number[]): PostTest {
     const inStream = new Set(authors)
-    const shown = new Set<number>()
     return async (post) => {
       if (post.repost_of === undefined) return true
       const original = await this.store.read.posts.get(post.repost_of)
-      if (!original || shown.has(original.id)) return false
-      const recent = Date.parse(post.created_at) - Date.parse(original.created_at) < REPOST_REPEAT_MS
-      if (inStream.has(original.user_id) && recent) return false
-      shown.add(original.id)
-      return true
+      if (!original) return false
+      const weekBefore = Date.parse(post.created_at) - REPOST_REPEAT_MS
+      if (inStream.has(original.user_id) && Date.parse(original.created_at) > weekBefore) return false
+      return !(await this.repostedBefore(original.id, post.id, inStream, weekBefore))
+    }
+  }
+
+  /** Is there a live repost of `originalId` older than `repostId`, by one of `authors`, made after `after`? */
+  private async repostedBefore(originalId: number, repostId: number, authors: Set<number>, after: number): Promise<boolean> {
+    const r = this.store.read
+    let before = repostId
+    for (;;) {
+      const ids = await r.posts.ids('repost_live', originalId, { before, limit: 50, order: 'desc' })
+      for (const earlier of await r.posts.getMany(ids)) {
+        if (Date.parse(earlier.created_at) <= after) return false
+        if (authors.has(earlier.user_id)) return true
+      }
+      if (ids.length < 50) return false
+      before = ids[ids.length - 1]
     }
   }
 }
