@@ -33,7 +33,9 @@ export class RelationService {
     const r = this.store.read
     if (await blockedEitherWay(r, me.id, target.id)) throw forbidden('You cannot follow this user')
     if (me.type === 'bot' && !(await hasRelation(r, 'follows', target.id, me.id))) throw forbidden('A bot can only follow users who follow it')
-    if ((await r.follows.count('user', me.id)) >= this.followLimit()) throw new DomainError('quota', 'You follow as many users as your account allows')
+    // Following someone already followed is no new follow, so the limit does not apply to it.
+    const atLimit = !(await hasRelation(r, 'follows', me.id, target.id)) && (await r.follows.count('user', me.id)) >= this.followLimit()
+    if (atLimit) throw new DomainError('quota', 'You follow as many users as your account allows')
     if (await this.add('follows', me, target)) this.events.emit('follow.added', { user: me, target })
     return target
   }
