@@ -25,7 +25,7 @@ export interface ExploreRule {
 
 export interface ExploreStreamRow {
   readonly id: number
-  /** `[a-z0-9-]`, 1 to 255 characters, unique. */
+  /** `[a-z0-9]`, 1 to 255 characters, unique (streams made before that rule may hold `-`). */
   slug: string
   title: string
   description: string

@@ -25,7 +25,10 @@ import { postFilter } from './post-filters.js'
 import type { PostListInput } from './post-streams.js'
 import { isListedPost, postsInOrder } from './post-traits.js'
 
+/** What a request may name: App.net clients accept `-` too, and a stream made before slugs were alphanumeric keeps its address. */
 export const EXPLORE_SLUG_PATTERN = /^[a-z0-9-]{1,255}$/
+/** What a new or renamed stream is called: the spec's slug is lowercase alphanumeric. */
+const NEW_SLUG_PATTERN = /^[a-z0-9]{1,255}$/
 const MARKER_PATTERN = /^[a-z0-9_-]{1,255}$/
 
 export interface ExploreStreamInput {
@@ -55,9 +58,13 @@ export interface ExplorePosts {
   marker: { name: string; row: MarkerRow | null }
 }
 
-/** The streams App.net shipped; a fresh instance starts with them. */
+/**
+ * The streams App.net shipped; a fresh instance starts with them. App.net
+ * named the posts stream's marker `explore:undirected`, but the spec names
+ * every explore marker `explore:<slug>`, and the spec wins.
+ */
 export const DEFAULT_EXPLORE_STREAMS: readonly (Required<Omit<ExploreStreamInput, 'rule'>> & { rule: ExploreRule })[] = [
-  { slug: 'posts', title: 'Posts', description: 'Posts not directed at any user', marker: 'undirected', rule: { not_directed: true } },
+  { slug: 'posts', title: 'Posts', description: 'Posts not directed at any user', marker: 'posts', rule: { not_directed: true } },
   { slug: 'conversations', title: 'Conversations', description: 'New conversations just starting', marker: 'conversations', rule: { is_thread_root: true, has_replies: true } },
   { slug: 'photos', title: 'Photos', description: 'Photos uploaded by people here', marker: 'photos', rule: { has_photo: true } },
   { slug: 'trending', title: 'Trending', description: 'Posts trending here', marker: 'trending', rule: { min_stars: 2, star_window_hours: 24 } },
@@ -71,7 +78,7 @@ const checkText = (field: string, value: string, max: number): string => {
 }
 
 const checkSlug = (slug: string): string => {
-  if (!EXPLORE_SLUG_PATTERN.test(slug)) throw invalid('slug must be 1 to 255 characters of a-z, 0-9 and -')
+  if (!NEW_SLUG_PATTERN.test(slug)) throw invalid('slug must be 1 to 255 characters of a-z and 0-9')
   return slug
 }
 
@@ -129,6 +136,8 @@ export class ExploreService {
         ...(changes.slug !== undefined ? { slug: checkSlug(changes.slug) } : {}),
         ...(changes.title !== undefined ? { title: checkText('title', changes.title, 100) } : {}),
         ...(changes.description !== undefined ? { description: checkText('description', changes.description, 256) } : {}),
+        // A marker named for the slug (`explore:<slug>`) follows a new slug unless a marker is given.
+        ...(changes.slug !== undefined && current.marker === current.slug ? { marker: changes.slug } : {}),
         ...(changes.marker !== undefined ? { marker: checkMarker(changes.marker) } : {}),
         rule: await checkRule(changes.replace_rule ? {} : current.rule, changes.rule ?? {}, tx),
         updated_at: isoNow(),

@@ -40,7 +40,7 @@ t.test('an operator lists, creates, changes, pins and deletes streams without a 
   const updated = await svc(['explore', 'update', 'cats', '--no-photo', '--min-stars', '3', '--slug', 'felines', '--json', '--data-dir', dir])
   t.same(JSON.parse(updated.stdout).rule, { hashtag: 'cats', min_stars: 3 })
   const text = await svc(['explore', 'list', '--data-dir', dir])
-  t.match(text.stdout, /^felines\tCats\tmarker explore:cats\thashtag=cats min_stars=3\tpinned none$/m)
+  t.match(text.stdout, /^felines\tCats\tmarker explore:felines\thashtag=cats min_stars=3\tpinned none$/m)
   const deleted = await svc(['explore', 'delete', 'felines', '--data-dir', dir])
   t.same([deleted.code, deleted.stdout], [0, 'deleted felines\n'])
 })

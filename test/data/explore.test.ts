@@ -9,14 +9,14 @@ import { checkin, geolocation, photo, writePost, writeRelation, writeStar } from
 const ids = (page: { items: { item: PostRow }[] }) => page.items.map((i) => i.item.id)
 const page = { count: 20 }
 
-t.test('a fresh instance ships the five streams App.net had, posts with the undirected marker', async (t) => {
+t.test('a fresh instance ships the five streams App.net had, each marker named for its slug', async (t) => {
   const svc = await makeInstance(t)
   const streams = await svc.domain.explore.list()
   t.same(streams.map((s) => s.slug), ['posts', 'conversations', 'photos', 'trending', 'checkins'])
   const posts = streams[0]
   t.equal(posts.title, 'Posts')
   t.equal(posts.description, 'Posts not directed at any user')
-  t.equal(posts.marker, 'undirected')
+  t.equal(posts.marker, 'posts')
   t.equal(streams[2].marker, 'photos')
 })
 
@@ -45,8 +45,12 @@ t.test('an admin defines a stream and every change is announced after commit', a
   const renamed = await svc.domain.explore.update('cats', { slug: 'kittens', title: 'Kittens' })
   t.equal(renamed.slug, 'kittens')
   t.equal(renamed.description, 'Posts about cats')
+  t.equal(renamed.marker, 'kittens', 'a marker named for the slug follows the new slug')
+  await svc.domain.explore.create({ slug: 'dogs', title: 'Dogs', description: 'Posts about dogs', marker: 'woof' })
+  t.equal((await svc.domain.explore.update('dogs', { slug: 'puppies' })).marker, 'woof', 'a marker the admin chose stays')
+  await svc.domain.explore.remove('puppies')
   await svc.domain.explore.remove('kittens')
-  t.same(seen, ['cats', 'kittens', 'kittens removed'])
+  t.same(seen, ['cats', 'kittens', 'dogs', 'puppies', 'puppies removed', 'kittens removed'])
   await t.rejects(svc.domain.explore.bySlug('kittens'), { code: 'not_found' })
 })
 
@@ -54,6 +58,8 @@ t.test('bad slugs, texts, rules and taken slugs are refused', async (t) => {
   const svc = await makeInstance(t)
   const base = { title: 'T', description: 'D' }
   await t.rejects(svc.domain.explore.create({ ...base, slug: 'Cats!' }), { code: 'invalid', message: /slug/ })
+  await t.rejects(svc.domain.explore.create({ ...base, slug: 'cat-pics' }), { code: 'invalid', message: /slug/ }, 'a slug is lowercase alphanumeric')
+  await t.rejects(svc.domain.explore.update('photos', { slug: 'cat-pics' }), { code: 'invalid', message: /slug/ })
   await t.rejects(svc.domain.explore.create({ ...base, slug: 'photos' }), { code: 'conflict' })
   await t.rejects(svc.domain.explore.create({ slug: 'x', title: ' ', description: 'D' }), { code: 'invalid', message: /title/ })
   await t.rejects(svc.domain.explore.create({ ...base, slug: 'x', rule: { min_stars: 0 } }), { code: 'invalid', message: /min_stars/ })
@@ -73,7 +79,7 @@ t.test('the posts stream shows live original undirected posts, newest first', as
   await writePost(svc, bob.user, { machine_only: true, annotations: [geolocation] })
   await writePost(svc, bob.user, { is_deleted: true })
   const { stream, page: result } = await svc.domain.explore.posts({}, 'posts', page)
-  t.equal(stream.marker, 'undirected')
+  t.equal(stream.marker, 'posts')
   t.same(ids(result), [mentioning.id, plain.id])
 })
 
@@ -192,8 +198,8 @@ t.test('a stream answers its marker, and pages from it with last_read', async (t
   const newer = await writePost(svc, alice.user)
   const viewer = await svc.domain.tokens.authenticate(alice.token)
   const unset = await svc.domain.explore.posts(viewer, 'posts', page)
-  t.same(unset.marker, { name: 'explore:undirected', row: null })
-  await svc.domain.markers.set(viewer, [{ name: 'explore:undirected', id: newer.id }])
+  t.same(unset.marker, { name: 'explore:posts', row: null })
+  await svc.domain.markers.set(viewer, [{ name: 'explore:posts', id: newer.id }])
   const after = await svc.domain.explore.posts(viewer, 'posts', { before_id: 'last_read' })
   t.equal(after.marker.row?.last_read_id, newer.id)
   t.same(ids(after.page), [older.id])

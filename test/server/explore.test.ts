@@ -39,18 +39,18 @@ t.test('a stream answers its posts with the stream and its marker in meta', asyn
   t.equal(res.body.meta.min_id, snap.id)
 })
 
-t.test('the posts stream uses the undirected marker, full once alice sets it', async (t) => {
+t.test('the posts stream marker is explore:posts, full once alice sets it', async (t) => {
   const svc = await makeInstance(t)
   const alice = await svc.person('alice')
   const first = await post(svc, alice, { text: 'hello world' })
-  const set = await svc.call('POST', '/stream/0/posts/marker', { token: alice.token, payload: { name: 'explore:undirected', id: first.id } })
+  const set = await svc.call('POST', '/stream/0/posts/marker', { token: alice.token, payload: { name: 'explore:posts', id: first.id } })
   t.equal(set.status, 200)
   const res = await svc.call('GET', '/posts/stream/explore/posts', { token: alice.token })
-  t.equal(res.body.meta.marker.name, 'explore:undirected')
+  t.equal(res.body.meta.marker.name, 'explore:posts')
   t.equal(res.body.meta.marker.id, first.id)
   t.equal(res.body.meta.marker.last_read_id, first.id)
   const anonymous = await svc.call('GET', '/posts/stream/explore/posts')
-  t.same(anonymous.body.meta.marker, { name: 'explore:undirected' })
+  t.same(anonymous.body.meta.marker, { name: 'explore:posts' })
 })
 
 t.test('an unknown slug is a 404 and a malformed one a 400, both in the envelope', async (t) => {
