@@ -12,7 +12,8 @@ const CORE = 'svc.core.'
 const TYPE_PATTERN = /^[A-Za-z0-9_-]+(\.[A-Za-z0-9_-]+)+$/
 
 type Value = Record<string, unknown>
-type Check = (value: Value) => string | null
+/** Checks the value of one core annotation type: a problem to report, or null. */
+export type Check = (value: Value) => string | null
 
 const isObject = (v: unknown): v is Value => typeof v === 'object' && v !== null && !Array.isArray(v)
 const isNumber = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v)
@@ -77,10 +78,11 @@ const findReplacementKey = (value: unknown): string | null => {
 
 /**
  * Checks a list of annotations for a post or message and answers a clean copy.
+ * `extraCoreTypes` admits core types only some objects may carry.
  * Errors: `invalid` (shape, type format, unknown or malformed core type,
  * unresolved replacement values, over 8192 bytes).
  */
-export function checkAnnotations(input: unknown): Annotation[] {
+export function checkAnnotations(input: unknown, extraCoreTypes: Readonly<Record<string, Check>> = {}): Annotation[] {
   if (input === undefined || input === null) return []
   if (!Array.isArray(input)) throw invalid('annotations must be a list')
   const out = input.map((a, i): Annotation => {
@@ -91,7 +93,7 @@ export function checkAnnotations(input: unknown): Annotation[] {
     const replacement = findReplacementKey(value)
     if (replacement) throw invalid(`annotation ${type}: the replacement value ${replacement} cannot be used here`)
     if (type.startsWith(CORE)) {
-      const check = CORE_TYPES[type]
+      const check = CORE_TYPES[type] ?? extraCoreTypes[type]
       if (!check) throw invalid(`annotation type ${type} is not a known svc.core type`)
       const problem = check(value)
       if (problem) throw invalid(`annotation ${type}: ${problem}`)

@@ -42,8 +42,8 @@ const hasReplacementKey = (value: unknown): boolean => {
 /**
  * Checks channel annotations: each `{type, value: object}` with a
  * reversed-domain type, no replacement values, all together at most 8192
- * bytes of JSON. Channel metadata types (`svc.core.channel.metadata`, the
- * broadcast ones) are kept as given.
+ * bytes of JSON. Which core types fit which channel is checked in
+ * channel-annotations.ts.
  */
 export function checkAnnotations(annotations: readonly Annotation[]): void {
   for (const a of annotations) {

@@ -8,7 +8,9 @@ import type { ChannelRow, MarkerRow, MessageRow } from '../model/channel.js'
 import { pair } from '../store/schema.js'
 import type { Store } from '../store/port.js'
 import type { Viewer } from '../viewer.js'
-import { aclLevel, atLeast, type ChannelAccess } from './channel-acl.js'
+import type { Annotation } from '../model/entities.js'
+import { aclLevel, atLeast, BROADCAST_TYPE, type ChannelAccess } from './channel-acl.js'
+import { broadcastFrequency, shownChannelAnnotations } from './channel-annotations.js'
 import { channelMarkerName, type MarkerService } from './markers.js'
 
 export interface ChannelView {
@@ -24,12 +26,19 @@ export interface ChannelView {
   recent_message?: MessageRow
   /** Only when asked for (`include_marker`, user tokens): null while unset. */
   marker?: MarkerRow | null
+  /** Only when asked for: the channel's annotations plus those the server keeps on broadcast channels. */
+  annotations?: Annotation[]
 }
 
 export interface ChannelViewOptions {
   recentMessage?: boolean
   marker?: boolean
+  /** Show annotations; the server-kept fallback URLs point at `baseUrl`. */
+  annotations?: { baseUrl: string }
 }
+
+/** Enough of a low-volume broadcast channel's latest messages to measure a month of publishing. */
+const FREQ_SAMPLE = 1000
 
 /** The channel general parameters that filter lists. */
 export interface ChannelFilter {
@@ -67,7 +76,16 @@ export class ChannelViewService {
     if (recentId !== undefined) view.recent_message_id = recentId
     if (options.recentMessage && recentId !== undefined) view.recent_message = (await r.messages.get(recentId)) ?? undefined
     if (options.marker && userId !== undefined) view.marker = await this.markers.find(userId, channelMarkerName(channel.id))
+    if (options.annotations) view.annotations = shownChannelAnnotations(channel, options.annotations.baseUrl, await this.frequency(channel))
     return view
+  }
+
+  /** How often a broadcast channel publishes; undefined for other channels. */
+  private async frequency(channel: ChannelRow): Promise<{ avg_freq: string; intensity: number } | undefined> {
+    if (channel.type !== BROADCAST_TYPE) return undefined
+    const r = this.store.read
+    const latest = await r.messages.getMany(await r.messages.ids('channel_live', channel.id, { limit: FREQ_SAMPLE }))
+    return broadcastFrequency(latest.map((m) => Date.parse(m.created_at)), Date.parse(channel.created_at), Date.now())
   }
 
   /** Has the channel a live message past the user's `channel:<id>` marker? */

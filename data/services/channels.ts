@@ -14,7 +14,8 @@ import type { Store, Tx } from '../store/port.js'
 import { isoNow } from '../time.js'
 import type { Viewer } from '../viewer.js'
 import { channelUser, BROADCAST_TYPE, PM_TYPE, type ChannelAccess } from './channel-acl.js'
-import { buildAcl, checkAnnotations, checkBroadcastAcls, checkChannelType, emptyAcl, type AclInput, type AclName } from './channel-input.js'
+import { channelAnnotations, mergeChannelAnnotations } from './channel-annotations.js'
+import { buildAcl, checkBroadcastAcls, checkChannelType, emptyAcl, type AclInput, type AclName } from './channel-input.js'
 import type { ChannelFilter, ChannelViewService } from './channel-views.js'
 import { resolvePage, type PageInput } from './page-input.js'
 import { addSubscription, autoSubscribe, subscriberIdsOf } from './subscriptions.js'
@@ -33,10 +34,14 @@ export interface CreateChannelInput {
 export interface UpdateChannelInput {
   readers?: AclInput
   writers?: AclInput
-  annotations?: Annotation[]
+  /** Merged by type into the stored ones; a type without a value removes it. */
+  annotations?: (Annotation | { type: string })[]
   /** As on create: subscribe everyone named on the ACLs, as their preferences allow. */
   auto_subscribe?: boolean
 }
+
+const sameAcl = (a: Acl, b: Acl): boolean =>
+  a.any_user === b.any_user && a.immutable === b.immutable && a.public === b.public && a.user_ids.length === b.user_ids.length && a.user_ids.every((id) => b.user_ids.includes(id))
 
 /** The users an `auto_subscribe` reaches: everyone named on the channel's ACLs. */
 const aclUserIds = (channel: ChannelRow): number[] => [...new Set([...channel.readers.user_ids, ...channel.writers.user_ids, ...channel.editors.user_ids])]
@@ -60,8 +65,7 @@ export class ChannelService {
   async create(viewer: Viewer, input: CreateChannelInput): Promise<ChannelRow> {
     const owner = channelUser(viewer)
     checkChannelType(input.type)
-    const annotations = input.annotations ?? []
-    checkAnnotations(annotations)
+    const annotations = channelAnnotations(input.annotations ?? [], input.type)
     const acls = {} as Record<AclName, Acl>
     for (const name of ['readers', 'writers', 'editors'] as const) {
       acls[name] = await buildAcl(name, input[name], emptyAcl(), owner.id, input.type, (ref) => this.member(ref, viewer))
@@ -103,8 +107,9 @@ export class ChannelService {
   }
 
   /**
-   * Edits a channel: only its owner, only `annotations`, `readers` and
-   * `writers`, and an ACL only while it is not immutable. Answers the channel.
+   * Edits a channel: only its owner, only `annotations` (merged by type),
+   * `readers` and `writers`, and an ACL only while it is not immutable (one
+   * sent back unchanged is fine). Answers the channel.
    * Errors: `not_found`, `forbidden` (not the owner), `invalid` (immutable
    * ACL, inactive channel, bad input). Emits `channel.updated`, then
    * `subscription.added` for everyone `auto_subscribe` reached.
@@ -117,14 +122,14 @@ export class ChannelService {
     const next: ChannelRow = { ...channel }
     for (const name of ['readers', 'writers'] as const) {
       if (input[name] === undefined) continue
+      const acl = await buildAcl(name, input[name], channel[name], channel.owner_id, channel.type, (ref) => this.member(ref, viewer))
+      // Clients PUT back the whole channel they fetched; an immutable ACL sent unchanged is not an attempt to change it.
+      if (sameAcl(acl, channel[name])) continue
       if (channel[name].immutable) throw invalid(`${name} of this channel are immutable`)
-      next[name] = await buildAcl(name, input[name], channel[name], channel.owner_id, channel.type, (ref) => this.member(ref, viewer))
+      next[name] = acl
     }
     if (channel.type === BROADCAST_TYPE) checkBroadcastAcls(next.writers, next.editors)
-    if (input.annotations !== undefined) {
-      checkAnnotations(input.annotations)
-      next.annotations = input.annotations
-    }
+    if (input.annotations !== undefined) next.annotations = mergeChannelAnnotations(channel.annotations, input.annotations, channel.type)
     await this.checkBotReach(user, next)
     const { updated, added } = await this.store.transact(async (tx) => {
       const row = tx.channels.put(next)
@@ -143,7 +148,9 @@ export class ChannelService {
    */
   async deactivate(viewer: Viewer, id: number): Promise<ChannelRow> {
     const user = channelUser(viewer)
-    const channel = await this.access.readable(viewer, id)
+    // The endpoint asks for no messaging scope, so the owner reaches her channel whatever the token's scopes.
+    const own = await this.store.read.channels.get(id)
+    const channel = own?.owner_id === user.id ? own : await this.access.readable(viewer, id)
     if (channel.owner_id !== user.id) throw forbidden('only the owner can deactivate this channel')
     if (channel.type === PM_TYPE) throw invalid('private message channels cannot be deactivated')
     if (channel.is_inactive) return channel

@@ -12,7 +12,7 @@ import type { Store, Tx } from '../store/port.js'
 import { fillTemplates, processText, type EntitiesInput } from '../text/process.js'
 import { isoNow } from '../time.js'
 import type { Viewer } from '../viewer.js'
-import { checkAnnotations } from './annotation-rules.js'
+import { messageAnnotations } from './channel-annotations.js'
 import { channelUser, namedMembers, PM_TYPE, type ChannelAccess } from './channel-acl.js'
 import { channelMarkerName, type MarkerService } from './markers.js'
 import { resolvePage, type PageInput } from './page-input.js'
@@ -95,7 +95,7 @@ export class MessageService {
     if (channel.is_inactive) throw invalid('the channel is inactive; it takes no new messages')
     const machineOnly = input.machine_only === true
     if (machineOnly && channel.type === PM_TYPE) throw invalid('private messages cannot be machine_only')
-    const annotations = checkAnnotations(input.annotations)
+    const annotations = messageAnnotations(input.annotations, channel.type)
     if (machineOnly && (input.text ?? '') !== '') throw invalid('a machine_only message has no text')
     if (machineOnly && annotations.length === 0) throw invalid('a machine_only message needs at least one annotation')
     const parent = input.reply_to === undefined ? undefined : await this.replyParent(channel.id, input.reply_to)

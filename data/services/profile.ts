@@ -84,16 +84,17 @@ const isUnchanged = (given: DescriptionInput, stored: UserRow['description']): b
 /**
  * `current` with the changes of `input` applied: a listed type replaces the
  * stored one in place or is appended; a type given without a value is removed.
- * Errors: `invalid` (shape, type format, core schemas, over 8192 bytes).
+ * `checkOne` checks each new annotation (null: leave that type out); channels
+ * bring their own. Errors: `invalid` (shape, type format, core schemas, over 8192 bytes).
  */
-export function mergeUserAnnotations(current: readonly Annotation[], input: unknown): Annotation[] {
+export function mergeUserAnnotations(current: readonly Annotation[], input: unknown, checkOne: (a: Annotation) => Annotation | null = (a) => checkAnnotations([a])[0]): Annotation[] {
   if (!Array.isArray(input)) throw invalid('annotations must be a list')
   const changes = new Map<string, Annotation | null>()
   input.forEach((a: unknown, i) => {
     if (typeof a !== 'object' || a === null || Array.isArray(a)) throw invalid(`annotation ${i} must be an object`)
     const { type, value } = a as { type?: unknown; value?: unknown }
     if (!isAnnotationType(type)) throw invalid(`annotation ${i} type must be a reversed-domain name such as com.example.note`)
-    changes.set(type, value === undefined || value === null ? null : checkAnnotations([{ type, value }])[0])
+    changes.set(type, value === undefined || value === null ? null : checkOne({ type, value } as Annotation))
   })
   const kept = current.flatMap((a) => {
     if (!changes.has(a.type)) return [a]

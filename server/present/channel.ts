@@ -13,9 +13,8 @@ const acl = (a: Acl, you: boolean): Record<string, unknown> => ({
   you,
 })
 
-function shape(ctx: PresentContext, view: ChannelView, owner: Record<string, unknown> | undefined, recent: Record<string, unknown> | undefined): Record<string, unknown> {
+function shape(view: ChannelView, owner: Record<string, unknown> | undefined, recent: Record<string, unknown> | undefined): Record<string, unknown> {
   const { channel } = view
-  const o = ctx.options
   const out: Record<string, unknown> = {
     id: String(channel.id),
     type: channel.type,
@@ -32,7 +31,7 @@ function shape(ctx: PresentContext, view: ChannelView, owner: Record<string, unk
   if (owner) out.owner = owner
   if (view.recent_message_id !== undefined) out.recent_message_id = String(view.recent_message_id)
   if (recent) out.recent_message = recent
-  if (o.include_annotations || o.include_channel_annotations) out.annotations = channel.annotations
+  if (view.annotations) out.annotations = view.annotations
   if (view.marker !== undefined) out.marker = presentMarker(`channel:${channel.id}`, view.marker)
   return out
 }
@@ -41,14 +40,15 @@ function shape(ctx: PresentContext, view: ChannelView, owner: Record<string, unk
 export async function presentChannels(ctx: PresentContext, rows: readonly ChannelRow[]): Promise<Record<string, unknown>[]> {
   const o = ctx.options
   const marker = o.include_marker === true && ctx.viewer.token?.kind === 'user'
-  const views = await ctx.domain.channelViews.views(rows, ctx.viewer, { recentMessage: o.include_recent_message === true, marker })
+  const annotations = o.include_annotations || o.include_channel_annotations ? { baseUrl: ctx.baseUrl } : undefined
+  const views = await ctx.domain.channelViews.views(rows, ctx.viewer, { recentMessage: o.include_recent_message === true, marker, annotations })
   const owners = (await ctx.domain.store.read.users.getMany([...new Set(rows.map((c) => c.owner_id))])) as UserRow[]
   const shapedOwners = await presentUsers(ctx, owners)
   const ownerById = new Map(owners.map((u, i) => [u.id, shapedOwners[i]]))
   const recents = views.flatMap((v) => (v.recent_message ? [v.recent_message] : []))
   const shapedRecents = await presentMessages(ctx, recents)
   const recentById = new Map(recents.map((m, i) => [m.id, shapedRecents[i]]))
-  return views.map((v) => shape(ctx, v, ownerById.get(v.channel.owner_id), v.recent_message ? recentById.get(v.recent_message.id) : undefined))
+  return views.map((v) => shape(v, ownerById.get(v.channel.owner_id), v.recent_message ? recentById.get(v.recent_message.id) : undefined))
 }
 
 export async function presentChannel(ctx: PresentContext, row: ChannelRow): Promise<Record<string, unknown>> {

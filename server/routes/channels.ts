@@ -19,10 +19,12 @@ const aclInput = Joi.object({
 }).unknown(true)
 
 const annotations = Joi.array().max(100).items(Joi.object({ type: Joi.string().max(255).required(), value: Joi.object().unknown(true).required() }).unknown(true))
+/** On update a type sent without a value (or with null) removes that annotation. */
+const annotationChanges = Joi.array().max(100).items(Joi.object({ type: Joi.string().max(255).required(), value: Joi.object().unknown(true).allow(null) }).unknown(true))
 
 /** Only these keys are read; the rest of a channel object sent back (id, counts, ...) is ignored. */
 const createPayload = Joi.object({ type: Joi.string().max(255).required(), readers: aclInput, writers: aclInput, editors: aclInput, annotations, auto_subscribe: Joi.boolean() }).unknown(true)
-const updatePayload = Joi.object({ readers: aclInput, writers: aclInput, annotations, auto_subscribe: Joi.boolean() }).unknown(true)
+const updatePayload = Joi.object({ readers: aclInput, writers: aclInput, annotations: annotationChanges, auto_subscribe: Joi.boolean() }).unknown(true)
 
 export const channelQuery = Joi.object({ ...commonQuery, ...channelGeneralQuery })
 export const channelListQuery = channelQuery.keys(paginationQuery)

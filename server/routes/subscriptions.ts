@@ -70,7 +70,8 @@ export const subscriptionRoutes = (domain: Domain): SvcRoute[] => [
     svc: { token: 'user', scopes: MESSAGING },
     options: { validate: { query: channelQuery } },
     handler: async (request) => {
-      const ctx = contextOf(request, domain)
+      // This list ignores the channel general parameters: the channels are shown as they are by default.
+      const ctx = { ...contextOf(request, domain), options: {} }
       return ok(await presentChannels(ctx, await domain.subscriptions.muted(ctx.viewer)))
     },
   },
