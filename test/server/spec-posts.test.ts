@@ -468,4 +468,5 @@ t.test('unified is my stream merged with my mentions, each part with its own def
   t.same(texts(await svc.call('GET', '/posts/stream/unified', { token: alice.token })), ['for everyone', '@carol look, @alice too'])
   t.same(texts(await svc.call('GET', '/posts/stream/unified?include_directed_posts=1', { token: alice.token })), ['for everyone', '@carol just for carol', '@carol look, @alice too'])
   t.same(texts(await svc.call('GET', '/posts/stream/unified?include_directed_posts=0', { token: alice.token })), ['for everyone'])
+  t.same(texts(await svc.call('GET', '/posts/stream/unified?has_oembed_photo=1', { token: alice.token })), [], 'the photo facet narrows both parts')
 })
