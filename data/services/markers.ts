@@ -19,7 +19,7 @@ export interface MarkerInput {
   name: string
   /** The item at the top of the viewport. */
   id?: number
-  /** Scroll offset within that item, an integer percentage. */
+  /** Scroll offset within that item, a percentage (clients send integers; the API calls it a number, so fractions are kept). */
   percentage?: number
 }
 
@@ -60,8 +60,8 @@ export class MarkerService {
     const channels = new Map<string, ChannelRow>()
     for (const input of inputs) {
       if (!isMarkerName(input.name)) throw invalid(`${input.name} is not a stream marker name`)
-      if (input.percentage !== undefined && (!Number.isInteger(input.percentage) || input.percentage < 0 || input.percentage > 100)) {
-        throw invalid('percentage must be an integer from 0 to 100')
+      if (input.percentage !== undefined && (!Number.isFinite(input.percentage) || input.percentage < 0 || input.percentage > 100)) {
+        throw invalid('percentage must be a number from 0 to 100')
       }
       const channel = await this.channelOf(viewer, input.name)
       if (channel) channels.set(input.name, channel)

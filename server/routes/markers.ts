@@ -11,7 +11,7 @@ import type { SvcRoute } from '../route.js'
 const markerInput = Joi.object({
   name: Joi.string().max(128).required(),
   id: Joi.alternatives(idParam(), Joi.number().integer().min(1)),
-  percentage: Joi.number().integer().min(0).max(100),
+  percentage: Joi.number().min(0).max(100),
 }).unknown(true)
 
 export const markerRoutes = (domain: Domain): SvcRoute[] => [

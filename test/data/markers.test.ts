@@ -50,12 +50,13 @@ t.test('a list of markers is set together and answered in order, each with an ev
   t.same(seen, rows.map((r) => r.name))
 })
 
-t.test('unknown marker names, fractional percentages and unreadable channels are refused', async (t) => {
+t.test('unknown marker names, percentages outside 0 to 100 and unreadable channels are refused', async (t) => {
   const svc = await makeInstance(t)
   const alice = await svc.person('alice')
   const viewer = await viewerOf(svc, alice.token)
   await t.rejects(svc.domain.markers.set(viewer, [{ name: 'everything' }]), { code: 'invalid' })
-  await t.rejects(svc.domain.markers.set(viewer, [{ name: 'unified', percentage: 12.5 }]), { code: 'invalid' })
+  await t.rejects(svc.domain.markers.set(viewer, [{ name: 'unified', percentage: 100.5 }]), { code: 'invalid' })
+  await t.rejects(svc.domain.markers.set(viewer, [{ name: 'unified', percentage: Number.NaN }]), { code: 'invalid' })
   await t.rejects(svc.domain.markers.set(viewer, [{ name: 'channel:999', id: 1 }]), { code: 'not_found' })
   await t.rejects(svc.domain.markers.set({}, [{ name: 'unified', id: 1 }]), { code: 'invalid' })
 })

@@ -36,7 +36,7 @@ t.test('last_read_id moves back only with reset_read_id=1', async (t) => {
 t.test('bad markers are 400s; markers need a user token', async (t) => {
   const svc = await makeInstance(t)
   const alice = await svc.person('alice')
-  for (const payload of [{ name: 'everything', id: 1 }, { name: 'unified', percentage: 10.5 }, { name: 'unified', percentage: 101 }, { id: 3 }, [], 'unified']) {
+  for (const payload of [{ name: 'everything', id: 1 }, { name: 'unified', percentage: -1 }, { name: 'unified', percentage: 101 }, { id: 3 }, [], 'unified']) {
     const res = await svc.call('POST', '/posts/marker', { token: alice.token, payload })
     t.equal(res.status, 400, JSON.stringify(payload))
     t.match(res.body.meta.error_message, /^Bad Request: /)

@@ -301,3 +301,14 @@ t.test('broadcast message metadata belongs to broadcast messages, with a subject
   t.equal((await post(news.id, 'x'.repeat(129))).status, 400)
   t.equal((await post(news.id, 'x'.repeat(128))).status, 200)
 })
+
+t.test('a marker’s percentage is a number: an integer comes back as sent, and so does a fraction', async (t) => {
+  const svc = await makeInstance(t)
+  const alice = await svc.person('alice')
+  const whole = await svc.call('POST', '/posts/marker', { token: alice.token, payload: { name: 'unified', id: 4, percentage: 50 } })
+  t.equal(whole.body.data.percentage, 50)
+  const part = await svc.call('POST', '/posts/marker', { token: alice.token, payload: { name: 'unified', id: 4, percentage: 12.5 } })
+  t.equal(part.status, 200)
+  t.equal(part.body.data.percentage, 12.5)
+  t.equal(part.body.data.last_read_id, '4')
+})
