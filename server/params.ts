@@ -16,7 +16,11 @@ export const idParam = () => Joi.string().pattern(/^\d{1,15}$/).messages({ 'stri
 export const paginationQuery = {
   since_id: Joi.string().pattern(/^(\d{1,15}|last_read|last_read_inclusive|marker|marker_inclusive)$/),
   before_id: Joi.string().pattern(/^(\d{1,15}|last_read|last_read_inclusive|marker|marker_inclusive)$/),
-  count: Joi.number().integer().min(-200).max(200).default(20),
+  // At most 200 either way; the original API never said what larger counts did, so they are capped rather than refused.
+  count: Joi.number()
+    .integer()
+    .default(20)
+    .custom((n: number) => Math.max(-200, Math.min(200, n))),
 }
 
 export const userGeneralQuery = {

@@ -27,6 +27,8 @@ export async function createServer(domain: Domain, options: ServerOptions = {}):
       // 'ignore' answers a literal `*`, as App.net did: no cross-origin call carries credentials, so echoing the Origin buys nothing.
       cors: { origin: 'ignore', additionalHeaders: ['X-SVC-Pretty-JSON', 'X-SVC-Migration-Overrides', 'Identity-Delegate-Token', 'Identity-Delegate-Endpoint'], additionalExposedHeaders: ['X-OAuth-Scopes', 'X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset', 'Retry-After', 'Connection-Id'] },
       validate: {
+        // Clients of the original API send parameters it ignored (jQuery's `_`, `include_client_info`, a whole user object on PUT /users/me): unknown keys are ignored, not refused.
+        options: { allowUnknown: true },
         failAction: async (_request, _h, err) => {
           throw Boom.badRequest(err instanceof Error ? err.message.replace(/"/g, '') : 'invalid input')
         },

@@ -61,7 +61,7 @@ t.test('an unknown slug is a 404 and a malformed one a 400, both in the envelope
   const bad = await svc.call('GET', '/stream/0/posts/stream/explore/Not_A_Slug')
   t.equal(bad.status, 400)
   t.match(bad.body.meta.error_message, /^Bad Request: /)
-  const badCount = await svc.call('GET', '/stream/0/posts/stream/explore/photos?count=500')
+  const badCount = await svc.call('GET', '/stream/0/posts/stream/explore/photos?count=1.5')
   t.equal(badCount.status, 400)
 })
 

@@ -32,7 +32,7 @@ t.test('a search needs a token and a query or a filter', async (t) => {
 
 t.test('malformed filters are 400s that name the parameter', async (t) => {
   const { svc, alice } = await story(t)
-  for (const q of ['is_reply=maybe', 'creator_id=abc', 'order=random', 'index=partial', 'colour=red', 'count=201']) {
+  for (const q of ['is_reply=maybe', 'creator_id=abc', 'order=random', 'index=partial', 'count=many']) {
     const res = await svc.call('GET', `/posts/search?${q}`, { token: alice.token })
     t.equal(res.status, 400, q)
     t.match(res.body.meta.error_message, /^Bad Request: /, q)

@@ -166,14 +166,14 @@ t.test('the photo facet keeps only posts with an oEmbed photo', async (t) => {
   await post(svc, alice, { text: 'plain' })
   t.same(texts(await svc.call('GET', '/posts/stream?has_oembed_photo=1', { token: alice.token })), ['with photo'])
   t.same(texts(await svc.call('GET', '/posts/stream/unified?has_oembed_photo=1', { token: alice.token })), ['with photo'])
-  t.equal((await svc.call('GET', '/posts/stream/global?has_oembed_photo=1')).status, 400, 'global has no facets')
+  t.same(texts(await svc.call('GET', '/posts/stream/global?has_oembed_photo=1')), ['plain', 'with photo'], 'global has no facets: the parameter is ignored')
 })
 
 t.test('lists refuse bad pages and unknown users', async (t) => {
   const svc = await makeInstance(t)
   await svc.person('alice')
   t.equal((await svc.call('GET', '/users/@nobody/posts')).status, 404)
-  for (const query of ['count=201', 'count=abc', 'before_id=xyz', 'include_muted=maybe']) {
+  for (const query of ['count=2.5', 'count=abc', 'before_id=xyz', 'include_muted=maybe']) {
     const res = await svc.call('GET', `/users/@alice/posts?${query}`)
     t.equal(res.status, 400, query)
     t.match(res.body.meta.error_message, /^Bad Request: /)
