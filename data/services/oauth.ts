@@ -202,12 +202,12 @@ export class OAuthService {
   }
 
   /**
-   * Signs a user in with username and password (the sign-in page).
-   * Errors: `unauthenticated` slug `invalid-grant`.
+   * Signs a user in with username and password (the sign-in page, the password grant).
+   * Errors: `invalid` slug `invalid-grant` (a 400, as RFC 6749 §5.2 answers a bad grant; the client itself was fine).
    */
   async signIn(username: string, password: string): Promise<UserRow> {
     const user = await this.users.checkPassword(username, password)
-    if (!user) throw oauthError('unauthenticated', 'invalid-grant', 'Authentication failed: wrong username or password.')
+    if (!user) throw oauthError('invalid', 'invalid-grant', 'Authentication failed: wrong username or password.')
     return user
   }
 

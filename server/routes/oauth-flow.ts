@@ -89,7 +89,7 @@ export const oauthFlowRoutes = (domain: Domain): SvcRoute[] => {
             writeSession(request, h, secret, fresh)
             return show(request, h, await domain.oauth.start(input, undefined, mode), fresh, mode)
           }
-          const user = await domain.oauth.signIn(body.username ?? '', body.password ?? '').catch((err) => (isDomainError(err) && err.code === 'unauthenticated' ? null : Promise.reject(err)))
+          const user = await domain.oauth.signIn(body.username ?? '', body.password ?? '').catch((err) => (isDomainError(err) && err.slug === 'invalid-grant' ? null : Promise.reject(err)))
           if (!user) {
             const step = await domain.oauth.start(input, undefined, mode)
             return show(request, h, step, session, mode, { message: 'Wrong username or password.', status: 401, username: body.username })

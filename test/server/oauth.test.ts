@@ -48,7 +48,7 @@ t.test('a wrong password, a wrong secret and an unknown client are OAuth errors'
   const robo = await makeClient(svc)
   const base = { grant_type: 'password', client_id: robo.client_id, client_secret: robo.client_secret, username: 'alice', password: 'correct horse' }
   const wrongPassword = await postForm(svc, '/oauth/access_token', { ...base, password: 'wrong horse' })
-  t.equal(wrongPassword.status, 401)
+  t.equal(wrongPassword.status, 400, 'RFC 6749 §5.2: a bad grant is a 400, a bad client a 401')
   t.equal(wrongPassword.body.error, 'invalid_grant')
   t.type(wrongPassword.body.error_description, 'string')
   const wrongSecret = await postForm(svc, '/oauth/access_token', { ...base, client_secret: 'not-the-secret' })
