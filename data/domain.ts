@@ -97,6 +97,8 @@ export async function openDomain(dataDir: string, options: OpenDomainOptions = {
   const domain = wireDomain(dataDir, config, store)
   // A fresh store starts with the explore streams App.net shipped.
   await domain.explore.seedDefaults()
+  // Holding the lock, nothing else writes images now: what no user points at is a crash's litter.
+  await domain.userImages.sweepOrphans()
   return domain
 }
 

@@ -3,7 +3,7 @@
  * file never changes once written (clients may cache it forever) and
  * removing a user's previous image can never hit someone else's.
  */
-import { open, mkdir, readFile, rename, unlink } from 'node:fs/promises'
+import { open, mkdir, readdir, readFile, rename, unlink } from 'node:fs/promises'
 import { join } from 'node:path'
 import { nanoid } from 'nanoid'
 import { fsyncPath } from '../store/fsync.js'
@@ -46,6 +46,25 @@ export class ImageFiles {
       if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null
       throw err
     }
+  }
+
+  /**
+   * Removes what a crash can leave behind: temporary files of unfinished
+   * writes, and uploads no row points at (written before a commit that never
+   * happened, or replaced before the old file could be removed). Answers how
+   * many files went. Only while nothing writes images: when a store opens.
+   */
+  async sweep(referenced: ReadonlySet<string>): Promise<number> {
+    let names: string[]
+    try {
+      names = await readdir(this.dir)
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return 0
+      throw err
+    }
+    const litter = names.filter((name) => (name.startsWith('.') && name.endsWith('.tmp')) || (isStoredImageName(name) && !referenced.has(name)))
+    for (const name of litter) await unlink(join(this.dir, name)).catch(() => undefined)
+    return litter.length
   }
 
   /** Removes a stored image; one already gone is fine. */

@@ -64,6 +64,22 @@ export class UserImageService {
     return updated
   }
 
+  /** Deletes image files no user points at (see `ImageFiles.sweep`); answers how many. */
+  async sweepOrphans(): Promise<number> {
+    const referenced = new Set<string>()
+    const users = this.store.read.users
+    for (let since = 0; ; ) {
+      const ids = await users.scan({ since, limit: 1000, order: 'asc' })
+      if (ids.length === 0) break
+      for (const user of await users.getMany(ids)) {
+        if (user.avatar) referenced.add(user.avatar.file)
+        if (user.cover) referenced.add(user.cover.file)
+      }
+      since = ids[ids.length - 1]
+    }
+    return this.files.sweep(referenced)
+  }
+
   /**
    * A stored or default image by file name, resized when `size` asks (never
    * a GIF). Errors: `not_found` (unknown file), `invalid` (a side over

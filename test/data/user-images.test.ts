@@ -1,5 +1,5 @@
 import t from 'tap'
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs'
+import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import sharp from 'sharp'
@@ -29,6 +29,24 @@ t.test('alice keeps her avatar and cover after the domain is closed and opened a
   t.equal(cover.mime, 'image/webp')
   t.same(await sizeOf(cover.data), { width: 300, height: 100, format: 'webp', pages: 1 })
   t.same(readdirSync(again.imagesDir).sort(), [row!.avatar!.file, row!.cover!.file].sort(), 'no temp files are left behind')
+})
+
+t.test('opening the store clears what a crash left in the images folder, and only that', async (t) => {
+  const dir = mkdtempSync(join(tmpdir(), 'svc-images-'))
+  t.teardown(() => rmSync(dir, { recursive: true, force: true }))
+  const first = await openDomain(dir)
+  const alice = await first.users.create({ username: 'alice' })
+  const kept = (await first.userImages.upload(alice, 'avatar', await flatImage(100, 100))).avatar!.file
+  await first.close()
+  // An upload whose row never committed, a write cut short, and a file svc never names: the first two are litter.
+  writeFileSync(join(first.imagesDir, 'AAAAAAAAAAAAAAAAAAAAA.png'), 'orphan')
+  writeFileSync(join(first.imagesDir, '.BBBBBBBBBBBBBBBBBBBBB.jpg.tmp'), 'half')
+  writeFileSync(join(first.imagesDir, 'README'), 'an operator note')
+
+  const again = await openDomain(dir)
+  t.teardown(() => again.close())
+  t.same(readdirSync(again.imagesDir).sort(), ['README', kept].sort())
+  t.equal((await again.userImages.serve(kept)).mime, 'image/png', 'the avatar a user points at is still served')
 })
 
 t.test('a photo taken sideways is stored upright, so a tall-looking cover is measured as it looks', async (t) => {
