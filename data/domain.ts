@@ -22,6 +22,7 @@ import { SubscriptionService } from './services/subscriptions.js'
 import { MessageService } from './services/messages.js'
 import { MessageViewService } from './services/message-views.js'
 import { PrivateMessageService } from './services/private-messages.js'
+import { PublicReadService } from './services/public-reads.js'
 import { PostStreamService } from './services/post-streams.js'
 import { PostViewService } from './services/post-views.js'
 import { PostService } from './services/posts.js'
@@ -76,6 +77,7 @@ export interface Domain {
   readonly stars: StarService
   readonly reposts: RepostService
   readonly postStreams: PostStreamService
+  readonly publicReads: PublicReadService
   close(): Promise<void>
 }
 
@@ -115,6 +117,8 @@ export function wireDomain(dataDir: string, config: InstanceConfig, store: Store
   const posts = new PostService(store, events, users)
   const channelViews = new ChannelViewService(store, channelAccess, markers)
   const messages = new MessageService(store, events, channelAccess, users, markers)
+  const postViews = new PostViewService(store)
+  const messageViews = new MessageViewService(store)
   return {
     dataDir,
     imagesDir,
@@ -141,15 +145,16 @@ export function wireDomain(dataDir: string, config: InstanceConfig, store: Store
     channelSearch: new ChannelSearchService(store, channelAccess, channelViews),
     subscriptions: new SubscriptionService(store, events, channelAccess),
     messages,
-    messageViews: new MessageViewService(store),
+    messageViews,
     privateMessages: new PrivateMessageService(store, events, messages, users),
     relations: new RelationService(store, events, users, () => config.limits.following),
     relationLists: new RelationListService(store, users),
     posts,
-    postViews: new PostViewService(store),
+    postViews,
     stars: new StarService(store, events, posts, users),
     reposts: new RepostService(store, events, posts),
     postStreams: new PostStreamService(store, posts, users, markers),
+    publicReads: new PublicReadService(store, posts, postViews, channelAccess, messageViews),
     text: new TextService(users),
     close: () => store.close(),
   }

@@ -16,8 +16,8 @@ import { mergeUserAnnotations } from './profile.js'
 export const FALLBACK_URL = 'svc.core.fallback_url'
 export const BROADCAST_FREQ = 'svc.core.broadcast.freq'
 const CHANNEL_METADATA = 'svc.core.channel.metadata'
-const BROADCAST_METADATA = 'svc.core.broadcast.metadata'
-const BROADCAST_MESSAGE_METADATA = 'svc.core.broadcast.message.metadata'
+export const BROADCAST_METADATA = 'svc.core.broadcast.metadata'
+export const BROADCAST_MESSAGE_METADATA = 'svc.core.broadcast.message.metadata'
 
 const text = (v: unknown, max: number): boolean => typeof v === 'string' && [...v].length <= max
 const title = (value: Record<string, unknown>): string | null =>
@@ -89,6 +89,9 @@ export const channelFallbackUrl = (baseUrl: string, channelId: number): string =
 
 /** Where to view one message of a broadcast channel. */
 export const messageFallbackUrl = (baseUrl: string, channelId: number, messageId: number): string => `${channelFallbackUrl(baseUrl, channelId)}/m/${messageId.toString(36)}`
+
+/** The id a fallback URL's channel or message code (base 36, either case) stands for. */
+export const idOfCode = (code: string): number => parseInt(code, 36)
 
 const DAY_MS = 86_400_000
 /** How far back the publishing frequency looks. */
