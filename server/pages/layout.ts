@@ -29,6 +29,7 @@ button.secondary{background:#fff;color:#2a62c9}
 .error{background:#fde8e8;color:#8a1c1c;padding:.5rem .8rem;border-radius:6px}
 ul.scopes{padding-left:1.2rem}
 .muted{color:#667;font-size:.9rem}
+ul.messages{list-style:none;padding:0}ul.messages li{border-top:1px solid #dde;padding:.6rem 0}
 `
 
 /** A whole page around `body` (already escaped HTML). */
@@ -36,8 +37,12 @@ export const layout = (title: string, body: string): string =>
   `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">` +
   `<title>${esc(title)}</title><style>${STYLE}</style></head><body><main>${body}</main></body></html>`
 
-/** Answers `html` with the page headers: no framing (the consent form must not be clickjacked), no caching, no scripts. */
-export const htmlResponse = (h: ResponseToolkit, html: string, status = 200): ResponseObject =>
+/**
+ * Answers `html` with the page headers: no framing (the consent form must not
+ * be clickjacked), no caching, no scripts, and images only from `imagesFrom`'s
+ * origin when given (avatars this server serves), none otherwise.
+ */
+export const htmlResponse = (h: ResponseToolkit, html: string, status = 200, imagesFrom?: string): ResponseObject =>
   h
     .response(html)
     .type('text/html; charset=utf-8')
@@ -45,7 +50,7 @@ export const htmlResponse = (h: ResponseToolkit, html: string, status = 200): Re
     .header('Cache-Control', 'no-store')
     .header('X-Frame-Options', 'DENY')
     .header('Referrer-Policy', 'no-referrer')
-    .header('Content-Security-Policy', "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'")
+    .header('Content-Security-Policy', `default-src 'none';${imagesFrom ? ` img-src ${new URL(imagesFrom).origin};` : ''} style-src 'unsafe-inline'; frame-ancestors 'none'`)
 
 /** A page that only says what went wrong. */
 export const errorPage = (title: string, message: string): string => layout(title, `<h1>${esc(title)}</h1><p class="error">${esc(message)}</p>`)
@@ -60,6 +65,17 @@ export function errorResponse(h: ResponseToolkit, err: unknown): ResponseObject 
   const title = status === 401 ? 'Sign-in needed' : status === 403 ? 'Not allowed' : status === 404 ? 'Not found' : 'Something is wrong with this request'
   return htmlResponse(h, errorPage(title, err.message), status)
 }
+
+/** A page route's handler: a domain error answers its error page (see `errorResponse`), others take the 500 path. */
+export const pageHandler =
+  (handle: (request: Request, h: ResponseToolkit) => Promise<ResponseObject>) =>
+  async (request: Request, h: ResponseToolkit): Promise<ResponseObject> => {
+    try {
+      return await handle(request, h)
+    } catch (err) {
+      return errorResponse(h, err) ?? Promise.reject(err)
+    }
+  }
 
 /** A route's joi `failAction` for pages: the validation message on a 400 page. */
 export const invalidInputPage = (_request: Request, h: ResponseToolkit, err: Error | undefined): ResponseObject =>

@@ -11,6 +11,7 @@ import { BoundedCache, cachePerOwner } from './bounded-cache.js'
 import type { PresentContext } from './context.js'
 import { presentMarker } from './marker.js'
 import { presentPage } from './page.js'
+import { userCanonicalUrl } from './user.js'
 import { presentUsersJson } from './user-json.js'
 
 const EMPTY_ENTITIES = { mentions: [], hashtags: [], links: [] }
@@ -33,6 +34,10 @@ interface Kept {
   withoutHtml: string
 }
 
+/** Where a browser reads a post: its page under its author's, which server/routes/post-page.ts serves. */
+export const postCanonicalUrl = (baseUrl: string, post: PostRow, user: UserRow | null): string =>
+  user ? `${userCanonicalUrl(baseUrl, user)}/post/${post.id}` : `${baseUrl}/posts/${post.id}`
+
 const keptOf = cachePerOwner(() => new BoundedCache<number, Kept>(10_000))
 
 function keep(ctx: PresentContext, view: PostView): Kept {
@@ -43,7 +48,7 @@ function keep(ctx: PresentContext, view: PostView): Kept {
   const head = fields({
     id: String(post.id),
     created_at: post.created_at,
-    canonical_url: user ? `${ctx.baseUrl}/@${user.username}/post/${post.id}` : `${ctx.baseUrl}/posts/${post.id}`,
+    canonical_url: postCanonicalUrl(ctx.baseUrl, post, user),
     machine_only: post.machine_only,
   })
   const source = fields({

@@ -11,6 +11,9 @@ export const imageUrl = (baseUrl: string, file: string, size: ImageSize = {}): s
   return `${baseUrl}/images/${file}${search ? `?${search}` : ''}`
 }
 
+/** Where a browser reads about a user: the page server/routes/user-page.ts serves. */
+export const userCanonicalUrl = (baseUrl: string, user: UserRow): string => `${baseUrl}/@${user.username}`
+
 // The URL names the file itself: an upload gets a new name, so clients may cache each URL forever.
 const image = (ctx: PresentContext, user: UserRow, kind: ImageKind) => {
   const { width, height, is_default, file } = imageOf(user, kind)
@@ -47,7 +50,7 @@ export function presentUserView(ctx: PresentContext, view: UserView): Record<str
     cover_image: image(ctx, user, 'cover'),
     type: user.type,
     created_at: user.created_at,
-    canonical_url: `${ctx.baseUrl}/@${user.username}`,
+    canonical_url: userCanonicalUrl(ctx.baseUrl, user),
     counts,
   }
   if (user.verified_domain) out.verified_domain = user.verified_domain

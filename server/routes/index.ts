@@ -23,8 +23,10 @@ import { oauthRoutes } from './oauth.js'
 import { oauthFlowRoutes } from './oauth-flow.js'
 import { signupRoutes } from './signup.js'
 import { userPageRoutes } from './user-page.js'
+import { postPageRoutes } from './post-page.js'
+import { broadcastPageRoutes } from './broadcast-page.js'
 import { tokenRoutes } from './token.js'
 import { textRoutes } from './text.js'
 import { configRoutes } from './config.js'
 
-export const allRoutes = (domain: Domain): SvcRoute[] => [...userRoutes(domain), ...profileRoutes(domain), ...userSearchRoutes(domain), ...userImageRoutes(domain), ...imageRoutes(domain), ...relationRoutes(domain), ...postRoutes(domain), ...starRoutes(domain), ...repostRoutes(domain), ...postStreamRoutes(domain), ...exploreRoutes(domain), ...postSearchRoutes(domain), ...interactionRoutes(domain), ...channelRoutes(domain), ...subscriptionRoutes(domain), ...messageRoutes(domain), ...markerRoutes(domain), ...tokenRoutes(domain), ...textRoutes(domain), ...configRoutes(), ...appRoutes(domain), ...oauthRoutes(domain), ...oauthFlowRoutes(domain), ...signupRoutes(domain), ...userPageRoutes(domain)]
+export const allRoutes = (domain: Domain): SvcRoute[] => [...userRoutes(domain), ...profileRoutes(domain), ...userSearchRoutes(domain), ...userImageRoutes(domain), ...imageRoutes(domain), ...relationRoutes(domain), ...postRoutes(domain), ...starRoutes(domain), ...repostRoutes(domain), ...postStreamRoutes(domain), ...exploreRoutes(domain), ...postSearchRoutes(domain), ...interactionRoutes(domain), ...channelRoutes(domain), ...subscriptionRoutes(domain), ...messageRoutes(domain), ...markerRoutes(domain), ...tokenRoutes(domain), ...textRoutes(domain), ...configRoutes(), ...appRoutes(domain), ...oauthRoutes(domain), ...oauthFlowRoutes(domain), ...signupRoutes(domain), ...userPageRoutes(domain), ...postPageRoutes(domain), ...broadcastPageRoutes(domain)]

@@ -1,11 +1,14 @@
 /** The page at a user's canonical URL (`/@username`), so that the URL clients show leads somewhere. */
 import Joi from 'joi'
 import { imageOf, type Domain } from '../../data/index.js'
-import { errorResponse, htmlResponse, invalidInputPage } from '../pages/layout.js'
+import { htmlResponse, invalidInputPage, pageHandler } from '../pages/layout.js'
 import { userPage } from '../pages/user-page.js'
 import { baseUrlOf } from '../present/context.js'
 import { imageUrl } from '../present/user.js'
 import type { SvcRoute } from '../route.js'
+
+/** A username as page paths take it: any case, since usernames are looked up in lower case. */
+export const usernameParam = () => Joi.string().pattern(/^\w{1,20}$/)
 
 export const userPageRoutes = (domain: Domain): SvcRoute[] => [
   {
@@ -13,17 +16,12 @@ export const userPageRoutes = (domain: Domain): SvcRoute[] => [
     path: '/@{username}',
     rootOnly: true,
     svc: { token: 'none', raw: true },
-    options: { validate: { params: Joi.object({ username: Joi.string().pattern(/^\w{1,20}$/).required() }), failAction: invalidInputPage } },
-    handler: async (request, h) => {
-      try {
-        const { user, counts } = await domain.userViews.view(await domain.users.resolve(`@${request.params.username as string}`, {}), {})
-        const base = baseUrlOf(request, domain)
-        const page = userPage(user, counts, imageUrl(base, imageOf(user, 'avatar').file, { w: 80, h: 80 }))
-        // The layout allows no images; the avatar comes from this server.
-        return htmlResponse(h, page).header('Content-Security-Policy', `default-src 'none'; img-src ${new URL(base).origin}; style-src 'unsafe-inline'; frame-ancestors 'none'`)
-      } catch (err) {
-        return errorResponse(h, err) ?? Promise.reject(err)
-      }
-    },
+    options: { validate: { params: Joi.object({ username: usernameParam().required() }), failAction: invalidInputPage } },
+    handler: pageHandler(async (request, h) => {
+      const { user, counts } = await domain.userViews.view(await domain.users.resolve(`@${request.params.username as string}`, {}), {})
+      const base = baseUrlOf(request, domain)
+      const page = userPage(user, counts, imageUrl(base, imageOf(user, 'avatar').file, { w: 80, h: 80 }))
+      return htmlResponse(h, page, 200, base)
+    }),
   },
 ]
