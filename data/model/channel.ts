@@ -28,6 +28,18 @@ export interface SubscriptionRow {
   created_at: string
 }
 
+/**
+ * When a user last left a broadcast channel (unsubscribed or muted it): the
+ * owner's `broadcast_unsubscribe` interactions. One row per channel and user,
+ * as with subscriptions; other channel types keep none.
+ */
+export interface BroadcastUnsubscriptionRow {
+  readonly id: number
+  channel_id: number
+  user_id: number
+  unsubscribed_at: string
+}
+
 export interface ChannelMuteRow {
   readonly id: number
   channel_id: number

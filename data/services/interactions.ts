@@ -1,12 +1,15 @@
 /**
- * Interactions: what other people did with the signed-in user's account and
- * posts (followed them; starred, reposted or replied to a post), grouped so
- * that the same action on the same object within a day is one interaction
- * with several users. The list is rebuilt on every call, as App.net's was.
+ * Interactions: what other people did with the signed-in user's account,
+ * posts and broadcast channels (followed them; starred, reposted or replied to
+ * a post; subscribed to or unsubscribed from a broadcast channel), plus the
+ * user's own creation of each broadcast channel, grouped so that the same
+ * action on the same object within a day is one interaction with several
+ * users. The list is rebuilt on every call, as App.net's was.
  *
  * Pagination ids are derived from each group's latest event time
  * (milliseconds × 100, made unique downwards), so pages walk back in time.
  */
+import type { ChannelRow } from '../model/channel.js'
 import type { PostRow } from '../model/post.js'
 import type { UserRow } from '../model/user.js'
 import { paginate, type Page } from '../pagination.js'
@@ -16,48 +19,62 @@ import type { Viewer } from '../viewer.js'
 import { resolvePage, type PageInput } from './page-input.js'
 import { holdersOf, targetsOf } from './relation-reads.js'
 import { actingUser } from './acting-user.js'
+import { BROADCAST_TYPE, ChannelAccess } from './channel-acl.js'
 
-/** The actions App.net clients ask for; svc produces the first four. */
+/**
+ * The actions App.net clients ask for. svc produces all but `welcome`: the
+ * reference gives only its empty `objects`, not when it appears or who its
+ * users are, and an account's list is observed empty, so it is not always there.
+ */
 export const INTERACTION_ACTIONS = ['follow', 'star', 'repost', 'reply', 'broadcast_create', 'broadcast_subscribe', 'broadcast_unsubscribe', 'welcome'] as const
 export type InteractionAction = (typeof INTERACTION_ACTIONS)[number]
+type PostAction = 'star' | 'repost' | 'reply'
+type BroadcastAction = 'broadcast_create' | 'broadcast_subscribe' | 'broadcast_unsubscribe'
 
 export type Interaction =
   | { action: 'follow'; event_date: string; objects: UserRow[]; users: UserRow[] }
-  | { action: 'star' | 'repost' | 'reply'; event_date: string; objects: PostRow[]; users: UserRow[] }
+  | { action: PostAction; event_date: string; objects: PostRow[]; users: UserRow[] }
+  | { action: BroadcastAction; event_date: string; objects: ChannelRow[]; users: UserRow[] }
 
 /** Events of the same action on the same object this close together are grouped. */
 export const GROUP_WINDOW_MS = 24 * 3_600_000
 
 const ALL = { limit: Number.MAX_SAFE_INTEGER }
 
-interface Event {
-  action: 'follow' | 'star' | 'repost' | 'reply'
-  object: PostRow | UserRow
-  actorId: number
-  at: number
-}
+/** An action and what it was done to; the action decides the kind of object. */
+type Subject = { action: 'follow'; object: UserRow } | { action: PostAction; object: PostRow } | { action: BroadcastAction; object: ChannelRow }
+
+type Event = Subject & { actorId: number; at: number }
 
 interface Group {
-  action: Event['action']
-  object: PostRow | UserRow
+  subject: Subject
   latest: number
   oldest: number
   actorIds: number[]
 }
 
 export class InteractionService {
-  constructor(private readonly store: Store) {}
+  // Stateless over the store, so a private one spares the domain's wiring.
+  private readonly access: ChannelAccess
+
+  constructor(private readonly store: Store) {
+    this.access = new ChannelAccess(store)
+  }
 
   /**
    * The page of interactions with `viewer`'s user, newest first, limited to
-   * `actions` when given; muted and blocked users are left out.
-   * Errors: `forbidden` (not a user token), `invalid` (marker-relative ids).
+   * `actions` when given; muted and blocked users are left out, and so are
+   * the user's own actions but for creating a broadcast channel. Broadcast
+   * interactions are about the user's active broadcast channels their token
+   * may read. Errors: `forbidden` (not a user token), `invalid` (marker-relative ids).
    */
   async list(viewer: Viewer, actions: readonly InteractionAction[] | undefined, input: PageInput): Promise<Page<Interaction>> {
     const me = actingUser(viewer)
     const wanted = new Set(actions ?? INTERACTION_ACTIONS)
     const hidden = await hiddenUsers(this.store.read, me.id)
-    const events = (await this.events(me, wanted)).filter((e) => e.actorId !== me.id && !hidden.has(e.actorId))
+    const all = [...(await this.events(me, wanted)), ...(await this.broadcastEvents(viewer, me, wanted))]
+    // Creating a channel is the owner's own act; telling them of it is the point.
+    const events = all.filter((e) => (e.actorId !== me.id || e.action === 'broadcast_create') && !hidden.has(e.actorId))
     const groups = groupEvents(events)
     const users = new Map((await this.store.read.users.getMany([...new Set(events.map((e) => e.actorId))])).map((u) => [u.id, u]))
     // Unique keys, newest group highest.
@@ -68,8 +85,7 @@ export class InteractionService {
       previous = key
       const actors = g.actorIds.map((id) => users.get(id)).filter((u): u is UserRow => u !== undefined)
       if (actors.length === 0) continue
-      const event_date = new Date(g.latest).toISOString().replace(/\.\d{3}Z$/, 'Z')
-      byKey.set(key, g.action === 'follow' ? { action: 'follow', event_date, objects: [g.object as UserRow], users: actors } : { action: g.action, event_date, objects: [g.object as PostRow], users: actors })
+      byKey.set(key, interactionOf(g.subject, new Date(g.latest).toISOString().replace(/\.\d{3}Z$/, 'Z'), actors))
     }
     const keys = [...byKey.keys()].sort((a, b) => a - b)
     return paginate(resolvePage(input), async (range) => windowIds(keys, range), async (ids) => ids.map((k) => byKey.get(k) ?? null))
@@ -91,6 +107,43 @@ export class InteractionService {
       if (wanted.has('reply')) events.push(...(await postEvents(r, 'reply_to_live', 'reply', post)))
     }
     return events
+  }
+
+  /**
+   * Creation of, subscriptions to and departures from the viewer's active
+   * broadcast channels. Times are kept to the second, so a channel made and
+   * joined in the same second ties: the later kind of act is pushed first and
+   * the stable sort in `groupEvents` keeps it above.
+   */
+  private async broadcastEvents(viewer: Viewer, me: UserRow, wanted: Set<InteractionAction>): Promise<Event[]> {
+    if (!wanted.has('broadcast_create') && !wanted.has('broadcast_subscribe') && !wanted.has('broadcast_unsubscribe')) return []
+    const r = this.store.read
+    const events: Event[] = []
+    for (const channel of await r.channels.getMany(await r.channels.ids('owner', me.id, ALL))) {
+      if (channel.type !== BROADCAST_TYPE || channel.is_inactive || !(await this.access.canRead(viewer, channel))) continue
+      if (wanted.has('broadcast_unsubscribe')) {
+        const left = await r.broadcast_unsubscriptions.getMany(await r.broadcast_unsubscriptions.ids('channel', channel.id, ALL))
+        for (const u of left) events.push({ action: 'broadcast_unsubscribe', object: channel, actorId: u.user_id, at: Date.parse(u.unsubscribed_at) })
+      }
+      if (wanted.has('broadcast_subscribe')) {
+        for (const s of await r.subscriptions.getMany(await r.subscriptions.ids('channel', channel.id, ALL))) events.push({ action: 'broadcast_subscribe', object: channel, actorId: s.user_id, at: Date.parse(s.created_at) })
+      }
+      if (wanted.has('broadcast_create')) events.push({ action: 'broadcast_create', object: channel, actorId: me.id, at: Date.parse(channel.created_at) })
+    }
+    return events
+  }
+}
+
+function interactionOf(subject: Subject, event_date: string, users: UserRow[]): Interaction {
+  switch (subject.action) {
+    case 'follow':
+      return { action: subject.action, event_date, objects: [subject.object], users }
+    case 'star':
+    case 'repost':
+    case 'reply':
+      return { action: subject.action, event_date, objects: [subject.object], users }
+    default:
+      return { action: subject.action, event_date, objects: [subject.object], users }
   }
 }
 
@@ -119,7 +172,7 @@ function groupEvents(events: Event[]): Group[] {
       if (!group.actorIds.includes(e.actorId)) group.actorIds.push(e.actorId)
       continue
     }
-    const fresh: Group = { action: e.action, object: e.object, latest: e.at, oldest: e.at, actorIds: [e.actorId] }
+    const fresh: Group = { subject: e, latest: e.at, oldest: e.at, actorIds: [e.actorId] }
     open.set(key, fresh)
     groups.push(fresh)
   }

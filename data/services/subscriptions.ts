@@ -12,7 +12,7 @@ import { pair } from '../store/schema.js'
 import type { Readers, Store, Tx } from '../store/port.js'
 import { isoNow } from '../time.js'
 import type { Viewer } from '../viewer.js'
-import { channelUser, type ChannelAccess } from './channel-acl.js'
+import { BROADCAST_TYPE, channelUser, type ChannelAccess } from './channel-acl.js'
 import { resolvePage, type PageInput } from './page-input.js'
 
 /** The ids of a channel's subscribers, newest subscription first. */
@@ -41,6 +41,13 @@ export async function autoSubscribe(tx: Tx, channel: ChannelRow, userIds: readon
     if (await addSubscription(tx, channel.id, userId)) added.push(userId)
   }
   return added
+}
+
+/** Keeps when `userId` last left a broadcast channel: nothing else remembers it once the subscription row is gone. */
+async function recordUnsubscription(tx: Tx, channelId: number, userId: number): Promise<void> {
+  const last = await tx.broadcast_unsubscriptions.one('pair', pair(channelId, userId))
+  if (last) tx.broadcast_unsubscriptions.put({ ...last, unsubscribed_at: isoNow() })
+  else tx.broadcast_unsubscriptions.insert({ channel_id: channelId, user_id: userId, unsubscribed_at: isoNow() })
 }
 
 export class SubscriptionService {
@@ -75,7 +82,7 @@ export class SubscriptionService {
   async unsubscribe(viewer: Viewer, channelId: number): Promise<ChannelRow> {
     const user = channelUser(viewer)
     const channel = await this.access.readable(viewer, channelId)
-    const removed = await this.store.transact(async (tx) => this.removeIn(tx, channel.id, user.id))
+    const removed = await this.store.transact(async (tx) => this.removeIn(tx, channel, user.id))
     if (removed) this.events.emit('subscription.removed', { channel, user })
     return channel
   }
@@ -92,7 +99,7 @@ export class SubscriptionService {
       if (!(await tx.channel_mutes.one('pair', pair(channel.id, user.id)))) {
         tx.channel_mutes.insert({ channel_id: channel.id, user_id: user.id, created_at: isoNow() })
       }
-      return this.removeIn(tx, channel.id, user.id)
+      return this.removeIn(tx, channel, user.id)
     })
     if (removed) this.events.emit('subscription.removed', { channel, user })
     return channel
@@ -151,10 +158,12 @@ export class SubscriptionService {
     return out
   }
 
-  private async removeIn(tx: Tx, channelId: number, userId: number): Promise<boolean> {
-    const sub = await tx.subscriptions.one('pair', pair(channelId, userId))
-    if (sub) tx.subscriptions.remove(sub.id)
-    return sub !== null
+  private async removeIn(tx: Tx, channel: ChannelRow, userId: number): Promise<boolean> {
+    const sub = await tx.subscriptions.one('pair', pair(channel.id, userId))
+    if (!sub) return false
+    tx.subscriptions.remove(sub.id)
+    if (channel.type === BROADCAST_TYPE) await recordUnsubscription(tx, channel.id, userId)
+    return true
   }
 
 }

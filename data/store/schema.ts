@@ -4,7 +4,7 @@
  * under each of its hashtags) or none. Composite keys are joined with `:`.
  */
 import type { AppRow } from '../model/app.js'
-import type { ChannelMuteRow, ChannelRow, MarkerRow, MessageRow, SubscriptionRow } from '../model/channel.js'
+import type { BroadcastUnsubscriptionRow, ChannelMuteRow, ChannelRow, MarkerRow, MessageRow, SubscriptionRow } from '../model/channel.js'
 import type { ExploreStreamRow } from '../model/explore.js'
 import type { PostRow, StarRow } from '../model/post.js'
 import type { BlockRow, FollowRow, MuteRow } from '../model/relation.js'
@@ -26,6 +26,7 @@ export interface Rows {
   explore_streams: ExploreStreamRow
   channels: ChannelRow
   subscriptions: SubscriptionRow
+  broadcast_unsubscriptions: BroadcastUnsubscriptionRow
   channel_mutes: ChannelMuteRow
   messages: MessageRow
   markers: MarkerRow
@@ -117,6 +118,10 @@ export const schema: { [K in TableName]: TableDef<Rows[K]> } = {
     channel: { key: (s) => s.channel_id },
     user: { key: (s) => s.user_id },
     pair: { key: (s) => pair(s.channel_id, s.user_id), unique: true },
+  },
+  broadcast_unsubscriptions: {
+    channel: { key: (u) => u.channel_id },
+    pair: { key: (u) => pair(u.channel_id, u.user_id), unique: true },
   },
   channel_mutes: {
     user: { key: (m) => m.user_id },

@@ -1,6 +1,7 @@
-/** The API shape of an Interaction: `action`, `event_date`, `objects` (Users or Posts) and the acting `users`. */
-import type { Interaction, Page, PostRow, UserRow } from '../../data/index.js'
+/** The API shape of an Interaction: `action`, `event_date`, `objects` (Users, Posts or Channels) and the acting `users`. */
+import type { ChannelRow, Interaction, Page, PostRow, UserRow } from '../../data/index.js'
 import type { Envelope } from '../envelope.js'
+import { presentChannels } from './channel.js'
 import type { PresentContext } from './context.js'
 import { presentPage } from './page.js'
 import { presentPosts } from './post.js'
@@ -13,15 +14,29 @@ async function presentOnce<R extends { id: number }>(rows: R[], present: (rows: 
   return new Map(unique.map((r, i) => [r.id, shaped[i]]))
 }
 
+/** An interaction's objects by kind: the action decides which one holds them. */
+function objectsOf(i: Interaction): { users: UserRow[]; posts: PostRow[]; channels: ChannelRow[] } {
+  switch (i.action) {
+    case 'follow':
+      return { users: i.objects, posts: [], channels: [] }
+    case 'star':
+    case 'repost':
+    case 'reply':
+      return { users: [], posts: i.objects, channels: [] }
+    default:
+      return { users: [], posts: [], channels: i.objects }
+  }
+}
+
 async function presentInteractions(ctx: PresentContext, items: Interaction[]): Promise<Record<string, unknown>[]> {
-  const posts = items.flatMap((i) => (i.action === 'follow' ? [] : i.objects))
-  const users = items.flatMap((i) => [...i.users, ...(i.action === 'follow' ? i.objects : [])])
-  const postMap = await presentOnce<PostRow>(posts, (rows) => presentPosts(ctx, rows))
-  const userMap = await presentOnce<UserRow>(users, (rows) => presentUsers(ctx, rows))
-  return items.map((i) => ({
+  const objects = items.map(objectsOf)
+  const postMap = await presentOnce<PostRow>(objects.flatMap((o) => o.posts), (rows) => presentPosts(ctx, rows))
+  const channelMap = await presentOnce<ChannelRow>(objects.flatMap((o) => o.channels), (rows) => presentChannels(ctx, rows))
+  const userMap = await presentOnce<UserRow>([...items.flatMap((i) => i.users), ...objects.flatMap((o) => o.users)], (rows) => presentUsers(ctx, rows))
+  return items.map((i, n) => ({
     action: i.action,
     event_date: i.event_date,
-    objects: i.action === 'follow' ? i.objects.map((u) => userMap.get(u.id)) : i.objects.map((p) => postMap.get(p.id)),
+    objects: [...objects[n].users.map((u) => userMap.get(u.id)), ...objects[n].posts.map((p) => postMap.get(p.id)), ...objects[n].channels.map((c) => channelMap.get(c.id))],
     users: i.users.map((u) => userMap.get(u.id)),
   }))
 }

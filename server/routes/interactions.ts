@@ -1,4 +1,4 @@
-/** Interactions: who followed the signed-in user, and who starred, reposted or replied to their posts. */
+/** Interactions: who followed the signed-in user, starred, reposted or replied to their posts, and joined or left their broadcast channels. */
 import Joi from 'joi'
 import { INTERACTION_ACTIONS, type Domain, type InteractionAction } from '../../data/index.js'
 import { viewerOf } from '../auth.js'
