@@ -54,6 +54,9 @@ const errorMeta = (err: Boom.Boom, request: Request): Record<string, unknown> =>
   if (isDomainError(err)) {
     meta.error_message = status === 400 ? `Bad Request: ${err.message}` : err.message
     if (err.slug) meta.error_slug = err.slug
+  } else if (status === 400 && (request.route.method as string) === '_special') {
+    // hapi answers a path it cannot percent-decode from its own route, with a Boom that names no cause.
+    meta.error_message = 'Bad Request: the path is not valid percent-encoded UTF-8'
   } else if (status === 400) {
     meta.error_message = err.output.payload.message.startsWith('Bad Request') ? err.output.payload.message : `Bad Request: ${err.output.payload.message}`
   } else if (status >= 500) {
