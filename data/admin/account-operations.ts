@@ -10,7 +10,7 @@ import { invalid, notFound } from '../errors.js'
 import type { TokenRow } from '../model/token.js'
 import type { UserType } from '../model/user.js'
 import { hashSecret } from '../security/secrets.js'
-import { SCOPES, type TokenInfo } from '../services/tokens.js'
+import { SCOPES, type TokenInfo } from '../auth/tokens.js'
 
 type Args = Record<string, unknown>
 

@@ -6,7 +6,7 @@
  */
 import type { Domain } from '../domain.js'
 import { invalid } from '../errors.js'
-import type { ExploreRulePatch } from '../services/explore-rule.js'
+import type { ExploreRulePatch } from '../explore/explore-rule.js'
 
 type Args = Record<string, unknown>
 

@@ -3,7 +3,7 @@
  * would become, without storing anything.
  */
 import type { Entities } from '../model/entities.js'
-import type { UserService } from '../services/users.js'
+import type { UserService } from '../users/users.js'
 import { renderHtml } from './html.js'
 import { POST_TEXT_MAX_LENGTH } from './limits.js'
 import { processText, type EntitiesInput } from './process.js'

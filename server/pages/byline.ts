@@ -1,6 +1,6 @@
 /** Who wrote a post or message and when: the author's avatar and names, leading to their page, and the time. */
 import { imageOf, type UserRow } from '../../data/index.js'
-import { imageUrl, userCanonicalUrl } from '../present/user.js'
+import { imageUrl, userCanonicalUrl } from '../present/users/user.js'
 import { esc } from './layout.js'
 
 /** `created_at` as a readable UTC time, the exact one in `datetime`. */

@@ -1,6 +1,6 @@
 /** A post's public page: what a Post object's `canonical_url` leads a browser to. */
 import { renderHtml, type PostView, type PublicPost } from '../../data/index.js'
-import { postCanonicalUrl } from '../present/post.js'
+import { postCanonicalUrl } from '../present/posts/post.js'
 import { byline } from './byline.js'
 import { esc, layout } from './layout.js'
 

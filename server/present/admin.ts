@@ -6,9 +6,9 @@
  */
 import type { AppRow, ExploreStreamRow, GrantResult, TokenInfo, UserRow } from '../../data/index.js'
 import type { PresentContext } from './context.js'
-import { presentExploreStream } from './explore.js'
-import { presentGrant } from './token.js'
-import { presentUser, presentUsers } from './user.js'
+import { presentExploreStream } from './explore/explore.js'
+import { presentGrant } from './auth/token.js'
+import { presentUser, presentUsers } from './users/user.js'
 
 const presentApp = (app: AppRow): Record<string, unknown> => ({
   id: String(app.id),

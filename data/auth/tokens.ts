@@ -1,0 +1,194 @@
+/** Access tokens: issued from a CSPRNG, stored as hashes, resolved to a Viewer, listed, revoked. */
+import type { InstanceConfig } from '../config.js'
+import { DomainError } from '../errors.js'
+import type { EventBus } from '../events.js'
+import type { AppRow } from '../model/app.js'
+import type { TokenRow } from '../model/token.js'
+import type { UserRow } from '../model/user.js'
+import { paginate, type Page, type PageQuery } from '../pagination/pagination.js'
+import { hashSecret, newSecret } from '../security/secrets.js'
+import type { Store } from '../store/port.js'
+import { pair } from '../store/schema.js'
+import { isoNow } from '../time.js'
+import type { Viewer } from '../viewer.js'
+
+export const SCOPES = ['basic', 'stream', 'write_post', 'follow', 'update_profile', 'public_messages', 'messages', 'files', 'export'] as const
+export type Scope = (typeof SCOPES)[number]
+
+/**
+ * Normalises a requested scope list (space or comma separated, or a list):
+ * unknown scopes (such as the retired `email`) are dropped, `post` means
+ * `write_post`, and `basic` is always granted.
+ */
+export function parseScopes(input: string | readonly string[] | undefined): Scope[] {
+  const words = typeof input === 'string' ? input.split(/[\s,]+/) : (input ?? [])
+  const wanted = new Set(words.map((w) => (w.trim() === 'post' ? 'write_post' : w.trim())))
+  wanted.add('basic')
+  return SCOPES.filter((s) => wanted.has(s))
+}
+
+/** What a token is and what it may still do: the Token object's facts. */
+export interface TokenInfo {
+  token: TokenRow
+  app: AppRow
+  /** Only for user tokens. */
+  user?: UserRow
+  limits: { following: number; max_file_size: number; available_invites: number }
+  storage: { available: number; used: number }
+}
+
+/** Bytes stored by a user; the files service provides it once files exist. */
+export type StorageUsage = (userId: number) => Promise<number>
+
+const invalidToken = (): DomainError => new DomainError('unauthenticated', 'Call requires authentication: Invalid token.', { slug: 'invalid-token' })
+
+const appOf = (viewer: Viewer): AppRow => {
+  if (viewer.token?.kind !== 'app' || !viewer.app) throw new DomainError('forbidden', 'This endpoint requires an app token.', { slug: 'wrong-token-kind' })
+  return viewer.app
+}
+
+export class TokenService {
+  constructor(
+    private readonly store: Store,
+    private readonly events: EventBus,
+    private readonly limits: InstanceConfig['limits'],
+    private readonly storageUsed: StorageUsage = async () => 0,
+  ) {}
+
+  /**
+   * Issues a user token for `user` in `app`. Answers the secret (shown once)
+   * and the row. Emits `token.authorized` when the user had not authorized the
+   * app before, `token.scopes_changed` when the scopes differ from before.
+   */
+  async issueUserToken(app: AppRow, user: UserRow, scopes: readonly string[]): Promise<{ access_token: string; token: TokenRow }> {
+    const access_token = newSecret()
+    const granted = parseScopes(scopes)
+    const { token, previous } = await this.store.transact(async (tx) => {
+      const [prevId] = await tx.tokens.ids('app_user', pair(app.id, user.id), { limit: 1 })
+      const previous = prevId === undefined ? null : await tx.tokens.get(prevId)
+      const token = tx.tokens.insert({ hash: hashSecret(access_token), kind: 'user', app_id: app.id, user_id: user.id, scopes: granted, created_at: isoNow() })
+      return { token, previous }
+    })
+    if (!previous) this.events.emit('token.authorized', { token, app, user })
+    else if (previous.scopes.join(',') !== token.scopes.join(',')) this.events.emit('token.scopes_changed', { token, app, user })
+    return { access_token, token }
+  }
+
+  /** Issues an app token (client credentials). Emits `token.authorized`. */
+  async issueAppToken(app: AppRow): Promise<{ access_token: string; token: TokenRow }> {
+    const access_token = newSecret()
+    const token = await this.store.transact((tx) =>
+      tx.tokens.insert({ hash: hashSecret(access_token), kind: 'app', app_id: app.id, scopes: [], created_at: isoNow() }),
+    )
+    this.events.emit('token.authorized', { token, app })
+    return { access_token, token }
+  }
+
+  /**
+   * Resolves an access token to the Viewer it acts for.
+   * Errors: `unauthenticated` with slug `invalid-token` (unknown or revoked).
+   */
+  async authenticate(accessToken: string): Promise<Viewer> {
+    const token = await this.store.read.tokens.one('hash', hashSecret(accessToken))
+    if (!token) throw invalidToken()
+    const info = await this.load(token)
+    if (!info) throw invalidToken()
+    return info.user ? { token, app: info.app, user: info.user } : { token, app: info.app }
+  }
+
+  /** Every scope `user` has granted `app` through any live token. */
+  async grantedScopes(appId: number, userId: number): Promise<Set<string>> {
+    const ids = await this.store.read.tokens.ids('app_user', pair(appId, userId), { limit: Number.MAX_SAFE_INTEGER })
+    const tokens = await this.store.read.tokens.getMany(ids)
+    return new Set(tokens.flatMap((t) => t.scopes))
+  }
+
+  /**
+   * The Token object's facts for `token`: its app, its user (user tokens),
+   * the instance limits and the user's storage. Answers null when the app or
+   * user is gone.
+   */
+  async describe(token: TokenRow): Promise<TokenInfo | null> {
+    const loaded = await this.load(token)
+    if (!loaded) return null
+    const used = loaded.user ? await this.storageUsed(loaded.user.id) : 0
+    return {
+      ...loaded,
+      limits: { following: this.limits.following, max_file_size: this.limits.max_file_size, available_invites: 0 },
+      storage: { available: Math.max(0, this.limits.storage - used), used },
+    }
+  }
+
+  /**
+   * The user tokens of the viewer's app (an app token), newest first,
+   * paginated by token id. Errors: `forbidden` (not an app token).
+   */
+  async listForApp(viewer: Viewer, query: PageQuery): Promise<Page<TokenInfo>> {
+    const app = appOf(viewer)
+    return paginate(
+      query,
+      (range) => this.store.read.tokens.ids('app', app.id, range),
+      async (ids) => {
+        const rows = await this.store.read.tokens.getMany(ids)
+        const byId = new Map(rows.map((r) => [r.id, r]))
+        return Promise.all(ids.map(async (id) => {
+          const row = byId.get(id)
+          return row && row.kind === 'user' ? this.describe(row) : null
+        }))
+      },
+    )
+  }
+
+  /**
+   * Ids of the users holding a live token of the viewer's app (an app
+   * token), oldest authorization first, each once. Errors: `forbidden`.
+   */
+  async userIdsForApp(viewer: Viewer): Promise<number[]> {
+    const app = appOf(viewer)
+    const ids = await this.store.read.tokens.ids('app', app.id, { limit: Number.MAX_SAFE_INTEGER, order: 'asc' })
+    const rows = await this.store.read.tokens.getMany(ids)
+    return [...new Set(rows.flatMap((r) => (r.user_id === undefined ? [] : [r.user_id])))]
+  }
+
+  /**
+   * The facts of the viewer's own token (`GET /token`).
+   * Errors: `unauthenticated` (no token, or its app or user is gone).
+   */
+  async inspect(viewer: Viewer): Promise<TokenInfo> {
+    const info = viewer.token ? await this.describe(viewer.token) : null
+    if (!info) throw invalidToken()
+    return info
+  }
+
+  /** Deauthorizes the viewer's own token (`DELETE /token`); as `revoke`. */
+  deauthorize(viewer: Viewer): Promise<TokenInfo> {
+    if (!viewer.token) return Promise.reject(invalidToken())
+    return this.revoke(viewer.token)
+  }
+
+  /**
+   * Deauthorizes a token (and the delegate tokens minted from it) and answers
+   * its facts as they were.
+   * Errors: `unauthenticated` (already revoked, or its app or user is gone).
+   * Emits `token.deauthorized`.
+   */
+  async revoke(token: TokenRow): Promise<TokenInfo> {
+    const info = await this.describe(token)
+    if (!info) throw invalidToken()
+    await this.store.transact(async (tx) => {
+      if (!(await tx.tokens.get(token.id))) throw invalidToken()
+      for (const id of await tx.delegate_tokens.ids('token', token.id, { limit: Number.MAX_SAFE_INTEGER })) tx.delegate_tokens.remove(id)
+      tx.tokens.remove(token.id)
+    })
+    this.events.emit('token.deauthorized', { token, app: info.app, user: info.user })
+    return info
+  }
+
+  private async load(token: TokenRow): Promise<{ token: TokenRow; app: AppRow; user?: UserRow } | null> {
+    const app = await this.store.read.apps.get(token.app_id)
+    if (!app) return null
+    if (token.kind === 'app') return { token, app }
+    const user = token.user_id === undefined ? null : await this.store.read.users.get(token.user_id)
+    return user ? { token, app, user } : null
+  }
+}

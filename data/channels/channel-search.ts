@@ -1,0 +1,83 @@
+/**
+ * Channel search (`GET /channels/search`): text from the well-known channel
+ * metadata annotations, filters by type, creator, tags and privacy, ordered
+ * by popularity (subscribers), id or activity (latest message). Results
+ * respect the ACLs and the token's scope like every other channel read.
+ */
+import type { ChannelRow } from '../model/channel.js'
+import { paginate, type Page } from '../pagination/pagination.js'
+import type { Store } from '../store/port.js'
+import type { Viewer } from '../viewer.js'
+import type { ChannelAccess } from './channel-acl.js'
+import { paginateRanked } from '../pagination/ranked.js'
+import { resolvePage, type PageInput } from '../pagination/page-input.js'
+import type { ChannelFilter, ChannelViewService } from './channel-views.js'
+
+const ALL = Number.MAX_SAFE_INTEGER
+
+/** Annotation types whose values describe a channel, and the keys holding its text. */
+const METADATA: Record<string, string[]> = {
+  'net.patter-app.settings': ['name', 'blurb'],
+  'svc.core.channel.metadata': ['title', 'description'],
+  'svc.core.broadcast.metadata': ['title', 'description'],
+}
+
+export interface ChannelSearchQuery {
+  q?: string
+  order?: 'popularity' | 'id' | 'activity'
+  type?: string
+  creator_id?: number
+  tags?: readonly string[]
+  /** Readers and writers have neither `any_user` nor `public`. */
+  is_private?: boolean
+  is_public?: boolean
+}
+
+const tagsOf = (channel: ChannelRow): string[] =>
+  channel.annotations.filter((a) => a.type in METADATA).flatMap((a) => (Array.isArray(a.value.tags) ? a.value.tags.filter((t): t is string => typeof t === 'string') : []))
+
+const textOf = (channel: ChannelRow): string =>
+  channel.annotations
+    .flatMap((a) => (METADATA[a.type] ?? []).map((k) => a.value[k]))
+    .concat(tagsOf(channel))
+    .filter((v): v is string => typeof v === 'string')
+    .join('\n')
+    .toLowerCase()
+
+const isPrivate = (c: ChannelRow): boolean => !c.readers.any_user && !c.readers.public && !c.writers.any_user && !c.writers.public
+
+export class ChannelSearchService {
+  constructor(
+    private readonly store: Store,
+    private readonly access: ChannelAccess,
+    private readonly views: ChannelViewService,
+  ) {}
+
+  /** A page of the channels matching `search` that the viewer can read. */
+  async search(viewer: Viewer, search: ChannelSearchQuery, input: PageInput, filter: ChannelFilter): Promise<Page<ChannelRow>> {
+    const words = (search.q ?? '').toLowerCase().split(/\s+/).filter((w) => w.length > 0)
+    const tags = (search.tags ?? []).map((t) => t.toLowerCase())
+    const matches = (c: ChannelRow): boolean =>
+      (search.type === undefined || c.type === search.type) &&
+      (search.creator_id === undefined || c.owner_id === search.creator_id) &&
+      (search.is_private === undefined || isPrivate(c) === search.is_private) &&
+      (search.is_public === undefined || c.readers.public === search.is_public) &&
+      (tags.length === 0 || tags.every((t) => tagsOf(c).map((x) => x.toLowerCase()).includes(t))) &&
+      words.every((w) => textOf(c).includes(w))
+    const listFilter = this.views.filter(viewer, filter)
+    const keep = async (c: ChannelRow): Promise<boolean> => (await this.access.canRead(viewer, c)) && (await listFilter(c))
+    const r = this.store.read
+    const query = resolvePage(input)
+    if (search.order === 'id') {
+      return paginate(query, (range) => r.channels.scan(range, matches), (ids) => Promise.all(ids.map((id) => r.channels.get(id))), keep)
+    }
+    const found = await r.channels.getMany(await r.channels.scan({ limit: ALL }, matches))
+    const score = new Map<number, number>()
+    for (const c of found) {
+      const [latest] = search.order === 'activity' ? await r.messages.ids('channel', c.id, { limit: 1 }) : [await r.subscriptions.count('channel', c.id)]
+      score.set(c.id, latest ?? 0)
+    }
+    const ranked = found.sort((a, b) => (score.get(b.id) ?? 0) - (score.get(a.id) ?? 0) || b.id - a.id)
+    return paginateRanked(query, ranked, keep)
+  }
+}

@@ -1,0 +1,98 @@
+/**
+ * Private messages: sending to channel `pm` with `destinations`. The group
+ * (sender plus destinations) finds its one `svc.core.pm` channel through the
+ * unique `pm_key` index, whatever order or spelling the destinations come
+ * in; a new group gets a new channel. Members are auto-subscribed as their
+ * preferences allow and may all write.
+ */
+import { DomainError, forbidden, invalid } from '../errors.js'
+import type { EventBus } from '../events.js'
+import type { ChannelRow, MessageRow } from '../model/channel.js'
+import type { UserRow } from '../model/user.js'
+import type { Store, Tx } from '../store/port.js'
+import { isoNow } from '../time.js'
+import { hasScope, type Viewer } from '../viewer.js'
+import { channelUser, PM_TYPE } from './channel-acl.js'
+import { type CreateMessageInput, type MessageService } from './messages.js'
+import { blockedEitherWay, hasRelation } from '../relations/relation-reads.js'
+import type { UserService } from '../users/users.js'
+
+export const MAX_DESTINATIONS = 200
+
+/** The key of a PM group: its member ids, sorted, joined by `,`. */
+export const pmKey = (memberIds: readonly number[]): string => [...new Set(memberIds)].sort((a, b) => a - b).join(',')
+
+export class PrivateMessageService {
+  constructor(
+    private readonly store: Store,
+    private readonly events: EventBus,
+    private readonly messages: MessageService,
+    private readonly users: UserService,
+  ) {}
+
+  /**
+   * Sends a private message to `destinations` (ids or `@name`). Answers the
+   * message and its channel. Errors: `forbidden` (token without `messages`,
+   * a block between sender and a destination, a bot starting a group with
+   * someone who does not follow it), `invalid` (no or unknown destinations,
+   * message rules as for any message). Emits `channel.created` for a new
+   * group, `subscription.added` per member subscribed, `message.created`.
+   */
+  async send(viewer: Viewer, destinations: readonly (string | number)[] | undefined, input: CreateMessageInput): Promise<{ message: MessageRow; channel: ChannelRow }> {
+    const sender = channelUser(viewer)
+    if (!hasScope(viewer, 'messages')) throw new DomainError('forbidden', 'private messages need the messages scope', { slug: 'insufficient-scope' })
+    const members = await this.members(viewer, sender, destinations)
+    const key = pmKey(members.map((m) => m.id))
+    const existing = await this.store.read.channels.one('pm_key', key)
+    if (!existing) await this.checkBotReach(sender, members)
+    const prepared = await this.messages.prepare(viewer, existing ?? { id: 0, type: PM_TYPE, is_inactive: false }, input)
+    const result = await this.store.transact(async (tx) => {
+      const found = await tx.channels.one('pm_key', key)
+      const channel = found ?? this.createChannel(tx, sender, members, key)
+      return { channel, created: found === null, ...(await this.messages.deliver(tx, channel, prepared, sender)) }
+    })
+    const { channel, subscribed, message } = result
+    if (result.created) this.events.emit('channel.created', { channel, subscribed_user_ids: subscribed })
+    await this.messages.emitDelivered(channel, message, subscribed)
+    return { message, channel }
+  }
+
+  private createChannel(tx: Tx, sender: UserRow, members: readonly UserRow[], key: string): ChannelRow {
+    const others = members.filter((m) => m.id !== sender.id).map((m) => m.id)
+    return tx.channels.insert({
+      type: PM_TYPE,
+      owner_id: sender.id,
+      // Reading follows from writing; every member writes, nobody may change who.
+      readers: { any_user: false, immutable: true, public: false, user_ids: [] },
+      writers: { any_user: false, immutable: true, public: false, user_ids: others },
+      editors: { any_user: false, immutable: true, public: false, user_ids: [] },
+      annotations: [],
+      is_inactive: false,
+      pm_key: key,
+      created_at: isoNow(),
+    })
+  }
+
+  /** The sender plus each destination once. */
+  private async members(viewer: Viewer, sender: UserRow, destinations: readonly (string | number)[] | undefined): Promise<UserRow[]> {
+    if (!destinations || destinations.length === 0) throw invalid('destinations must list at least one user')
+    if (destinations.length > MAX_DESTINATIONS) throw invalid(`destinations lists at most ${MAX_DESTINATIONS} users`)
+    const members = new Map<number, UserRow>([[sender.id, sender]])
+    for (const ref of destinations) {
+      const user = await this.users.find(ref, viewer).catch(() => null)
+      if (!user) throw invalid(`destinations: unknown user ${ref}`)
+      if (user.id !== sender.id && (await blockedEitherWay(this.store.read, sender.id, user.id))) throw forbidden(`you cannot message ${user.username}`)
+      members.set(user.id, user)
+    }
+    if (members.size < 2) throw invalid('destinations must name someone besides you')
+    return [...members.values()]
+  }
+
+  /** A bot initiates channels only with users who follow it. */
+  private async checkBotReach(sender: UserRow, members: readonly UserRow[]): Promise<void> {
+    if (sender.type !== 'bot') return
+    for (const m of members) {
+      if (m.id !== sender.id && !(await hasRelation(this.store.read, 'follows', m.id, sender.id))) throw forbidden(`a bot can only start conversations with its followers; ${m.username} does not follow it`)
+    }
+  }
+}

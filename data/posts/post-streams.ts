@@ -1,0 +1,191 @@
+/**
+ * The lists of posts: a user's posts and mentions, the personal and unified
+ * streams, the global stream, hashtags and threads. Each reads ids newest
+ * first from an index, then `paginate` drops, batch by batch, what the post
+ * general parameters hide. Lists with a stream marker answer it too.
+ */
+import type { MarkerRow } from '../model/channel.js'
+import type { PostRow } from '../model/post.js'
+import type { UserType } from '../model/user.js'
+import { paginate, type Page } from '../pagination/pagination.js'
+import type { Range, Readers, Store } from '../store/port.js'
+import type { Viewer } from '../viewer.js'
+import { actingUser } from '../users/acting-user.js'
+import type { MarkerService } from '../channels/markers.js'
+import { resolvePage, type PageInput } from '../pagination/page-input.js'
+import { hasPhoto } from './post-traits.js'
+import { postFilter, type PostFilterDefaults, type PostFilterFlags, type PostTest } from './post-filters.js'
+import type { PostService } from './posts.js'
+import { targetsOf } from '../relations/relation-reads.js'
+import type { UserService } from '../users/users.js'
+
+export type PostListInput = PageInput &
+  PostFilterFlags & {
+    /** Facet of the personal and unified streams: only posts with a photo. */
+    has_oembed_photo?: boolean
+  }
+
+export interface PostList {
+  page: Page<PostRow>
+  /** The list's stream marker: its name, and the viewer's row once set. */
+  marker?: { name: string; row: MarkerRow | null }
+}
+
+/** A repost of a post seen within this long before it is not shown again in the personal stream. */
+const REPOST_REPEAT_MS = 7 * 24 * 3_600_000
+
+export class PostStreamService {
+  constructor(
+    private readonly store: Store,
+    private readonly posts: PostService,
+    private readonly users: UserService,
+    private readonly markers: MarkerService,
+  ) {}
+
+  /** Posts created by a user, reposts included; muted users shown (it is an explicit request). Errors: `not_found`, `invalid`. */
+  async ofUser(viewer: Viewer, ref: string, input: PostListInput): Promise<PostList> {
+    const user = await this.users.resolve(ref, viewer)
+    return this.list(viewer, input, `posts:${user.id}`, (range) => this.store.read.posts.ids('user', user.id, range), { include_muted: true })
+  }
+
+  /** Posts mentioning a user (never reposts). Errors: `not_found`, `invalid`. */
+  async mentions(viewer: Viewer, ref: string, input: PostListInput): Promise<PostList> {
+    const user = await this.users.resolve(ref, viewer)
+    return this.list(viewer, input, `mentions:${user.id}`, (range) => this.store.read.posts.ids('mention', user.id, range))
+  }
+
+  /**
+   * The viewer's personal stream: their posts and those of the people they
+   * follow, reposts by them included, directed posts to strangers left out
+   * by default. Errors: `invalid`, `forbidden` (no user).
+   */
+  async personal(viewer: Viewer, input: PostListInput): Promise<PostList> {
+    const authors = await this.authorsOf(viewer)
+    const r = this.store.read
+    return this.list(viewer, input, 'my_stream', (range) => r.posts.idsAny('user', authors, range), { include_directed_posts: false }, this.personalTest(authors, input))
+  }
+
+  /**
+   * The personal stream merged with the viewer's mentions, each part through
+   * its own defaults: a mention directed at someone else still shows, as it
+   * does among the mentions. Errors: `invalid`, `forbidden`.
+   */
+  async unified(viewer: Viewer, input: PostListInput): Promise<PostList> {
+    const me = actingUser(viewer)
+    const authors = await this.authorsOf(viewer)
+    const r = this.store.read
+    const ids = async (range: Range) => mergeNewest(await r.posts.idsAny('user', authors, range), await r.posts.ids('mention', me.id, range), range)
+    const asMention = await postFilter(r, viewer, input)
+    const photo = this.photoFacet(input)
+    const mention: PostTest = async (p) => p.repost_of === undefined && p.entities.mentions.some((m) => Number(m.id) === me.id) && (await asMention(p)) && (await photo(p))
+    return this.list(viewer, input, 'unified', ids, { include_directed_posts: false }, this.personalTest(authors, input), mention)
+  }
+
+  /** Every public post except reposts and posts by bots. Errors: `invalid`. */
+  async global(viewer: Viewer, input: PostListInput): Promise<PostList> {
+    const r = this.store.read
+    const types = new Map<number, UserType | undefined>()
+    const notBot = async (post: PostRow): Promise<boolean> => {
+      if (!types.has(post.user_id)) types.set(post.user_id, (await r.users.get(post.user_id))?.type)
+      return types.get(post.user_id) !== 'bot'
+    }
+    return this.list(viewer, input, 'global', (range) => r.posts.scan(range, (p) => p.repost_of === undefined), {}, notBot)
+  }
+
+  /** Posts carrying a hashtag, any case, never reposts. Errors: `invalid`. */
+  async tag(viewer: Viewer, hashtag: string, input: PostListInput): Promise<PostList> {
+    const name = hashtag.replace(/^#/, '').toLowerCase()
+    return this.list(viewer, input, `tag:${name}`, (range) => this.store.read.posts.ids('hashtag', name, range))
+  }
+
+  /** Every post of the thread of any of its posts. Errors: `not_found`, `invalid`. */
+  async thread(viewer: Viewer, postId: number, input: PostListInput): Promise<PostList> {
+    const post = await this.posts.find(viewer, postId)
+    const list = await this.list(viewer, input, null, (range) => this.store.read.posts.ids('thread', post.thread_id, range))
+    return { page: list.page }
+  }
+
+  private async list(
+    viewer: Viewer,
+    input: PostListInput,
+    markerName: string | null,
+    ids: (range: Range) => Promise<number[]>,
+    defaults: PostFilterDefaults = {},
+    extra?: PostTest,
+    /** Keeps what the tests above drop: another source's own test. */
+    orElse?: PostTest,
+  ): Promise<PostList> {
+    const r = this.store.read
+    const row = markerName && viewer.user ? await this.markers.find(viewer.user.id, markerName) : null
+    const base = await postFilter(r, viewer, input, defaults)
+    const both: PostTest = extra ? async (p) => (await base(p)) && (await extra(p)) : base
+    const keep: PostTest = orElse ? async (p) => (await both(p)) || (await orElse(p)) : both
+    const page = await paginate(resolvePage(input, markerName ? row : undefined), ids, (list) => loadPosts(r, list), keep)
+    return markerName ? { page, marker: { name: markerName, row } } : { page }
+  }
+
+  /** The viewer and everyone they follow. */
+  private async authorsOf(viewer: Viewer): Promise<number[]> {
+    const me = actingUser(viewer)
+    return [me.id, ...(await targetsOf(this.store.read, 'follows', me.id))]
+  }
+
+  /** The personal stream's own tests: the repost rule and the photo facet. */
+  private personalTest(authors: number[], input: PostListInput): PostTest {
+    const once = this.repostOnce(authors)
+    if (!input.has_oembed_photo) return once
+    const photo = this.photoFacet(input)
+    return async (p) => (await photo(p)) && (await once(p))
+  }
+
+  /** The `has_oembed_photo` facet (everything passes without it); a repost shows its original's photo. */
+  private photoFacet(input: PostListInput): PostTest {
+    if (!input.has_oembed_photo) return async () => true
+    return async (p) => hasPhoto(p.repost_of === undefined ? p : ((await this.store.read.posts.get(p.repost_of)) ?? p))
+  }
+
+  /**
+   * In the personal stream a repost is shown only when the viewer was not
+   * shown its original, or an earlier repost of it, in the week before it:
+   * the original by the viewer or someone they follow, or a live repost of it
+   * by one of them. So the first repost of a post shows and later ones within
+   * a week do not, each judged on its own, so every page agrees.
+   */
+  private repostOnce(authors: number[]): PostTest {
+    const inStream = new Set(authors)
+    return async (post) => {
+      if (post.repost_of === undefined) return true
+      const original = await this.store.read.posts.get(post.repost_of)
+      if (!original) return false
+      const weekBefore = Date.parse(post.created_at) - REPOST_REPEAT_MS
+      if (inStream.has(original.user_id) && Date.parse(original.created_at) > weekBefore) return false
+      return !(await this.repostedBefore(original.id, post.id, inStream, weekBefore))
+    }
+  }
+
+  /** Is there a live repost of `originalId` older than `repostId`, by one of `authors`, made after `after`? */
+  private async repostedBefore(originalId: number, repostId: number, authors: Set<number>, after: number): Promise<boolean> {
+    const r = this.store.read
+    let before = repostId
+    for (;;) {
+      const ids = await r.posts.ids('repost_live', originalId, { before, limit: 50, order: 'desc' })
+      for (const earlier of await r.posts.getMany(ids)) {
+        if (Date.parse(earlier.created_at) <= after) return false
+        if (authors.has(earlier.user_id)) return true
+      }
+      if (ids.length < 50) return false
+      before = ids[ids.length - 1]
+    }
+  }
+}
+
+const loadPosts = async (r: Readers, ids: number[]): Promise<(PostRow | null)[]> => {
+  const found = new Map((await r.posts.getMany(ids)).map((p) => [p.id, p]))
+  return ids.map((id) => found.get(id) ?? null)
+}
+
+/** Two windows of ids merged in the range's order, without repeats, to the range's limit. */
+function mergeNewest(a: number[], b: number[], range: Range): number[] {
+  const all = [...new Set([...a, ...b])].sort((x, y) => (range.order === 'asc' ? x - y : y - x))
+  return all.slice(0, range.limit)
+}

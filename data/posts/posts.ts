@@ -1,0 +1,160 @@
+/**
+ * Posts: creation (text pipeline, replies and threads, annotations, bot
+ * mention rules), lookup of one or many as a viewer may see them, and
+ * deletion by the creator. Deleted posts are kept, flagged `is_deleted`, so
+ * they still answer lookups and hold their place in threads.
+ */
+import { forbidden, invalid, notFound } from '../errors.js'
+import type { EventBus } from '../events.js'
+import type { PostRow } from '../model/post.js'
+import type { UserRow } from '../model/user.js'
+import type { Store } from '../store/port.js'
+import { fillTemplates, processText, type EntitiesInput } from '../text/process.js'
+import { isoNow } from '../time.js'
+import type { Viewer } from '../viewer.js'
+import { actingUser } from '../users/acting-user.js'
+import { checkAnnotations } from '../annotations/annotation-rules.js'
+import { blockedEitherWay, hasRelation } from '../relations/relation-reads.js'
+import type { UserService } from '../users/users.js'
+
+/** Kept here too: other services took it from posts before it had its own file. */
+export { actingUser } from '../users/acting-user.js'
+
+export const POST_MAX_LENGTH = 256
+const ALL = Number.MAX_SAFE_INTEGER
+
+export interface CreatePostInput {
+  text?: string
+  reply_to?: number | string
+  machine_only?: boolean
+  annotations?: unknown
+  entities?: EntitiesInput
+}
+
+export class PostService {
+  constructor(
+    private readonly store: Store,
+    private readonly events: EventBus,
+    private readonly users: UserService,
+  ) {}
+
+  /**
+   * Creates a post for the viewer's user. The text (≤ 256 characters) goes
+   * through the text pipeline; a bot's mentions only link users who follow it.
+   * A reply joins its parent's thread. Errors: `invalid` (text, entities,
+   * annotations, machine-only rules, a reply to a repost, a deleted or unknown
+   * post), `forbidden` (replying across a block). Emits `post.created`.
+   */
+  async create(viewer: Viewer, input: CreatePostInput): Promise<PostRow> {
+    const author = actingUser(viewer)
+    const machineOnly = input.machine_only === true
+    const annotations = checkAnnotations(input.annotations)
+    if (machineOnly && (input.text ?? '') !== '') throw invalid('a machine_only post has no text')
+    if (machineOnly && annotations.length === 0) throw invalid('a machine_only post needs at least one annotation')
+    const parent = input.reply_to === undefined ? null : await this.replyParent(author, input.reply_to)
+    const processed = await processText(input.text ?? '', input.entities, {
+      maxLength: POST_MAX_LENGTH,
+      findUser: (username) => this.mentionable(author, username),
+      findUserById: (id) => this.users.get(id),
+      allowEmpty: machineOnly,
+      allowUserMentions: machineOnly,
+    })
+    if (!machineOnly && processed.text.trim() === '') throw invalid('text is required')
+    const entities = { ...processed.entities, mentions: await this.botMentions(author, processed.entities.mentions) }
+    const post = await this.store.transact((tx) => {
+      const row = tx.posts.insert({
+        user_id: author.id,
+        text: processed.text,
+        entities,
+        annotations,
+        machine_only: machineOnly,
+        ...(parent ? { reply_to: parent.id } : {}),
+        thread_id: parent ? parent.thread_id : 0,
+        app_id: viewer.app?.id ?? 0,
+        created_at: isoNow(),
+      })
+      // The id is known only now: it roots a new thread and fills `{post_id}` templates.
+      return tx.posts.put({ ...row, thread_id: parent ? parent.thread_id : row.id, entities: fillTemplates(entities, { post_id: String(row.id) }) })
+    })
+    this.events.emit('post.created', { post })
+    return post
+  }
+
+  /** The stored post, deleted or not; `null` when there never was one. */
+  get(id: number): Promise<PostRow | null> {
+    return this.store.read.posts.get(id)
+  }
+
+  /**
+   * The post as `viewer` may see it (deleted posts included).
+   * Errors: `not_found` (unknown, or its author blocks the viewer).
+   */
+  async find(viewer: Viewer, id: number): Promise<PostRow> {
+    const post = await this.store.read.posts.get(id)
+    if (!post || !(await this.visible(viewer, post))) throw notFound(`post ${id} not found`)
+    return post
+  }
+
+  /** The posts of `ids` the viewer may see, in the order asked; unknown ones left out. */
+  async findMany(viewer: Viewer, ids: readonly number[]): Promise<PostRow[]> {
+    const rows = await this.store.read.posts.getMany(ids)
+    const seen = await Promise.all(rows.map((p) => this.visible(viewer, p)))
+    return rows.filter((_, i) => seen[i])
+  }
+
+  /** Can `viewer` see `post` at all? Blocks hide content both ways, a repost's original's included. */
+  async visible(viewer: Viewer, post: PostRow): Promise<boolean> {
+    const me = viewer.user
+    if (!me) return true
+    const r = this.store.read
+    const original = post.repost_of === undefined ? null : await r.posts.get(post.repost_of)
+    const authors = [post.user_id, ...(original ? [original.user_id] : [])].filter((id) => id !== me.id)
+    for (const author of authors) if (await blockedEitherWay(r, me.id, author)) return false
+    return true
+  }
+
+  /**
+   * Deletes one of the viewer's posts (a repost too, which undoes the repost);
+   * reposts of a deleted post go with it. Answers the deleted post; deleting
+   * twice answers it again. Errors: `not_found`, `forbidden` (not the creator).
+   * Emits `post.deleted` for the post and for each repost removed with it.
+   */
+  async delete(viewer: Viewer, id: number): Promise<PostRow> {
+    const me = actingUser(viewer)
+    const gone = await this.store.transact(async (tx) => {
+      const post = await tx.posts.get(id)
+      if (!post) throw notFound(`post ${id} not found`)
+      if (post.user_id !== me.id) throw forbidden('Only the creator of a post can delete it')
+      if (post.is_deleted) return { post, removed: [] }
+      const reposts = await tx.posts.getMany(await tx.posts.ids('repost_live', id, { limit: ALL }))
+      const removed = [post, ...reposts].map((p) => tx.posts.put({ ...p, is_deleted: true }))
+      return { post: removed[0], removed }
+    })
+    for (const post of gone.removed) this.events.emit('post.deleted', { post })
+    return gone.post
+  }
+
+  private async replyParent(author: UserRow, ref: number | string): Promise<PostRow> {
+    const id = Number(ref)
+    const parent = Number.isSafeInteger(id) && id > 0 ? await this.store.read.posts.get(id) : null
+    if (!parent) throw invalid(`reply_to ${ref} is not a post`)
+    if (parent.repost_of !== undefined) throw invalid('You cannot reply to a repost; reply to the original post')
+    if (parent.is_deleted) throw invalid('You cannot reply to a deleted post')
+    if (parent.user_id !== author.id && (await blockedEitherWay(this.store.read, author.id, parent.user_id))) throw forbidden('You cannot reply to this post')
+    return parent
+  }
+
+  /** Mentions link existing users; a bot's link only its followers. */
+  private async mentionable(author: UserRow, username: string): Promise<UserRow | null> {
+    const user = await this.users.byUsername(username)
+    if (!user || author.type !== 'bot' || user.id === author.id) return user
+    return (await hasRelation(this.store.read, 'follows', user.id, author.id)) ? user : null
+  }
+
+  /** Drops user-given mentions (by id) a bot may not make. */
+  private async botMentions<M extends { id: string }>(author: UserRow, mentions: M[]): Promise<M[]> {
+    if (author.type !== 'bot') return mentions
+    const allowed = await Promise.all(mentions.map((m) => Number(m.id) === author.id || hasRelation(this.store.read, 'follows', Number(m.id), author.id)))
+    return mentions.filter((_, i) => allowed[i])
+  }
+}

@@ -1,0 +1,104 @@
+/**
+ * Reposts: a post that points at another (`repost_of`), written
+ * `>> @<author>: <original text>` with the original's entities shifted past
+ * that prefix. One live repost per user and original; undoing it deletes the
+ * repost post.
+ */
+import { invalid } from '../errors.js'
+import type { EventBus } from '../events.js'
+import type { Entities } from '../model/entities.js'
+import type { PostRow } from '../model/post.js'
+import type { UserRow } from '../model/user.js'
+import { paginate, type Page } from '../pagination/pagination.js'
+import type { Store } from '../store/port.js'
+import { pair } from '../store/schema.js'
+import { isoNow } from '../time.js'
+import type { Viewer } from '../viewer.js'
+import { actingUser } from '../users/acting-user.js'
+import { linkedRows } from '../pagination/linked-rows.js'
+import { resolvePage, type PageInput } from '../pagination/page-input.js'
+import type { PostService } from './posts.js'
+
+/** The repost's text and entities: the prefix mentions the original's author; nothing in it leads. */
+export function repostText(original: PostRow, author: UserRow): { text: string; entities: Entities } {
+  const mention = `@${author.username}`
+  const prefix = `>> ${mention}: `
+  const shift = [...prefix].length
+  const e = original.entities
+  return {
+    text: prefix + original.text,
+    entities: {
+      mentions: [{ pos: 3, len: mention.length, name: author.username, id: String(author.id) }, ...e.mentions.map(({ is_leading: _, ...m }) => ({ ...m, pos: m.pos + shift }))],
+      hashtags: e.hashtags.map((h) => ({ ...h, pos: h.pos + shift })),
+      links: e.links.map((l) => ({ ...l, pos: l.pos + shift })),
+    },
+  }
+}
+
+export class RepostService {
+  constructor(
+    private readonly store: Store,
+    private readonly events: EventBus,
+    private readonly posts: PostService,
+  ) {}
+
+  /**
+   * The viewer reposts a post; reposting again answers the existing repost.
+   * Answers the repost. Errors: `not_found` (unknown or hidden by a block),
+   * `invalid` (a repost, a deleted post). Emits `post.created`.
+   */
+  async repost(viewer: Viewer, postId: number): Promise<PostRow> {
+    const me = actingUser(viewer)
+    const original = await this.posts.find(viewer, postId)
+    if (original.repost_of !== undefined) throw invalid('You cannot repost a repost; repost the original post')
+    if (original.is_deleted) throw invalid('You cannot repost a deleted post')
+    const author = await this.store.read.users.get(original.user_id)
+    if (!author) throw invalid('You cannot repost a post whose author is gone')
+    const made = await this.store.transact(async (tx) => {
+      const existing = await tx.posts.one('repost_pair', pair(me.id, original.id))
+      if (existing) return { post: existing, created: false }
+      const row = tx.posts.insert({
+        user_id: me.id,
+        ...repostText(original, author),
+        annotations: [],
+        machine_only: original.machine_only,
+        thread_id: 0,
+        repost_of: original.id,
+        app_id: viewer.app?.id ?? 0,
+        created_at: isoNow(),
+      })
+      // A repost starts its own thread: its thread id is its own id.
+      return { post: tx.posts.put({ ...row, thread_id: row.id }), created: true }
+    })
+    if (made.created) this.events.emit('post.created', { post: made.post })
+    return made.post
+  }
+
+  /**
+   * Undoes the viewer's repost of a post, given the original's id or the
+   * repost's own; answers the original. Errors: `not_found`. Emits
+   * `post.deleted` for the repost when there was one.
+   */
+  async unrepost(viewer: Viewer, postId: number): Promise<PostRow> {
+    const me = actingUser(viewer)
+    const given = await this.posts.find(viewer, postId)
+    const original = given.repost_of !== undefined && given.user_id === me.id ? await this.posts.find(viewer, given.repost_of) : given
+    const gone = await this.store.transact(async (tx) => {
+      const repost = await tx.posts.one('repost_pair', pair(me.id, original.id))
+      return repost ? tx.posts.put({ ...repost, is_deleted: true }) : null
+    })
+    if (gone) this.events.emit('post.deleted', { post: gone })
+    return original
+  }
+
+  /** The users who reposted a post, most recent first (pagination ids: repost ids). Errors: `not_found`, `invalid`. */
+  async reposters(viewer: Viewer, postId: number, page: PageInput): Promise<Page<UserRow>> {
+    const post = await this.posts.find(viewer, postId)
+    const r = this.store.read
+    return paginate(
+      resolvePage(page),
+      (range) => r.posts.ids('repost_live', post.id, range),
+      (ids) => linkedRows(r.posts, ids, (repost) => repost.user_id, r.users),
+    )
+  }
+}

@@ -1,0 +1,84 @@
+/**
+ * Stars: a user's public bookmarks of posts. A repost cannot be starred (its
+ * original can) and neither can a deleted post. Star lists page by the star
+ * row's id, so a user's stars come most recent star first.
+ */
+import { invalid } from '../errors.js'
+import type { EventBus } from '../events.js'
+import type { PostRow } from '../model/post.js'
+import type { UserRow } from '../model/user.js'
+import { paginate, type Page } from '../pagination/pagination.js'
+import type { Range, Store } from '../store/port.js'
+import { pair } from '../store/schema.js'
+import { isoNow } from '../time.js'
+import type { Viewer } from '../viewer.js'
+import { actingUser } from '../users/acting-user.js'
+import { linkedRows } from '../pagination/linked-rows.js'
+import { resolvePage, type PageInput } from '../pagination/page-input.js'
+import { postFilter, type PostFilterFlags } from './post-filters.js'
+import type { PostService } from './posts.js'
+import type { UserService } from '../users/users.js'
+
+export class StarService {
+  constructor(
+    private readonly store: Store,
+    private readonly events: EventBus,
+    private readonly posts: PostService,
+    private readonly users: UserService,
+  ) {}
+
+  /**
+   * The viewer stars a post; starring twice changes nothing. Answers the post.
+   * Errors: `not_found` (unknown or hidden by a block), `invalid` (a repost,
+   * a deleted post). Emits `star.added`.
+   */
+  async star(viewer: Viewer, postId: number): Promise<PostRow> {
+    const me = actingUser(viewer)
+    const post = await this.posts.find(viewer, postId)
+    if (post.repost_of !== undefined) throw invalid('You cannot star a repost; star the original post')
+    if (post.is_deleted) throw invalid('You cannot star a deleted post')
+    const added = await this.store.transact(async (tx) => {
+      if (await tx.stars.one('pair', pair(me.id, post.id))) return false
+      tx.stars.insert({ user_id: me.id, post_id: post.id, created_at: isoNow() })
+      return true
+    })
+    if (added) this.events.emit('star.added', { post, user: me })
+    return post
+  }
+
+  /** The viewer removes a star; answers the post. Errors: `not_found`. Emits `star.removed`. */
+  async unstar(viewer: Viewer, postId: number): Promise<PostRow> {
+    const me = actingUser(viewer)
+    const post = await this.posts.find(viewer, postId)
+    const removed = await this.store.transact(async (tx) => {
+      const star = await tx.stars.one('pair', pair(me.id, post.id))
+      if (star) tx.stars.remove(star.id)
+      return star !== null
+    })
+    if (removed) this.events.emit('star.removed', { post, user: me })
+    return post
+  }
+
+  /** The users who starred a post, most recent star first (pagination ids: star ids). Errors: `not_found`, `invalid`. */
+  async starrers(viewer: Viewer, postId: number, page: PageInput): Promise<Page<UserRow>> {
+    const post = await this.posts.find(viewer, postId)
+    const r = this.store.read
+    return paginate(resolvePage(page), (range) => r.stars.ids('post', post.id, range), (ids) => linkedRows(r.stars, ids, (s) => s.user_id, r.users))
+  }
+
+  /**
+   * The posts a user starred, most recent star first (pagination ids: star
+   * ids), through the post general parameters. Errors: `not_found`, `invalid`.
+   */
+  async ofUser(viewer: Viewer, ref: string, page: PageInput & PostFilterFlags): Promise<Page<PostRow>> {
+    const user = await this.users.resolve(ref, viewer)
+    const r = this.store.read
+    const keep = await postFilter(r, viewer, page)
+    return paginate(
+      resolvePage(page),
+      (range: Range) => r.stars.ids('user', user.id, range),
+      (ids) => linkedRows(r.stars, ids, (s) => s.post_id, r.posts),
+      keep,
+    )
+  }
+}

@@ -1,0 +1,50 @@
+/**
+ * Users as JSON text for the post presenters: a page of posts embeds the same
+ * authors over and over, for every viewer. The part no viewer changes (the
+ * profile, its html, image urls, counts) is kept as text per user row and
+ * counts, so a user is shaped and serialized again only when its row is
+ * replaced or a count moves; the viewer's relation is added per request.
+ */
+import type { UserCounts, UserRow, UserView } from '../../../data/index.js'
+import { BoundedCache, cachePerOwner } from '../bounded-cache.js'
+import type { PresentContext } from '../context.js'
+import { presentUserView, relationFields } from './user.js'
+
+interface Kept {
+  user: UserRow
+  counts: UserCounts
+  baseUrl: string
+  html: boolean
+  json: string
+}
+
+const keptOf = cachePerOwner(() => new BoundedCache<number, Kept>(5_000))
+
+const sameCounts = (a: UserCounts, b: UserCounts): boolean =>
+  a.following === b.following && a.followers === b.followers && a.posts === b.posts && a.stars === b.stars
+
+/** The text of the view without its relation, from the cache when row, counts and options match. */
+function withoutRelation(ctx: PresentContext, view: UserView): string {
+  const cache = keptOf(ctx.domain)
+  const html = ctx.options.include_html !== false
+  const kept = cache.get(view.user.id)
+  if (kept && kept.user === view.user && kept.baseUrl === ctx.baseUrl && kept.html === html && sameCounts(kept.counts, view.counts)) return kept.json
+  const json = JSON.stringify(presentUserView(ctx, { user: view.user, counts: view.counts }))
+  cache.set(view.user.id, { user: view.user, counts: { ...view.counts }, baseUrl: ctx.baseUrl, html, json })
+  return json
+}
+
+/** `JSON.stringify(presentUserView(ctx, view))`, without shaping the unchanged part again. */
+export function userViewJson(ctx: PresentContext, view: UserView): string {
+  // Annotations come after the relation fields: rarely asked, shaped whole.
+  if (ctx.options.include_annotations || ctx.options.include_user_annotations) return JSON.stringify(presentUserView(ctx, view))
+  const base = withoutRelation(ctx, view)
+  if (!view.relation) return base
+  return `${base.slice(0, -1)},${JSON.stringify(relationFields(view.relation)).slice(1)}`
+}
+
+/** The users' views for the request's viewer, as JSON text, in order. */
+export async function presentUsersJson(ctx: PresentContext, users: readonly UserRow[]): Promise<string[]> {
+  const views = await ctx.domain.userViews.views(users, ctx.viewer)
+  return views.map((v) => userViewJson(ctx, v))
+}

@@ -1,0 +1,70 @@
+/** The API shape of a User. */
+import { imageOf, renderHtml, type ImageKind, type ImageSize, type UserRelation, type UserRow, type UserView } from '../../../data/index.js'
+import type { PresentContext } from '../context.js'
+
+/** Where the server serves an image file; `w` and `h` ask for a resized copy. */
+export const imageUrl = (baseUrl: string, file: string, size: ImageSize = {}): string => {
+  const query = new URLSearchParams()
+  if (size.w !== undefined) query.set('w', String(size.w))
+  if (size.h !== undefined) query.set('h', String(size.h))
+  const search = query.toString()
+  return `${baseUrl}/images/${file}${search ? `?${search}` : ''}`
+}
+
+/** Where a browser reads about a user: the page server/routes/users/user-page.ts serves. */
+export const userCanonicalUrl = (baseUrl: string, user: UserRow): string => `${baseUrl}/@${user.username}`
+
+// The URL names the file itself: an upload gets a new name, so clients may cache each URL forever.
+const image = (ctx: PresentContext, user: UserRow, kind: ImageKind) => {
+  const { width, height, is_default, file } = imageOf(user, kind)
+  return { width, height, is_default, url: imageUrl(ctx.baseUrl, file) }
+}
+
+/** The relation booleans as the API names them. */
+export const relationFields = (relation: UserRelation): Record<string, boolean> => ({
+  ...relation,
+  // Deprecated names, still read by older clients.
+  is_following: relation.you_follow,
+  is_follower: relation.follows_you,
+  is_muted: relation.you_muted,
+})
+
+/**
+ * `user-json.ts` keeps this answer without `relation` as text per user row,
+ * counts, base URL and `include_html` (annotations asked: not kept), then
+ * adds `relationFields`: whatever else it comes to read must join that key.
+ */
+export function presentUserView(ctx: PresentContext, view: UserView): Record<string, unknown> {
+  const { user, counts, relation } = view
+  const o = ctx.options
+  const description: Record<string, unknown> = { text: user.description.text, entities: user.description.entities }
+  if (o.include_html !== false) description.html = renderHtml(user.description.text, user.description.entities)
+  const out: Record<string, unknown> = {
+    id: String(user.id),
+    username: user.username,
+    name: user.name,
+    description,
+    timezone: user.timezone,
+    locale: user.locale,
+    avatar_image: image(ctx, user, 'avatar'),
+    cover_image: image(ctx, user, 'cover'),
+    type: user.type,
+    created_at: user.created_at,
+    canonical_url: userCanonicalUrl(ctx.baseUrl, user),
+    counts,
+  }
+  if (user.verified_domain) out.verified_domain = user.verified_domain
+  if (relation) Object.assign(out, relationFields(relation))
+  if (o.include_annotations || o.include_user_annotations) out.annotations = user.annotations
+  return out
+}
+
+/** Presents rows: computes each user's view for the request's viewer. */
+export async function presentUsers(ctx: PresentContext, users: readonly UserRow[]): Promise<Record<string, unknown>[]> {
+  const views = await ctx.domain.userViews.views(users, ctx.viewer)
+  return views.map((v) => presentUserView(ctx, v))
+}
+
+export async function presentUser(ctx: PresentContext, user: UserRow): Promise<Record<string, unknown>> {
+  return (await presentUsers(ctx, [user]))[0]
+}

@@ -1,0 +1,63 @@
+/**
+ * The token itself: inspect it, deauthorize it, and the delegation endpoint
+ * (`GET /token` called by a delegate client with its own credentials and the
+ * delegate token, instead of an access token).
+ */
+import type { Request } from '@hapi/hapi'
+import Joi from 'joi'
+import type { Domain } from '../../../data/index.js'
+import { checkAccess, viewerOf } from '../../auth.js'
+import { basicCredentials } from '../../basic-auth.js'
+import { ok } from '../../envelope.js'
+import { commonQuery, userGeneralQuery } from '../../params.js'
+import { contextOf } from '../../present/context.js'
+import { presentToken } from '../../present/auth/token.js'
+import type { SvcRoute } from '../../route.js'
+
+/** A delegation check: the delegate token from the header or query, the caller's credentials from Basic or query. */
+function delegationOf(request: Request): { client_id: string; client_secret: string; delegate_token: string } | null {
+  const header = request.headers['identity-delegate-token']
+  const delegate_token = typeof header === 'string' && header.length > 0 ? header : (request.query.delegate_token as string | undefined)
+  if (!delegate_token) return null
+  const credentials = basicCredentials(request) ?? {
+    client_id: (request.query.client_id as string | undefined) ?? '',
+    client_secret: (request.query.client_secret as string | undefined) ?? '',
+  }
+  return { ...credentials, delegate_token }
+}
+
+export const tokenRoutes = (domain: Domain): SvcRoute[] => [
+  {
+    method: 'GET',
+    path: '/token',
+    // `none` because a delegation check carries Basic credentials, not a token; plain inspection checks below.
+    svc: { token: 'none' },
+    options: {
+      validate: {
+        query: Joi.object({
+          ...commonQuery,
+          ...userGeneralQuery,
+          delegate_token: Joi.string().max(200),
+          client_id: Joi.string().max(200),
+          client_secret: Joi.string().max(200),
+        }),
+      },
+    },
+    handler: async (request) => {
+      const delegation = delegationOf(request)
+      if (!delegation) checkAccess(viewerOf(request), 'any', undefined)
+      const info = delegation ? await domain.delegation.verify(delegation) : await domain.tokens.inspect(viewerOf(request))
+      return ok(await presentToken(contextOf(request, domain), info))
+    },
+  },
+  {
+    method: 'DELETE',
+    path: '/token',
+    svc: { token: 'any' },
+    options: { validate: { query: Joi.object({ ...commonQuery, ...userGeneralQuery }) } },
+    handler: async (request) => {
+      const info = await domain.tokens.deauthorize(viewerOf(request))
+      return ok(await presentToken(contextOf(request, domain), info))
+    },
+  },
+]

@@ -1,0 +1,104 @@
+/** Messages: send (to a channel or `pm`), delete, retrieve one, many, a channel's and the user's own. */
+import Joi from 'joi'
+import type { Domain, MessageFilter } from '../../../data/index.js'
+import { viewerOf } from '../../auth.js'
+import { ok } from '../../envelope.js'
+import { commonQuery, entitiesInput, flag, idList, idParam, messageGeneralQuery, paginationQuery, userRef } from '../../params.js'
+import { contextOf } from '../../present/context.js'
+import { presentMarker } from '../../present/channels/marker.js'
+import { presentMessage, presentMessages } from '../../present/channels/message.js'
+import { presentPage } from '../../present/page.js'
+import type { SvcRoute } from '../../route.js'
+
+const MESSAGING = ['public_messages', 'messages']
+
+const messageQuery = Joi.object({ ...commonQuery, ...messageGeneralQuery })
+const listQuery = messageQuery.keys(paginationQuery)
+const channelParams = Joi.object({ channel_id: idParam().required() })
+const messageParams = Joi.object({ channel_id: idParam().required(), message_id: idParam().required() })
+
+/** Only these keys of a message body are read; others are ignored. */
+const createPayload = Joi.object({
+  text: Joi.string().allow('').max(20000),
+  reply_to: Joi.alternatives(idParam(), Joi.number().integer().min(1)),
+  machine_only: flag(),
+  annotations: Joi.array().max(100).items(Joi.object().unknown(true)),
+  entities: entitiesInput(),
+  destinations: Joi.array().max(1000).items(Joi.alternatives(userRef(), Joi.number().integer().min(1))),
+}).unknown(true)
+
+const filterOf = (query: Record<string, unknown>): MessageFilter => ({
+  include_deleted: query.include_deleted as boolean,
+  include_machine: query.include_machine as boolean,
+  include_muted: query.include_muted as boolean,
+})
+
+export const messageRoutes = (domain: Domain): SvcRoute[] => [
+  {
+    method: 'POST',
+    path: '/channels/{channel_id}/messages',
+    svc: { token: 'user', scopes: MESSAGING },
+    options: { validate: { params: Joi.object({ channel_id: Joi.alternatives(idParam(), Joi.string().valid('pm')).required() }), query: messageQuery, payload: createPayload } },
+    handler: async (request) => {
+      const { text, reply_to, machine_only, annotations, entities, destinations } = request.payload as Record<string, never>
+      const input = { text, reply_to, machine_only, annotations, entities }
+      const viewer = viewerOf(request)
+      const { channel_id } = request.params
+      const message =
+        channel_id === 'pm' ? (await domain.privateMessages.send(viewer, destinations, input)).message : await domain.messages.create(viewer, Number(channel_id), input)
+      return ok(await presentMessage(contextOf(request, domain), message))
+    },
+  },
+  {
+    method: 'DELETE',
+    path: '/channels/{channel_id}/messages/{message_id}',
+    svc: { token: 'user', scopes: MESSAGING },
+    options: { validate: { params: messageParams, query: messageQuery } },
+    handler: async (request) => {
+      const message = await domain.messages.delete(viewerOf(request), Number(request.params.channel_id), Number(request.params.message_id))
+      return ok(await presentMessage(contextOf(request, domain), message))
+    },
+  },
+  {
+    method: 'GET',
+    path: '/channels/{channel_id}/messages/{message_id}',
+    svc: { token: 'any' },
+    options: { validate: { params: messageParams, query: messageQuery } },
+    handler: async (request) => {
+      const message = await domain.messages.get(viewerOf(request), Number(request.params.channel_id), Number(request.params.message_id))
+      return ok(await presentMessage(contextOf(request, domain), message))
+    },
+  },
+  {
+    method: 'GET',
+    path: '/channels/{channel_id}/messages',
+    svc: { token: 'user', scopes: MESSAGING },
+    options: { validate: { params: channelParams, query: listQuery } },
+    handler: async (request) => {
+      const ctx = contextOf(request, domain)
+      const { page, marker, marker_name } = await domain.messages.inChannel(ctx.viewer, Number(request.params.channel_id), request.query, filterOf(request.query))
+      return presentPage(page, (rows) => presentMessages(ctx, rows), { marker: presentMarker(marker_name, marker) })
+    },
+  },
+  {
+    method: 'GET',
+    path: '/channels/messages',
+    svc: { token: 'any' },
+    options: { validate: { query: messageQuery.keys({ ids: idList(200).required() }) } },
+    handler: async (request) => {
+      const messages = await domain.messages.getMany(viewerOf(request), (request.query.ids as string[]).map(Number))
+      return ok(await presentMessages(contextOf(request, domain), messages))
+    },
+  },
+  {
+    method: 'GET',
+    path: '/users/me/messages',
+    svc: { token: 'user', scopes: MESSAGING },
+    options: { validate: { query: listQuery } },
+    handler: async (request) => {
+      const ctx = contextOf(request, domain)
+      const page = await domain.messages.mine(ctx.viewer, request.query, filterOf(request.query))
+      return presentPage(page, (rows) => presentMessages(ctx, rows))
+    },
+  },
+]

@@ -1,0 +1,94 @@
+/** Channel subscriptions: subscribe, subscribers, mute, the muted list and unread counts. */
+import Joi from 'joi'
+import { BROADCAST_TYPE, PM_TYPE, type Domain } from '../../../data/index.js'
+import { viewerOf } from '../../auth.js'
+import { ok } from '../../envelope.js'
+import { commonQuery, idList, paginationQuery, userGeneralQuery } from '../../params.js'
+import { presentChannel, presentChannels } from '../../present/channels/channel.js'
+import { contextOf } from '../../present/context.js'
+import { presentPage } from '../../present/page.js'
+import { presentUsers } from '../../present/users/user.js'
+import type { SvcRoute } from '../../route.js'
+import { channelParams, channelQuery } from './channels.js'
+
+const MESSAGING = ['public_messages', 'messages']
+const bare = Joi.object(commonQuery)
+
+type ChannelAction = 'subscribe' | 'unsubscribe' | 'mute' | 'unmute'
+
+/** POST/DELETE on a channel's `subscribe` or `mute`: one state change, the channel answered. */
+const toggle = (domain: Domain, method: 'POST' | 'DELETE', noun: 'subscribe' | 'mute', action: ChannelAction): SvcRoute => ({
+  method,
+  path: `/channels/{channel_id}/${noun}`,
+  svc: { token: 'user', scopes: MESSAGING },
+  options: { validate: { params: channelParams, query: channelQuery } },
+  handler: async (request) => {
+    const channel = await domain.subscriptions[action](viewerOf(request), Number(request.params.channel_id))
+    return ok(await presentChannel(contextOf(request, domain), channel))
+  },
+})
+
+export const subscriptionRoutes = (domain: Domain): SvcRoute[] => [
+  toggle(domain, 'POST', 'subscribe', 'subscribe'),
+  toggle(domain, 'DELETE', 'subscribe', 'unsubscribe'),
+  toggle(domain, 'POST', 'mute', 'mute'),
+  toggle(domain, 'DELETE', 'mute', 'unmute'),
+  {
+    method: 'GET',
+    path: '/channels/{channel_id}/subscribers',
+    svc: { token: 'any', scopes: MESSAGING },
+    options: { validate: { params: channelParams, query: Joi.object({ ...commonQuery, ...userGeneralQuery, ...paginationQuery }) } },
+    handler: async (request) => {
+      const ctx = contextOf(request, domain)
+      const page = await domain.subscriptions.subscribers(ctx.viewer, Number(request.params.channel_id), request.query)
+      return presentPage(page, (users) => presentUsers(ctx, users))
+    },
+  },
+  {
+    method: 'GET',
+    path: '/channels/{channel_id}/subscribers/ids',
+    svc: { token: 'any', scopes: MESSAGING },
+    options: { validate: { params: channelParams, query: bare } },
+    handler: async (request) => {
+      const ids = await domain.subscriptions.subscriberIds(viewerOf(request), Number(request.params.channel_id))
+      return ok(ids.map(String))
+    },
+  },
+  {
+    method: 'GET',
+    path: '/channels/subscribers/ids',
+    svc: { token: 'any', scopes: MESSAGING },
+    options: { validate: { query: bare.keys({ ids: idList(200).required() }) } },
+    handler: async (request) => {
+      const byChannel = await domain.subscriptions.subscriberIdsMany(viewerOf(request), (request.query.ids as string[]).map(Number))
+      return ok(Object.fromEntries([...byChannel].map(([id, users]) => [String(id), users.map(String)])))
+    },
+  },
+  {
+    method: 'GET',
+    path: '/users/me/channels/muted',
+    svc: { token: 'user', scopes: MESSAGING },
+    options: { validate: { query: channelQuery } },
+    handler: async (request) => {
+      // This list ignores the channel general parameters: the channels are shown as they are by default.
+      const ctx = { ...contextOf(request, domain), options: {} }
+      return ok(await presentChannels(ctx, await domain.subscriptions.muted(ctx.viewer)))
+    },
+  },
+  ...([['pm', PM_TYPE], ['broadcast', BROADCAST_TYPE]] as const).map(
+    ([kind, type]): SvcRoute => ({
+      method: 'GET',
+      path: `/users/me/channels/${kind}/num_unread`,
+      svc: { token: 'user', scopes: ['messages'] },
+      options: { validate: { query: bare } },
+      handler: async (request) => ok(await domain.channelInbox.numUnread(viewerOf(request), type)),
+    }),
+  ),
+  {
+    method: 'DELETE',
+    path: '/users/me/channels/broadcast/num_unread',
+    svc: { token: 'user', scopes: ['messages'] },
+    options: { validate: { query: bare } },
+    handler: async (request) => ok(await domain.channelInbox.markBroadcastsRead(viewerOf(request))),
+  },
+]

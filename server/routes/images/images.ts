@@ -1,0 +1,34 @@
+/** Stored and default images by file name, resized on request. */
+import Joi from 'joi'
+import { MAX_IMAGE_SIDE, type Domain } from '../../../data/index.js'
+import { commonQuery } from '../../params.js'
+import type { SvcRoute } from '../../route.js'
+
+/** `w` and `h` on image URLs. */
+export const imageSizeQuery = {
+  w: Joi.number().integer().min(1).max(MAX_IMAGE_SIDE),
+  h: Joi.number().integer().min(1).max(MAX_IMAGE_SIDE),
+}
+
+const FOREVER = 'public, max-age=31536000, immutable'
+const A_DAY = 'public, max-age=86400'
+
+export const imageRoutes = (domain: Domain): SvcRoute[] => [
+  {
+    method: 'GET',
+    path: '/images/{file}',
+    // Every avatar on a timeline is one of these, as the avatar redirects are.
+    svc: { token: 'none', unlimited: true },
+    options: {
+      validate: {
+        params: Joi.object({ file: Joi.string().max(100).pattern(/^[\w.-]+$/).required() }),
+        query: Joi.object({ ...commonQuery, ...imageSizeQuery }).unknown(true),
+      },
+    },
+    handler: async (request, h) => {
+      const { w, h: height } = request.query as { w?: number; h?: number }
+      const image = await domain.userImages.serve(request.params.file as string, { w, h: height })
+      return h.response(image.data).type(image.mime).header('cache-control', image.immutable ? FOREVER : A_DAY)
+    },
+  },
+]

@@ -1,0 +1,31 @@
+/** Interactions: who followed the signed-in user, starred, reposted or replied to their posts, and joined or left their broadcast channels. */
+import Joi from 'joi'
+import { INTERACTION_ACTIONS, type Domain, type InteractionAction } from '../../../data/index.js'
+import { viewerOf } from '../../auth.js'
+import { commonQuery, paginationQuery, postGeneralQuery } from '../../params.js'
+import { contextOf } from '../../present/context.js'
+import { presentInteractionPage } from '../../present/posts/interaction.js'
+import type { SvcRoute } from '../../route.js'
+
+/** `interaction_actions=star,follow`: a comma list of known actions. */
+const actionList = () =>
+  Joi.string().custom((value: string, helpers) => {
+    const actions = value.split(',').map((s) => s.trim()).filter((s) => s.length > 0)
+    const unknown = actions.filter((a) => !(INTERACTION_ACTIONS as readonly string[]).includes(a))
+    if (unknown.length > 0) return helpers.message({ custom: `unknown interaction action ${unknown.join(', ')}; use ${INTERACTION_ACTIONS.join(', ')}` })
+    return actions as InteractionAction[]
+  })
+
+export const interactionRoutes = (domain: Domain): SvcRoute[] => [
+  {
+    method: 'GET',
+    path: '/users/me/interactions',
+    svc: { token: 'user' },
+    options: { validate: { query: Joi.object({ ...commonQuery, ...postGeneralQuery, ...paginationQuery, interaction_actions: actionList() }) } },
+    handler: async (request) =>
+      presentInteractionPage(
+        contextOf(request, domain),
+        await domain.interactions.list(viewerOf(request), request.query.interaction_actions as InteractionAction[] | undefined, request.query),
+      ),
+  },
+]

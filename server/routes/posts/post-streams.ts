@@ -1,0 +1,64 @@
+/** Lists of posts: a user's posts and mentions, the personal, unified and global streams, hashtags, threads. */
+import Joi from 'joi'
+import type { Domain } from '../../../data/index.js'
+import { viewerOf } from '../../auth.js'
+import { commonQuery, flag, idParam, paginationQuery, postGeneralQuery, userRef } from '../../params.js'
+import { contextOf } from '../../present/context.js'
+import { presentPostList } from '../../present/posts/post.js'
+import type { SvcRoute } from '../../route.js'
+
+const listQuery = Joi.object({ ...commonQuery, ...postGeneralQuery, ...paginationQuery })
+const personalQuery = listQuery.keys({ has_oembed_photo: flag() })
+const userParams = Joi.object({ user_id: userRef().required() })
+
+export const postStreamRoutes = (domain: Domain): SvcRoute[] => [
+  {
+    method: 'GET',
+    path: '/users/{user_id}/posts',
+    svc: { token: 'none' },
+    options: { validate: { params: userParams, query: listQuery } },
+    handler: async (request) => presentPostList(contextOf(request, domain), await domain.postStreams.ofUser(viewerOf(request), request.params.user_id as string, request.query)),
+  },
+  {
+    method: 'GET',
+    path: '/users/{user_id}/mentions',
+    svc: { token: 'any' },
+    options: { validate: { params: userParams, query: listQuery } },
+    handler: async (request) => presentPostList(contextOf(request, domain), await domain.postStreams.mentions(viewerOf(request), request.params.user_id as string, request.query)),
+  },
+  {
+    method: 'GET',
+    path: '/posts/stream',
+    svc: { token: 'user', scopes: ['stream'] },
+    options: { validate: { query: personalQuery } },
+    handler: async (request) => presentPostList(contextOf(request, domain), await domain.postStreams.personal(viewerOf(request), request.query)),
+  },
+  {
+    method: 'GET',
+    path: '/posts/stream/unified',
+    svc: { token: 'user', scopes: ['stream'] },
+    options: { validate: { query: personalQuery } },
+    handler: async (request) => presentPostList(contextOf(request, domain), await domain.postStreams.unified(viewerOf(request), request.query)),
+  },
+  {
+    method: 'GET',
+    path: '/posts/stream/global',
+    svc: { token: 'none' },
+    options: { validate: { query: listQuery } },
+    handler: async (request) => presentPostList(contextOf(request, domain), await domain.postStreams.global(viewerOf(request), request.query)),
+  },
+  {
+    method: 'GET',
+    path: '/posts/tag/{hashtag}',
+    svc: { token: 'none' },
+    options: { validate: { params: Joi.object({ hashtag: Joi.string().max(256).pattern(/^#?[\p{L}\p{N}_]+$/u).required() }), query: listQuery } },
+    handler: async (request) => presentPostList(contextOf(request, domain), await domain.postStreams.tag(viewerOf(request), request.params.hashtag as string, request.query)),
+  },
+  {
+    method: 'GET',
+    path: '/posts/{post_id}/replies',
+    svc: { token: 'any' },
+    options: { validate: { params: Joi.object({ post_id: idParam().required() }), query: listQuery } },
+    handler: async (request) => presentPostList(contextOf(request, domain), await domain.postStreams.thread(viewerOf(request), Number(request.params.post_id), request.query)),
+  },
+]

@@ -1,0 +1,67 @@
+/** Posts: create (JSON or form), retrieve one or many, delete. */
+import Joi from 'joi'
+import type { CreatePostInput, Domain } from '../../../data/index.js'
+import { viewerOf } from '../../auth.js'
+import { ok } from '../../envelope.js'
+import { commonQuery, entitiesInput, flag, idList, idParam, postGeneralQuery } from '../../params.js'
+import { contextOf } from '../../present/context.js'
+import { presentPost, presentPosts } from '../../present/posts/post.js'
+import type { SvcRoute } from '../../route.js'
+
+const postParams = Joi.object({ post_id: idParam().required() })
+const postQuery = Joi.object({ ...commonQuery, ...postGeneralQuery })
+
+/** Only these keys of a post body are read; others (an access token, say) are ignored. */
+const createPayload = Joi.object({
+  text: Joi.string().allow('').max(20000),
+  reply_to: Joi.alternatives(idParam(), Joi.number().integer().min(1)),
+  machine_only: flag(),
+  annotations: Joi.array().max(100).items(Joi.object().unknown(true)),
+  entities: entitiesInput(),
+})
+  .unknown(true)
+  .allow(null)
+
+export const postRoutes = (domain: Domain): SvcRoute[] => [
+  {
+    method: 'POST',
+    path: '/posts',
+    svc: { token: 'user', scopes: ['write_post'] },
+    options: { validate: { query: postQuery, payload: createPayload } },
+    handler: async (request) => {
+      const { text, reply_to, machine_only, annotations, entities } = (request.payload ?? {}) as CreatePostInput
+      const post = await domain.posts.create(viewerOf(request), { text, reply_to, machine_only, annotations, entities })
+      return ok(await presentPost(contextOf(request, domain), post))
+    },
+  },
+  {
+    method: 'GET',
+    path: '/posts/{post_id}',
+    svc: { token: 'none' },
+    options: { validate: { params: postParams, query: postQuery } },
+    handler: async (request) => {
+      const post = await domain.posts.find(viewerOf(request), Number(request.params.post_id))
+      return ok(await presentPost(contextOf(request, domain), post))
+    },
+  },
+  {
+    method: 'GET',
+    path: '/posts',
+    svc: { token: 'any' },
+    options: { validate: { query: postQuery.keys({ ids: idList(200).required() }) } },
+    handler: async (request) => {
+      const posts = await domain.posts.findMany(viewerOf(request), (request.query.ids as string[]).map(Number))
+      return ok(await presentPosts(contextOf(request, domain), posts))
+    },
+  },
+  {
+    method: 'DELETE',
+    path: '/posts/{post_id}',
+    svc: { token: 'user', scopes: ['write_post'] },
+    options: { validate: { params: postParams, query: postQuery } },
+    handler: async (request) => {
+      const post = await domain.posts.delete(viewerOf(request), Number(request.params.post_id))
+      return ok(await presentPost(contextOf(request, domain), post))
+    },
+  },
+]

@@ -1,0 +1,38 @@
+/** Reposts: repost and unrepost a post, who reposted a post. */
+import Joi from 'joi'
+import type { Domain } from '../../../data/index.js'
+import { viewerOf } from '../../auth.js'
+import { ok } from '../../envelope.js'
+import { commonQuery, idParam, paginationQuery, postGeneralQuery, userGeneralQuery } from '../../params.js'
+import { contextOf } from '../../present/context.js'
+import { presentPage } from '../../present/page.js'
+import { presentPost } from '../../present/posts/post.js'
+import { presentUsers } from '../../present/users/user.js'
+import type { SvcRoute } from '../../route.js'
+
+const postParams = Joi.object({ post_id: idParam().required() })
+
+export const repostRoutes = (domain: Domain): SvcRoute[] => [
+  ...(['POST', 'DELETE'] as const).map(
+    (method): SvcRoute => ({
+      method,
+      path: '/posts/{post_id}/repost',
+      svc: { token: 'user', scopes: ['write_post'] },
+      options: { validate: { params: postParams, query: Joi.object({ ...commonQuery, ...postGeneralQuery }) } },
+      handler: async (request) => {
+        const post = await domain.reposts[method === 'POST' ? 'repost' : 'unrepost'](viewerOf(request), Number(request.params.post_id))
+        return ok(await presentPost(contextOf(request, domain), post))
+      },
+    }),
+  ),
+  {
+    method: 'GET',
+    path: '/posts/{post_id}/reposters',
+    svc: { token: 'any' },
+    options: { validate: { params: postParams, query: Joi.object({ ...commonQuery, ...userGeneralQuery, ...paginationQuery }) } },
+    handler: async (request) => {
+      const page = await domain.reposts.reposters(viewerOf(request), Number(request.params.post_id), request.query)
+      return presentPage(page, (users) => presentUsers(contextOf(request, domain), users))
+    },
+  },
+]

@@ -1,0 +1,53 @@
+/** The token's own profile: read it, replace it (PUT) or change some keys (PATCH). */
+import Joi from 'joi'
+import type { Domain, ProfileInput } from '../../../data/index.js'
+import { viewerOf } from '../../auth.js'
+import { ok } from '../../envelope.js'
+import { commonQuery, entitiesInput, userGeneralQuery } from '../../params.js'
+import { contextOf } from '../../present/context.js'
+import { presentUser } from '../../present/users/user.js'
+import type { SvcRoute } from '../../route.js'
+
+const profileQuery = Joi.object({ ...commonQuery, ...userGeneralQuery })
+
+/**
+ * Clients PUT back the whole user they fetched (ids as integers, counts,
+ * images, html, output entities), so unknown keys are ignored and echoed
+ * mentions and hashtags are not read; the domain checks what is kept.
+ */
+const profilePayload = Joi.object({
+  name: Joi.string().allow('').max(1000),
+  locale: Joi.string().max(100),
+  timezone: Joi.string().max(100),
+  description: Joi.object({
+    text: Joi.string().allow('').max(20000),
+    entities: entitiesInput().keys({ mentions: Joi.any(), hashtags: Joi.any() }),
+  }).unknown(true),
+  annotations: Joi.array().max(100).items(Joi.object().unknown(true)),
+})
+  .unknown(true)
+  .allow(null)
+
+export const profileRoutes = (domain: Domain): SvcRoute[] => [
+  {
+    method: 'GET',
+    path: '/users/me',
+    svc: { token: 'user' },
+    options: { validate: { query: profileQuery } },
+    handler: async (request) => ok(await presentUser(contextOf(request, domain), await domain.users.resolve('me', viewerOf(request)))),
+  },
+  ...(['PUT', 'PATCH'] as const).map(
+    (method): SvcRoute => ({
+      method,
+      path: '/users/me',
+      svc: { token: 'user', scopes: ['update_profile'] },
+      options: { validate: { query: profileQuery, payload: profilePayload } },
+      handler: async (request) => {
+        const { name, locale, timezone, description, annotations } = (request.payload ?? {}) as ProfileInput
+        const input = { name, locale, timezone, description, annotations }
+        const user = method === 'PUT' ? await domain.profiles.replace(viewerOf(request), input) : await domain.profiles.update(viewerOf(request), input)
+        return ok(await presentUser(contextOf(request, domain), user))
+      },
+    }),
+  ),
+]

@@ -1,0 +1,27 @@
+/** The page at a user's canonical URL (`/@username`), so that the URL clients show leads somewhere. */
+import Joi from 'joi'
+import { imageOf, type Domain } from '../../../data/index.js'
+import { htmlResponse, invalidInputPage, pageHandler } from '../../pages/layout.js'
+import { userPage } from '../../pages/user-page.js'
+import { baseUrlOf } from '../../present/context.js'
+import { imageUrl } from '../../present/users/user.js'
+import type { SvcRoute } from '../../route.js'
+
+/** A username as page paths take it: any case, since usernames are looked up in lower case. */
+export const usernameParam = () => Joi.string().pattern(/^\w{1,20}$/)
+
+export const userPageRoutes = (domain: Domain): SvcRoute[] => [
+  {
+    method: 'GET',
+    path: '/@{username}',
+    rootOnly: true,
+    svc: { token: 'none', raw: true },
+    options: { validate: { params: Joi.object({ username: usernameParam().required() }), failAction: invalidInputPage } },
+    handler: pageHandler(async (request, h) => {
+      const { user, counts } = await domain.userViews.view(await domain.users.resolve(`@${request.params.username as string}`, {}), {})
+      const base = baseUrlOf(request, domain)
+      const page = userPage(user, counts, imageUrl(base, imageOf(user, 'avatar').file, { w: 80, h: 80 }))
+      return htmlResponse(h, page, 200, base)
+    }),
+  },
+]

@@ -1,0 +1,119 @@
+import t from 'tap'
+import type { DomainEvent, Viewer } from '../../../data/index.js'
+import { makeInstance, type Instance } from '../../fixtures/instance.js'
+
+const viewer = (svc: Instance, token: string): Promise<Viewer> => svc.domain.tokens.authenticate(token)
+
+const follow = (svc: Instance, userId: number, targetId: number) =>
+  svc.domain.store.transact((tx) => tx.follows.insert({ user_id: userId, target_id: targetId, created_at: '2026-01-01T00:00:00Z' }))
+
+t.test('a PM group resolves to one channel whatever the order and spelling of its destinations', async (t) => {
+  const svc = await makeInstance(t)
+  const alice = await svc.person('alice')
+  const bob = await svc.person('bob')
+  const carol = await svc.person('carol')
+  const pm = svc.domain.privateMessages
+  const first = await pm.send(await viewer(svc, alice.token), ['@bob', '@carol'], { text: 'hello both' })
+  const second = await pm.send(await viewer(svc, alice.token), [String(carol.user.id), '@BOB'], { text: 'again' })
+  const third = await pm.send(await viewer(svc, bob.token), [alice.user.id, '@carol', '@alice'], { text: 'bob here' })
+  t.equal(second.channel.id, first.channel.id)
+  t.equal(third.channel.id, first.channel.id, 'a different sender of the same group finds it too')
+  const pair = await pm.send(await viewer(svc, alice.token), ['@bob'], { text: 'just us' })
+  t.not(pair.channel.id, first.channel.id, 'a different group gets its own channel')
+  t.equal(first.channel.type, 'svc.core.pm')
+  t.same(first.channel.writers.user_ids, [bob.user.id, carol.user.id])
+  t.equal(first.channel.writers.immutable, true)
+  t.same(await svc.domain.subscriptions.subscriberIds(await viewer(svc, carol.token), first.channel.id).then((ids) => ids.sort()), [alice.user.id, bob.user.id, carol.user.id].sort())
+})
+
+t.test('sending to nobody, to oneself or to unknown users is refused', async (t) => {
+  const svc = await makeInstance(t)
+  const alice = await svc.person('alice')
+  const v = await viewer(svc, alice.token)
+  await t.rejects(svc.domain.privateMessages.send(v, [], { text: 'hi' }), { code: 'invalid' })
+  await t.rejects(svc.domain.privateMessages.send(v, ['@alice'], { text: 'hi' }), { code: 'invalid' })
+  await t.rejects(svc.domain.privateMessages.send(v, ['@ghost'], { text: 'hi' }), { code: 'invalid' })
+  t.equal(await svc.domain.store.read.channels.size(), 0, 'no channel was left behind')
+})
+
+t.test('a block between sender and destination stops the message', async (t) => {
+  const svc = await makeInstance(t)
+  const alice = await svc.person('alice')
+  const bob = await svc.person('bob')
+  await svc.domain.store.transact((tx) => tx.blocks.insert({ user_id: bob.user.id, target_id: alice.user.id, created_at: '2026-01-01T00:00:00Z' }))
+  await t.rejects(svc.domain.privateMessages.send(await viewer(svc, alice.token), ['@bob'], { text: 'hi' }), { code: 'forbidden' })
+})
+
+t.test('robo the bot messages only its followers, and only they are auto-subscribed', async (t) => {
+  const svc = await makeInstance(t)
+  const robo = await svc.person('robo', { type: 'bot' })
+  const alice = await svc.person('alice')
+  const bob = await svc.person('bob')
+  const v = await viewer(svc, robo.token)
+  await t.rejects(svc.domain.privateMessages.send(v, ['@bob'], { text: 'beep' }), { code: 'forbidden' })
+  await follow(svc, alice.user.id, robo.user.id)
+  const { channel } = await svc.domain.privateMessages.send(v, ['@alice'], { text: 'beep' })
+  t.ok(await svc.domain.store.read.subscriptions.one('pair', `${channel.id}:${alice.user.id}`))
+  // A group bob started with robo: robo may write there, but its message subscribes only followers.
+  const group = await svc.domain.privateMessages.send(await viewer(svc, bob.token), ['@robo', '@alice'], { text: 'hi robo' })
+  await svc.domain.subscriptions.unsubscribe(await viewer(svc, bob.token), group.channel.id)
+  await svc.domain.privateMessages.send(v, ['@bob', '@alice'], { text: 'beep boop' })
+  t.equal(await svc.domain.store.read.subscriptions.one('pair', `${group.channel.id}:${bob.user.id}`), null, 'bob does not follow robo')
+})
+
+t.test('members who unsubscribed from a PM are subscribed again by the next message, unless they muted it', async (t) => {
+  const svc = await makeInstance(t)
+  const alice = await svc.person('alice')
+  const bob = await svc.person('bob')
+  const av = await viewer(svc, alice.token)
+  const bv = await viewer(svc, bob.token)
+  const { channel } = await svc.domain.privateMessages.send(av, ['@bob'], { text: 'one' })
+  await svc.domain.subscriptions.unsubscribe(bv, channel.id)
+  await svc.domain.privateMessages.send(av, ['@bob'], { text: 'two' })
+  t.ok(await svc.domain.store.read.subscriptions.one('pair', `${channel.id}:${bob.user.id}`))
+  await svc.domain.subscriptions.mute(bv, channel.id)
+  await svc.domain.privateMessages.send(av, ['@bob'], { text: 'three' })
+  t.equal(await svc.domain.store.read.subscriptions.one('pair', `${channel.id}:${bob.user.id}`), null)
+})
+
+t.test('events follow the commit: channel, subscriptions, then the message with its subscribers', async (t) => {
+  const svc = await makeInstance(t)
+  const alice = await svc.person('alice')
+  const bob = await svc.person('bob')
+  const seen: DomainEvent[] = []
+  svc.domain.events.onAny((e) => seen.push(e))
+  const { message, channel } = await svc.domain.privateMessages.send(await viewer(svc, alice.token), ['@bob'], { text: 'hi' })
+  t.same(seen.map((e) => e.name), ['channel.created', 'subscription.added', 'subscription.added', 'message.created'])
+  const created = seen[3] as DomainEvent<'message.created'>
+  t.equal(created.payload.message.id, message.id)
+  t.equal(created.payload.channel.type, 'svc.core.pm')
+  t.same([...created.payload.subscribed_user_ids].sort(), [alice.user.id, bob.user.id].sort())
+  t.ok(await svc.domain.store.read.messages.get(message.id), 'the message was stored before the event')
+  seen.length = 0
+  await svc.domain.messages.delete(await viewer(svc, alice.token), channel.id, message.id)
+  t.same(seen.map((e) => e.name), ['message.deleted'])
+  t.equal((seen[0] as DomainEvent<'message.deleted'>).payload.message.is_deleted, true)
+})
+
+t.test('a refused message emits nothing and stores nothing', async (t) => {
+  const svc = await makeInstance(t)
+  const alice = await svc.person('alice')
+  const bob = await svc.person('bob')
+  const channel = await svc.domain.channels.create(await viewer(svc, alice.token), { type: 'com.example.chat', readers: { user_ids: ['@bob'] } })
+  const seen: string[] = []
+  svc.domain.events.onAny((e) => seen.push(e.name))
+  await t.rejects(svc.domain.messages.create(await viewer(svc, bob.token), channel.id, { text: 'let me in' }), { code: 'forbidden' })
+  t.same(seen, [])
+  t.equal(await svc.domain.store.read.messages.size(), 0)
+})
+
+t.test('a machine-only message may name users by id in entities.mentions', async (t) => {
+  const svc = await makeInstance(t)
+  const alice = await svc.person('alice')
+  const bob = await svc.person('bob')
+  const v = await viewer(svc, alice.token)
+  const note = { type: 'com.example.ping', value: { n: 1 } }
+  const channel = await svc.domain.channels.create(v, { type: 'com.example.chat' })
+  const message = await svc.domain.messages.create(v, channel.id, { machine_only: true, annotations: [note], entities: { mentions: [{ id: bob.user.id }] } })
+  t.same(message.entities.mentions.map((m) => m.id), [String(bob.user.id)])
+})

@@ -1,0 +1,108 @@
+import t from 'tap'
+import type { DomainEvent } from '../../../data/index.js'
+import { makeInstance, type Instance, type Person } from '../../fixtures/instance.js'
+
+const viewerOf = async (svc: Instance, p: Person) => svc.domain.tokens.authenticate(p.token)
+
+const recorder = (svc: Instance) => {
+  const names: string[] = []
+  svc.domain.events.onAny((e: DomainEvent) => names.push(e.name))
+  return names
+}
+
+t.test('alice follows bob once however often she asks, and the counts follow', async (t) => {
+  const svc = await makeInstance(t)
+  const alice = await svc.person('alice')
+  const bob = await svc.person('bob')
+  const events = recorder(svc)
+  const asAlice = await viewerOf(svc, alice)
+  const target = await svc.domain.relations.follow(asAlice, '@bob')
+  t.equal(target.id, bob.user.id)
+  await svc.domain.relations.follow(asAlice, String(bob.user.id))
+  t.same(events, ['follow.added'], 'the second follow changes nothing')
+  const [view] = await svc.domain.userViews.views([bob.user], asAlice)
+  t.equal(view.counts.followers, 1)
+  t.equal(view.relation?.you_follow, true)
+  await svc.domain.relations.unfollow(asAlice, '@bob')
+  await svc.domain.relations.unfollow(asAlice, '@bob')
+  t.same(events, ['follow.added', 'follow.removed'])
+})
+
+t.test('nobody can follow, mute or block themselves', async (t) => {
+  const svc = await makeInstance(t)
+  const alice = await svc.person('alice')
+  const asAlice = await viewerOf(svc, alice)
+  for (const verb of ['follow', 'mute', 'block'] as const) {
+    await t.rejects(svc.domain.relations[verb](asAlice, 'me'), { code: 'invalid' })
+  }
+})
+
+t.test('robo the bot may follow only people who follow it', async (t) => {
+  const svc = await makeInstance(t)
+  const alice = await svc.person('alice')
+  const robo = await svc.person('robo', { type: 'bot' })
+  const asRobo = await viewerOf(svc, robo)
+  await t.rejects(svc.domain.relations.follow(asRobo, '@alice'), { code: 'forbidden' })
+  await svc.domain.relations.follow(await viewerOf(svc, alice), '@robo')
+  t.equal((await svc.domain.relations.follow(asRobo, '@alice')).id, alice.user.id)
+})
+
+t.test('a block removes both follows, hides each from the other and refuses new follows', async (t) => {
+  const svc = await makeInstance(t)
+  const alice = await svc.person('alice')
+  const bob = await svc.person('bob')
+  const asAlice = await viewerOf(svc, alice)
+  const asBob = await viewerOf(svc, bob)
+  await svc.domain.relations.follow(asAlice, '@bob')
+  await svc.domain.relations.follow(asBob, '@alice')
+  const events = recorder(svc)
+  await svc.domain.relations.block(asAlice, '@bob')
+  t.same(events, ['follow.removed', 'follow.removed', 'block.added'])
+  const [bobSeen] = await svc.domain.userViews.views([bob.user], asAlice)
+  t.match(bobSeen.relation, { you_blocked: true, you_follow: false, follows_you: false, you_can_follow: false })
+  t.equal(bobSeen.counts.followers, 0)
+  await t.rejects(svc.domain.relations.follow(asBob, '@alice'), { code: 'forbidden' })
+  await svc.domain.relations.unblock(asAlice, '@bob')
+  t.same(events, ['follow.removed', 'follow.removed', 'block.added', 'block.removed'])
+  t.equal((await svc.domain.relations.follow(asBob, '@alice')).id, alice.user.id, 'after the unblock bob may follow again')
+})
+
+t.test('follower lists page by follow row, most recent follow first', async (t) => {
+  const svc = await makeInstance(t)
+  const alice = await svc.person('alice')
+  const bob = await svc.person('bob')
+  const carol = await svc.person('carol')
+  await svc.domain.relations.follow(await viewerOf(svc, carol), '@alice')
+  await svc.domain.relations.follow(await viewerOf(svc, bob), '@alice')
+  const asAlice = await viewerOf(svc, alice)
+  const page = await svc.domain.relationLists.follows(asAlice, 'me', 'followers', { count: 1 })
+  t.same(page.items.map((i) => i.item.username), ['bob'])
+  t.equal(page.more, true)
+  const follow = await svc.domain.store.read.follows.one('pair', `${bob.user.id}:${alice.user.id}`)
+  t.equal(page.items[0].pagination_id, follow?.id, 'the pagination id is the follow row id')
+  const next = await svc.domain.relationLists.follows(asAlice, 'me', 'followers', { count: 1, before_id: String(page.items[0].pagination_id) })
+  t.same(next.items.map((i) => i.item.username), ['carol'])
+  t.same(await svc.domain.relationLists.followIds(asAlice, '@carol', 'following'), [String(alice.user.id)])
+})
+
+t.test('mute lists are private to their owner and to apps the owner authorised', async (t) => {
+  const svc = await makeInstance(t)
+  const alice = await svc.person('alice')
+  const bob = await svc.person('bob')
+  const carol = await svc.person('carol')
+  const asAlice = await viewerOf(svc, alice)
+  const events = recorder(svc)
+  await svc.domain.relations.mute(asAlice, '@carol')
+  await svc.domain.relations.mute(asAlice, '@carol')
+  t.same(events, ['mute.added'], 'muting twice emits once')
+  t.same((await svc.domain.relationLists.hidden(asAlice, 'me', 'mutes')).map((u) => u.username), ['carol'])
+  await t.rejects(svc.domain.relationLists.hidden(await viewerOf(svc, bob), '@alice', 'mutes'), { code: 'forbidden' })
+  const asApp = await svc.domain.tokens.authenticate(svc.appToken)
+  t.same((await svc.domain.relationLists.hidden(asApp, '@alice', 'mutes')).map((u) => u.username), ['carol'])
+  const { app: other } = await svc.domain.apps.create({ name: 'Other', redirect_uris: ['http://other.example/cb'] })
+  const { access_token } = await svc.domain.tokens.issueAppToken(other)
+  const asOther = await svc.domain.tokens.authenticate(access_token)
+  await t.rejects(svc.domain.relationLists.hidden(asOther, '@alice', 'mutes'), { code: 'forbidden' })
+  t.same(await svc.domain.relationLists.hiddenIds(asOther, [alice.user.id], 'mutes'), {}, 'an app alice never authorised learns nothing')
+  t.same(await svc.domain.relationLists.hiddenIds(asApp, [alice.user.id, carol.user.id, 999], 'mutes'), { [alice.user.id]: [String(carol.user.id)], [carol.user.id]: [] })
+})

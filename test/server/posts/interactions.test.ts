@@ -1,0 +1,64 @@
+import t from 'tap'
+import { makeInstance } from '../../fixtures/instance.js'
+
+const story = async (t: Parameters<typeof makeInstance>[0]) => {
+  const svc = await makeInstance(t)
+  const [alice, bob, carol] = [await svc.person('alice'), await svc.person('bob'), await svc.person('carol')]
+  const hello = (await svc.call('POST', '/posts', { token: alice.token, payload: { text: 'hello everyone' } })).body.data
+  const ok = async (method: string, url: string, token: string, payload?: unknown) => {
+    const res = await svc.call(method, url, { token, payload })
+    if (res.status !== 200) throw new Error(`${method} ${url}: ${JSON.stringify(res.body)}`)
+  }
+  await ok('POST', `/users/${alice.user.id}/follow`, bob.token)
+  await ok('POST', `/posts/${hello.id}/star`, bob.token)
+  await ok('POST', `/posts/${hello.id}/star`, carol.token)
+  await ok('POST', `/posts/${hello.id}/repost`, carol.token)
+  await ok('POST', '/posts', carol.token, { text: '@alice hello to you', reply_to: hello.id })
+  return { svc, alice, bob, carol, hello }
+}
+
+t.test("alice sees who followed her and who starred, reposted and replied to her post", async (t) => {
+  const { svc, alice, hello } = await story(t)
+  const res = await svc.call('GET', '/stream/0/users/me/interactions', { token: alice.token })
+  t.equal(res.status, 200)
+  const byAction = Object.fromEntries(res.body.data.map((i: { action: string }) => [i.action, i]))
+  t.same(Object.keys(byAction).sort(), ['follow', 'reply', 'repost', 'star'])
+  t.same(byAction.star.users.map((u: { username: string }) => u.username).sort(), ['bob', 'carol'], 'two stars on one post are one interaction')
+  t.equal(byAction.star.objects[0].id, hello.id)
+  t.equal(byAction.star.objects[0].num_stars, 2)
+  t.equal(byAction.follow.objects[0].username, 'alice')
+  t.same(byAction.follow.users.map((u: { username: string }) => u.username), ['bob'])
+  t.equal(byAction.reply.objects[0].id, hello.id)
+  t.match(byAction.reply.event_date, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/)
+  for (const i of res.body.data) t.match(i.pagination_id, /^\d+$/)
+  t.equal(res.body.meta.more, false)
+})
+
+t.test('interaction_actions filters the actions, and unknown actions are refused', async (t) => {
+  const { svc, alice } = await story(t)
+  const res = await svc.call('GET', '/users/me/interactions?interaction_actions=follow,repost,welcome', { token: alice.token })
+  t.same(res.body.data.map((i: { action: string }) => i.action).sort(), ['follow', 'repost'])
+  const bad = await svc.call('GET', '/users/me/interactions?interaction_actions=follow,hug', { token: alice.token })
+  t.equal(bad.status, 400)
+  t.match(bad.body.meta.error_message, /^Bad Request: .*hug/)
+})
+
+t.test('pages of interactions follow meta.min_id', async (t) => {
+  const { svc, alice } = await story(t)
+  const all = await svc.call('GET', '/users/me/interactions', { token: alice.token })
+  const first = await svc.call('GET', '/users/me/interactions?count=2', { token: alice.token })
+  t.equal(first.body.meta.more, true)
+  const rest = await svc.call('GET', `/users/me/interactions?before_id=${first.body.meta.min_id}`, { token: alice.token })
+  t.same([...first.body.data, ...rest.body.data].map((i: { action: string }) => i.action), all.body.data.map((i: { action: string }) => i.action))
+})
+
+t.test('interactions need a user token and hide users alice blocked', async (t) => {
+  const { svc, alice, bob, carol } = await story(t)
+  t.equal((await svc.call('GET', '/users/me/interactions')).status, 401)
+  t.equal((await svc.call('GET', '/users/me/interactions', { token: svc.appToken })).status, 403)
+  await svc.call('POST', `/users/${carol.user.id}/block`, { token: alice.token })
+  const res = await svc.call('GET', '/users/me/interactions', { token: alice.token })
+  t.same(res.body.data.map((i: { action: string }) => i.action).sort(), ['follow', 'star'])
+  t.same(res.body.data.flatMap((i: { users: { username: string }[] }) => i.users.map((u) => u.username)), ['bob', 'bob'])
+  t.equal((await svc.call('GET', '/users/me/interactions', { token: bob.token })).body.data.length, 0)
+})
