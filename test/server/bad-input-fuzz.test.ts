@@ -250,7 +250,8 @@ t.test('bad input on every route answers a 4xx in the envelope and loses nothing
     // DELETE /token revokes the token it is called with: each call gets a token of its own.
     const revokes = route.method === 'delete' && /^(\/stream\/0)?\/token$/.test(route.path)
     for (const c of casesOf(world, route)) {
-      for (let [who, token] of tokens) {
+      for (const [who, given] of tokens) {
+        let token = given
         if (revokes && token) token = token === svc.appToken ? (await svc.domain.tokens.issueAppToken(svc.app)).access_token : (await svc.domain.tokens.issueUserToken(svc.app, alice.user, ['basic'])).access_token
         const headers: Record<string, string> = token ? { authorization: `Bearer ${token}` } : {}
         if (c.body) headers['content-type'] = c.body.type
