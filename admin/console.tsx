@@ -38,15 +38,12 @@ function Screen({ client }: { client: AdminClient }) {
   const { status, dialog, controls, reply } = useControls({ tone: 'info', text: 'ready' })
   const step = (by: number) => setCurrent((n) => (n + by + tabs.length) % tabs.length)
 
-  useKeys(
-    (input, key) => {
-      if (input === 'q') exit()
-      else if (input === 'g') setRefresh((n) => n + 1)
-      else if (key.leftArrow || (key.tab && key.shift)) step(-1)
-      else if (key.rightArrow || key.tab) step(1)
-    },
-    dialog === null,
-  )
+  useKeys((input, key) => {
+    if (input === 'q') exit()
+    else if (input === 'g') setRefresh((n) => n + 1)
+    else if (key.leftArrow || (key.tab && key.shift)) step(-1)
+    else if (key.rightArrow || key.tab) step(1)
+  }, dialog === null)
 
   const { View } = tabs[current]
   return (

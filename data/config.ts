@@ -50,7 +50,12 @@ export async function loadConfig(dataDir: string): Promise<InstanceConfig> {
   await mkdir(dataDir, { recursive: true })
   const db = await JSONFilePreset<InstanceConfig>(join(dataDir, 'config.json'), defaultConfig())
   // Keys added by later versions get their defaults; the operator's values win.
-  const merged = { ...defaultConfig(), ...db.data, rate_limits: { ...defaultConfig().rate_limits, ...db.data.rate_limits }, limits: { ...defaultConfig().limits, ...db.data.limits } }
+  const merged = {
+    ...defaultConfig(),
+    ...db.data,
+    rate_limits: { ...defaultConfig().rate_limits, ...db.data.rate_limits },
+    limits: { ...defaultConfig().limits, ...db.data.limits },
+  }
   db.data = merged
   await db.write()
   return merged

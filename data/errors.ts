@@ -2,16 +2,7 @@
  * The domain's one error vocabulary. Each edge translates a code once:
  * server/ to an HTTP status, bin/ to an exit line, admin/ to an error line.
  */
-export type ErrorCode =
-  | 'invalid'
-  | 'unauthenticated'
-  | 'forbidden'
-  | 'not_found'
-  | 'conflict'
-  | 'too_large'
-  | 'rate_limited'
-  | 'quota'
-  | 'unavailable'
+export type ErrorCode = 'invalid' | 'unauthenticated' | 'forbidden' | 'not_found' | 'conflict' | 'too_large' | 'rate_limited' | 'quota' | 'unavailable'
 
 export interface DomainErrorOptions {
   /** A machine-readable slug for clients, e.g. `invalid-token`. */

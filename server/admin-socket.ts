@@ -22,9 +22,7 @@ export interface AdminRequest {
   args?: Record<string, unknown>
 }
 
-export type AdminResponse =
-  | { id?: number | string; ok: true; result: unknown }
-  | { id?: number | string; ok: false; error: { code: string; message: string } }
+export type AdminResponse = { id?: number | string; ok: true; result: unknown } | { id?: number | string; ok: false; error: { code: string; message: string } }
 
 /** A request line longer than this is refused; no admin operation needs as much. */
 const MAX_LINE = 1 << 20
@@ -170,6 +168,8 @@ export function callAdminSocket(path: string, op: string, args: Record<string, u
       }
     })
     socket.on('error', (err) => reject(connected ? err : new AdminSocketUnreachable(path, err)))
-    socket.on('close', () => reject(connected ? new Error('the server closed the admin socket before answering (is it stopping?)') : new AdminSocketUnreachable(path, null)))
+    socket.on('close', () =>
+      reject(connected ? new Error('the server closed the admin socket before answering (is it stopping?)') : new AdminSocketUnreachable(path, null)),
+    )
   })
 }

@@ -51,16 +51,20 @@ export const authPlugin: Plugin<{ domain: Domain }> = {
       checkAccess(viewer, svc.token, svc.scopes)
       return h.continue
     })
-    server.ext('onPreResponse', (request, h) => {
-      const scopes = request.app.viewer?.token?.scopes
-      const response = request.response
-      if (scopes && response && !('isBoom' in response && response.isBoom)) {
-        ;(response as { header: (k: string, v: string) => void }).header('X-OAuth-Scopes', scopes.join(','))
-      } else if (scopes && response && 'isBoom' in response) {
-        response.output.headers['X-OAuth-Scopes'] = scopes.join(',')
-      }
-      return h.continue
-    }, { after: ['svc-envelope'] }) // once the envelope has rendered errors too: it rebuilds a domain error's headers
+    server.ext(
+      'onPreResponse',
+      (request, h) => {
+        const scopes = request.app.viewer?.token?.scopes
+        const response = request.response
+        if (scopes && response && !('isBoom' in response && response.isBoom)) {
+          ;(response as { header: (k: string, v: string) => void }).header('X-OAuth-Scopes', scopes.join(','))
+        } else if (scopes && response && 'isBoom' in response) {
+          response.output.headers['X-OAuth-Scopes'] = scopes.join(',')
+        }
+        return h.continue
+      },
+      { after: ['svc-envelope'] },
+    ) // once the envelope has rendered errors too: it rebuilds a domain error's headers
   },
 }
 

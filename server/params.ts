@@ -11,7 +11,10 @@ export const userRef = () =>
     .messages({ 'string.pattern.base': '{{#label}} must be a user id, "me" or @username' })
 
 /** A resource id in a path. */
-export const idParam = () => Joi.string().pattern(/^\d{1,15}$/).messages({ 'string.pattern.base': '{{#label}} must be a numeric id' })
+export const idParam = () =>
+  Joi.string()
+    .pattern(/^\d{1,15}$/)
+    .messages({ 'string.pattern.base': '{{#label}} must be a numeric id' })
 
 export const paginationQuery = {
   since_id: Joi.string().pattern(/^(\d{1,15}|last_read|last_read_inclusive|marker|marker_inclusive)$/),
@@ -50,10 +53,22 @@ export const entitiesInput = () =>
   Joi.object({
     links: Joi.array()
       .max(100)
-      .items(Joi.object({ pos: Joi.number().integer().min(0).required(), len: Joi.number().integer().min(1).required(), url: Joi.string().max(2000).required(), text: Joi.string().allow(''), process_template: Joi.boolean() }).unknown(true)),
+      .items(
+        Joi.object({
+          pos: Joi.number().integer().min(0).required(),
+          len: Joi.number().integer().min(1).required(),
+          url: Joi.string().max(2000).required(),
+          text: Joi.string().allow(''),
+          process_template: Joi.boolean(),
+        }).unknown(true),
+      ),
     mentions: Joi.array()
       .max(10)
-      .items(Joi.object({ name: Joi.string().max(21), id: Joi.alternatives(idParam(), Joi.number().integer().min(1)) }).xor('name', 'id').unknown(true)),
+      .items(
+        Joi.object({ name: Joi.string().max(21), id: Joi.alternatives(idParam(), Joi.number().integer().min(1)) })
+          .xor('name', 'id')
+          .unknown(true),
+      ),
     hashtags: Joi.array(),
     parse_links: flag(),
     parse_markdown_links: flag(),
@@ -63,7 +78,12 @@ export const entitiesInput = () =>
 export const channelTypeList = () =>
   Joi.string()
     .max(2000)
-    .custom((value: string) => value.split(',').map((s) => s.trim()).filter((s) => s.length > 0))
+    .custom((value: string) =>
+      value
+        .split(',')
+        .map((s) => s.trim())
+        .filter((s) => s.length > 0),
+    )
 
 /** Message general parameters; the filter flags keep their list defaults in the domain. */
 export const messageGeneralQuery = {
@@ -97,10 +117,12 @@ export const commonQuery = {
 
 /** A comma separated id list (`ids=1,2,@bob`), at most `max` entries. */
 export const idList = (max = 200, pattern = /^\d{1,15}$/) =>
-  Joi.string()
-    .custom((value: string, helpers) => {
-      const ids = value.split(',').map((s) => s.trim()).filter((s) => s.length > 0)
-      if (ids.length > max) return helpers.message({ custom: `at most ${max} ids are allowed` })
-      if (ids.some((s) => !pattern.test(s))) return helpers.message({ custom: 'ids must be a comma separated list of ids' })
-      return ids
-    })
+  Joi.string().custom((value: string, helpers) => {
+    const ids = value
+      .split(',')
+      .map((s) => s.trim())
+      .filter((s) => s.length > 0)
+    if (ids.length > max) return helpers.message({ custom: `at most ${max} ids are allowed` })
+    if (ids.some((s) => !pattern.test(s))) return helpers.message({ custom: 'ids must be a comma separated list of ids' })
+    return ids
+  })

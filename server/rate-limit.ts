@@ -110,7 +110,8 @@ export function bucketsOf(method: string, viewer: Viewer, ip: string, limits: In
 }
 
 /** Does the environment turn rate limiting off? `SVC_RATE_LIMIT=off` does, for test and benchmark runs. */
-export const rateLimitOffIn = (env: Record<string, string | undefined>): boolean => ['off', '0', 'false'].includes((env.SVC_RATE_LIMIT ?? '').trim().toLowerCase())
+export const rateLimitOffIn = (env: Record<string, string | undefined>): boolean =>
+  ['off', '0', 'false'].includes((env.SVC_RATE_LIMIT ?? '').trim().toLowerCase())
 
 const PRUNE_EVERY_MS = 60_000
 

@@ -25,7 +25,11 @@ export async function createServer(domain: Domain, options: ServerOptions = {}):
     host: options.host ?? '127.0.0.1',
     routes: {
       // 'ignore' answers a literal `*`, as App.net did: no cross-origin call carries credentials, so echoing the Origin buys nothing.
-      cors: { origin: 'ignore', additionalHeaders: ['X-SVC-Pretty-JSON', 'X-SVC-Migration-Overrides', 'Identity-Delegate-Token', 'Identity-Delegate-Endpoint'], additionalExposedHeaders: ['X-OAuth-Scopes', 'X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset', 'Retry-After', 'Connection-Id'] },
+      cors: {
+        origin: 'ignore',
+        additionalHeaders: ['X-SVC-Pretty-JSON', 'X-SVC-Migration-Overrides', 'Identity-Delegate-Token', 'Identity-Delegate-Endpoint'],
+        additionalExposedHeaders: ['X-OAuth-Scopes', 'X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset', 'Retry-After', 'Connection-Id'],
+      },
       validate: {
         // Clients of the original API send parameters it ignored (jQuery's `_`, `include_client_info`, a whole user object on PUT /users/me): unknown keys are ignored, not refused.
         options: { allowUnknown: true },
@@ -33,7 +37,11 @@ export async function createServer(domain: Domain, options: ServerOptions = {}):
           throw Boom.badRequest(err instanceof Error ? err.message.replace(/"/g, '') : 'invalid input')
         },
       },
-      payload: { failAction: async (_request, _h, err) => { throw Boom.badRequest(err instanceof Error ? err.message : 'invalid body') } },
+      payload: {
+        failAction: async (_request, _h, err) => {
+          throw Boom.badRequest(err instanceof Error ? err.message : 'invalid body')
+        },
+      },
     },
     router: { stripTrailingSlash: true },
   })

@@ -17,12 +17,14 @@ const sources = (dir: string): string[] =>
   })
 
 const importsOf = (file: string): string[] =>
-  [...readFileSync(join(root, file), 'utf8').matchAll(/(?:from|import)\s*\(?\s*'(\.[^']+)'/g)].map((m) =>
-    relative(root, resolve(root, dirname(file), m[1])),
-  )
+  [...readFileSync(join(root, file), 'utf8').matchAll(/(?:from|import)\s*\(?\s*'(\.[^']+)'/g)].map((m) => relative(root, resolve(root, dirname(file), m[1])))
 
 t.test('data/ imports nothing from server/, admin/ or bin/', async (t) => {
-  const offending = sources('data').flatMap((f) => importsOf(f).filter((i) => /^(server|admin|bin)\//.test(i)).map((i) => `${f} -> ${i}`))
+  const offending = sources('data').flatMap((f) =>
+    importsOf(f)
+      .filter((i) => /^(server|admin|bin)\//.test(i))
+      .map((i) => `${f} -> ${i}`),
+  )
   t.same(offending, [])
 })
 
@@ -35,7 +37,11 @@ t.test('server/, admin/ and bin/ reach data/ only through its index', async (t) 
     }
   })
   const offending = outer.flatMap((d) =>
-    sources(d).flatMap((f) => importsOf(f).filter((i) => i.startsWith('data/') && i !== 'data/index.js').map((i) => `${f} -> ${i}`)),
+    sources(d).flatMap((f) =>
+      importsOf(f)
+        .filter((i) => i.startsWith('data/') && i !== 'data/index.js')
+        .map((i) => `${f} -> ${i}`),
+    ),
   )
   t.same(offending, [])
 })

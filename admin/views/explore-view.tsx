@@ -25,8 +25,7 @@ interface Line {
   pin?: string
 }
 
-const criterion = ([key, value]: [string, unknown]): string =>
-  value === true ? key : `${key}=${Array.isArray(value) ? value.join(',') : String(value)}`
+const criterion = ([key, value]: [string, unknown]): string => (value === true ? key : `${key}=${Array.isArray(value) ? value.join(',') : String(value)}`)
 
 const ruleText = (rule: Record<string, unknown>): string => Object.entries(rule).map(criterion).join(' ') || 'every public post'
 
@@ -54,24 +53,21 @@ export function ExploreView({ client, controls, active, refresh }: ViewProps) {
     return done
   }
 
-  useKeys(
-    (input) => {
-      if (!line) return
-      const { slug } = line.stream
-      if (input === 'p') {
-        controls.ask(`pin which post id to ${slug}? (Enter to pin, Esc to cancel)`, (answer) =>
-          change('explore.pin', { slug, post_id: postIdOf(answer) }, `pinned post ${answer.trim()} in ${slug}`),
-        )
-      } else if (input === 'u') {
-        const pin = line.pin
-        if (pin === undefined) controls.fail('select a pinned post (under its stream) to unpin it')
-        else controls.act(() => change('explore.unpin', { slug, post_id: Number(pin) }, `unpinned post ${pin} from ${slug}`))
-      } else if (input === 'd') {
-        controls.confirm(`delete explore stream ${slug} (${line.stream.title})? (y/n)`, () => change('explore.delete', { slug }, `deleted stream ${slug}`))
-      }
-    },
-    active,
-  )
+  useKeys((input) => {
+    if (!line) return
+    const { slug } = line.stream
+    if (input === 'p') {
+      controls.ask(`pin which post id to ${slug}? (Enter to pin, Esc to cancel)`, (answer) =>
+        change('explore.pin', { slug, post_id: postIdOf(answer) }, `pinned post ${answer.trim()} in ${slug}`),
+      )
+    } else if (input === 'u') {
+      const pin = line.pin
+      if (pin === undefined) controls.fail('select a pinned post (under its stream) to unpin it')
+      else controls.act(() => change('explore.unpin', { slug, post_id: Number(pin) }, `unpinned post ${pin} from ${slug}`))
+    } else if (input === 'd') {
+      controls.confirm(`delete explore stream ${slug} (${line.stream.title})? (y/n)`, () => change('explore.delete', { slug }, `deleted stream ${slug}`))
+    }
+  }, active)
 
   return (
     <Box flexDirection="column">

@@ -8,7 +8,6 @@ import { KeyHelp } from './key-help.js'
 import { Table, type Column } from './table.js'
 import { shortTime, type ViewProps } from './view-props.js'
 
-
 const owner = (t: TokenFacts): string => (t.user ? `@${t.user.username}` : `(${t.kind} token)`)
 
 const columns: readonly Column<TokenFacts>[] = [
@@ -24,17 +23,14 @@ export function TokensView({ client, controls, active, refresh }: ViewProps) {
   const selected = useSelection(items?.length ?? 0, active)
   const token = items?.[selected]
 
-  useKeys(
-    (input) => {
-      if (input !== 'r' || !token) return
-      controls.confirm(`revoke token ${token.id} of ${owner(token)} in ${token.app.name}? (y/n)`, async () => {
-        await client.call('token.revoke', { token: token.id })
-        reload()
-        return `revoked token ${token.id}`
-      })
-    },
-    active,
-  )
+  useKeys((input) => {
+    if (input !== 'r' || !token) return
+    controls.confirm(`revoke token ${token.id} of ${owner(token)} in ${token.app.name}? (y/n)`, async () => {
+      await client.call('token.revoke', { token: token.id })
+      reload()
+      return `revoked token ${token.id}`
+    })
+  }, active)
 
   return (
     <Box flexDirection="column">

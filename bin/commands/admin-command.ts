@@ -8,7 +8,11 @@ export interface AdminFlags {
 
 /** Adds subcommand `spec` (e.g. `create`, `revoke <token>`) of `parent` with the shared flags. */
 export const adminSubcommand = (parent: Command, spec: string, description: string): Command =>
-  parent.command(spec).description(description).option('--data-dir <dir>', 'data directory (default $SVC_DATA_DIR, else ./svc-data)').option('--json', 'print the result as one JSON value')
+  parent
+    .command(spec)
+    .description(description)
+    .option('--data-dir <dir>', 'data directory (default $SVC_DATA_DIR, else ./svc-data)')
+    .option('--json', 'print the result as one JSON value')
 
 /** Prints the result: one JSON value with `--json`, else the lines of `text` (nothing when there are none). */
 export function printResult(flags: AdminFlags, value: unknown, text: () => string): void {

@@ -94,7 +94,13 @@ export function exploreCommand(program: Command, run: RunOperation): void {
     .requiredOption('--description <text>', 'description shown to clients')
     .option('--marker <name>', 'marker name suffix (explore:<name>); default the slug')
     .action(async (slug: string, opts: StreamFlags) => {
-      const stream = (await run(opts, 'explore.create', { slug, title: opts.title, description: opts.description, marker: opts.marker, rule: ruleOf(opts) })) as ExploreStreamRow
+      const stream = (await run(opts, 'explore.create', {
+        slug,
+        title: opts.title,
+        description: opts.description,
+        marker: opts.marker,
+        rule: ruleOf(opts),
+      })) as ExploreStreamRow
       printResult(opts, stream, () => `created ${describe(stream)}`)
     })
 
@@ -105,7 +111,15 @@ export function exploreCommand(program: Command, run: RunOperation): void {
     .option('--marker <name>', 'new marker name suffix')
     .option('--clear-rule', 'start from an empty rule before applying the rule flags')
     .action(async (slug: string, opts: StreamFlags) => {
-      const args = { slug, new_slug: opts.slug, title: opts.title, description: opts.description, marker: opts.marker, rule: ruleOf(opts), replace_rule: opts.clearRule === true }
+      const args = {
+        slug,
+        new_slug: opts.slug,
+        title: opts.title,
+        description: opts.description,
+        marker: opts.marker,
+        rule: ruleOf(opts),
+        replace_rule: opts.clearRule === true,
+      }
       const stream = (await run(opts, 'explore.update', args)) as ExploreStreamRow
       printResult(opts, stream, () => `updated ${describe(stream)}`)
     })
@@ -119,9 +133,11 @@ export function exploreCommand(program: Command, run: RunOperation): void {
     ['pin', 'pinned'],
     ['unpin', 'unpinned'],
   ] as const) {
-    adminSubcommand(explore, `${name} <slug> <post_id>`, `${name} a post ${name === 'pin' ? 'to' : 'from'} a stream`).action(async (slug: string, postId: string, opts: AdminFlags) => {
-      const stream = (await run(opts, `explore.${name}`, { slug, post_id: whole('post_id', postId) })) as ExploreStreamRow
-      printResult(opts, stream, () => `${verb} post ${postId} in ${describe(stream)}`)
-    })
+    adminSubcommand(explore, `${name} <slug> <post_id>`, `${name} a post ${name === 'pin' ? 'to' : 'from'} a stream`).action(
+      async (slug: string, postId: string, opts: AdminFlags) => {
+        const stream = (await run(opts, `explore.${name}`, { slug, post_id: whole('post_id', postId) })) as ExploreStreamRow
+        printResult(opts, stream, () => `${verb} post ${postId} in ${describe(stream)}`)
+      },
+    )
   }
 }

@@ -7,13 +7,12 @@ import { adminSubcommand, printResult, type AdminFlags } from './admin-command.j
 import type { RunOperation } from './run-operation.js'
 import type { TokenFacts } from '../../server/present/admin.js'
 
-
 const row = (t: TokenFacts): string => [t.id, t.kind, t.app.client_id, t.app.name, t.user ? `@${t.user.username}` : '-', t.scopes.join(',') || '-'].join('\t')
 
 export function tokenCommand(program: Command, run: RunOperation): void {
   const token = program.command('token').description('access tokens')
 
-  adminSubcommand(token, 'create', "issue a user token in an app (all scopes unless --scopes); prints the token once")
+  adminSubcommand(token, 'create', 'issue a user token in an app (all scopes unless --scopes); prints the token once')
     .requiredOption('--username <u>', 'the user the token acts for')
     .requiredOption('--client-id <c>', 'the app the token belongs to')
     .option('--scopes <a,b,...>', 'scopes to grant, comma separated')

@@ -22,7 +22,12 @@ export function userCommand(program: Command, run: RunOperation): void {
     .option('--name <n>', 'display name (default: the username)')
     .option('--type <type>', 'human, bot or feed', 'human')
     .action(async (flags: AdminFlags & { username: string; password: string; name?: string; type: string }) => {
-      const created = (await run(flags, 'user.create', { username: flags.username, password: flags.password, name: flags.name, type: flags.type })) as PresentedUser
+      const created = (await run(flags, 'user.create', {
+        username: flags.username,
+        password: flags.password,
+        name: flags.name,
+        type: flags.type,
+      })) as PresentedUser
       printResult(flags, created, () => `created user @${created.username} (id ${created.id}, ${created.type})`)
     })
 

@@ -47,7 +47,13 @@ export const exploreOperations: Record<string, (domain: Domain, args: Args) => P
   'explore.list': async (domain) => domain.explore.list(),
   /** `{slug, title, description, marker?, rule?}` → the new stream; rule `user_ids` may be usernames. */
   'explore.create': async (domain, args) =>
-    domain.explore.create({ slug: text(args, 'slug'), title: text(args, 'title'), description: text(args, 'description'), marker: optionalText(args, 'marker'), rule: await rule(domain, args) }),
+    domain.explore.create({
+      slug: text(args, 'slug'),
+      title: text(args, 'title'),
+      description: text(args, 'description'),
+      marker: optionalText(args, 'marker'),
+      rule: await rule(domain, args),
+    }),
   /** `{slug, new_slug?, title?, description?, marker?, rule?, replace_rule?}` → the changed stream. */
   'explore.update': async (domain, args) =>
     domain.explore.update(text(args, 'slug'), {

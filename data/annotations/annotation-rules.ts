@@ -25,13 +25,21 @@ const isUrl = (v: unknown): boolean => {
     return false
   }
 }
-const required = (key: string, test: (v: unknown) => boolean, what: string): Check => (value) => (test(value[key]) ? null : `${key} must be ${what}`)
-const all = (...checks: Check[]): Check => (value) => checks.map((c) => c(value)).find((m) => m !== null) ?? null
-const inRange = (key: string, min: number, max: number, optional = false): Check => (value) => {
-  if (optional && value[key] === undefined) return null
-  const v = value[key]
-  return isNumber(v) && v >= min && v <= max ? null : `${key} must be a number from ${min} to ${max}`
-}
+const required =
+  (key: string, test: (v: unknown) => boolean, what: string): Check =>
+  (value) =>
+    test(value[key]) ? null : `${key} must be ${what}`
+const all =
+  (...checks: Check[]): Check =>
+  (value) =>
+    checks.map((c) => c(value)).find((m) => m !== null) ?? null
+const inRange =
+  (key: string, min: number, max: number, optional = false): Check =>
+  (value) => {
+    if (optional && value[key] === undefined) return null
+    const v = value[key]
+    return isNumber(v) && v >= min && v <= max ? null : `${key} must be a number from ${min} to ${max}`
+  }
 const isString = (max: number) => (v: unknown) => typeof v === 'string' && v.length > 0 && [...v].length <= max
 
 const OEMBED_TYPES = ['photo', 'video', 'html5video', 'rich']
@@ -41,7 +49,8 @@ const oembed: Check = (value) => {
   if (!isNumber(value.width) || !isNumber(value.height)) return 'width and height must be numbers'
   if (value.type === 'photo' && !isUrl(value.url)) return 'url must be an http(s) URL for photos'
   if ((value.type === 'video' || value.type === 'rich') && typeof value.html !== 'string') return 'html is required for video and rich'
-  if (value.type === 'html5video' && (!Array.isArray(value.sources) || value.sources.length === 0 || value.sources.length > 5)) return 'sources must list 1 to 5 sources'
+  if (value.type === 'html5video' && (!Array.isArray(value.sources) || value.sources.length === 0 || value.sources.length > 5))
+    return 'sources must list 1 to 5 sources'
   const thumbs = ['thumbnail_url', 'thumbnail_width', 'thumbnail_height'].filter((k) => value[k] !== undefined)
   if (thumbs.length !== 0 && thumbs.length !== 3) return 'thumbnail_url, thumbnail_width and thumbnail_height go together'
   return null
@@ -49,7 +58,13 @@ const oembed: Check = (value) => {
 
 /** Schemas of the core types a post or message may carry (replacement-value types excepted). */
 const CORE_TYPES: Record<string, Check> = {
-  'svc.core.geolocation': all(inRange('latitude', -90, 90), inRange('longitude', -180, 180), inRange('altitude', -1e6, 1e6, true), inRange('horizontal_accuracy', 0, 1e9, true), inRange('vertical_accuracy', 0, 1e9, true)),
+  'svc.core.geolocation': all(
+    inRange('latitude', -90, 90),
+    inRange('longitude', -180, 180),
+    inRange('altitude', -1e6, 1e6, true),
+    inRange('horizontal_accuracy', 0, 1e9, true),
+    inRange('vertical_accuracy', 0, 1e9, true),
+  ),
   'svc.core.language': required('language', (v) => typeof v === 'string' && /^[a-z]{2}(_[A-Z]{2})?$/.test(v), 'an ISO 639-1 code'),
   'svc.core.crosspost': required('canonical_url', isUrl, 'an http(s) URL'),
   'svc.core.fallback_url': required('url', isUrl, 'an http(s) URL'),

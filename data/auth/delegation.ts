@@ -14,8 +14,7 @@ import type { TokenInfo, TokenService } from './tokens.js'
 /** How long a delegate token may be presented; the verifying client is expected to check it at once. */
 export const DELEGATE_TOKEN_TTL_MS = 60 * 60 * 1000
 
-const notValid = (): DomainError =>
-  new DomainError('unauthenticated', 'The delegate token is not valid for this client.', { slug: 'invalid-token' })
+const notValid = (): DomainError => new DomainError('unauthenticated', 'The delegate token is not valid for this client.', { slug: 'invalid-token' })
 
 export class DelegationService {
   constructor(

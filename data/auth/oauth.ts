@@ -156,7 +156,15 @@ export class OAuthService {
     await this.store.transact(async (tx) => {
       // Codes are kept until they expire so that a reused one is told apart from an unknown one.
       for (const id of await tx.auth_codes.scan({ limit: 100, order: 'asc' }, (c) => Date.parse(c.expires_at) <= now)) tx.auth_codes.remove(id)
-      tx.auth_codes.insert({ hash: hashSecret(code), app_id: app.id, user_id: user.id, scopes, redirect_uri, expires_at: isoNow(new Date(now + CODE_TTL_MS)), used: false })
+      tx.auth_codes.insert({
+        hash: hashSecret(code),
+        app_id: app.id,
+        user_id: user.id,
+        scopes,
+        redirect_uri,
+        expires_at: isoNow(new Date(now + CODE_TTL_MS)),
+        used: false,
+      })
     })
     url.searchParams.set('code', code)
     if (state !== undefined) url.searchParams.set('state', state)

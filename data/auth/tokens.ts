@@ -131,10 +131,12 @@ export class TokenService {
       async (ids) => {
         const rows = await this.store.read.tokens.getMany(ids)
         const byId = new Map(rows.map((r) => [r.id, r]))
-        return Promise.all(ids.map(async (id) => {
-          const row = byId.get(id)
-          return row && row.kind === 'user' ? this.describe(row) : null
-        }))
+        return Promise.all(
+          ids.map(async (id) => {
+            const row = byId.get(id)
+            return row && row.kind === 'user' ? this.describe(row) : null
+          }),
+        )
       },
     )
   }

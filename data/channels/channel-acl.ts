@@ -27,8 +27,7 @@ export const channelUser = (viewer: Viewer): UserRow => {
 
 export const atLeast = (level: AccessLevel, wanted: AccessLevel): boolean => RANK[level] >= RANK[wanted]
 
-const grants = (acl: Acl, userId: number | undefined): boolean =>
-  acl.public || (userId !== undefined && (acl.any_user || acl.user_ids.includes(userId)))
+const grants = (acl: Acl, userId: number | undefined): boolean => acl.public || (userId !== undefined && (acl.any_user || acl.user_ids.includes(userId)))
 
 /** What the ACLs alone give `userId` (undefined: nobody signed in). */
 export function aclLevel(channel: ChannelRow, userId: number | undefined): AccessLevel {

@@ -22,16 +22,20 @@ export const BROADCAST_MESSAGE_METADATA = 'svc.core.broadcast.message.metadata'
 const text = (v: unknown, max: number): boolean => typeof v === 'string' && [...v].length <= max
 const title = (value: Record<string, unknown>): string | null =>
   typeof value.title === 'string' && value.title.length > 0 && text(value.title, 75) ? null : 'title must be a string of 1 to 75 characters'
-const description = (value: Record<string, unknown>): string | null => (text(value.description, 1000) ? null : 'description must be a string of at most 1000 characters')
+const description = (value: Record<string, unknown>): string | null =>
+  text(value.description, 1000) ? null : 'description must be a string of at most 1000 characters'
 const tags = (value: Record<string, unknown>): string | null =>
-  value.tags === undefined || (Array.isArray(value.tags) && value.tags.length <= 3 && value.tags.every((t) => text(t, 15) && t !== '')) ? null : 'tags must list at most 3 tags of at most 15 characters'
+  value.tags === undefined || (Array.isArray(value.tags) && value.tags.length <= 3 && value.tags.every((t) => text(t, 15) && t !== ''))
+    ? null
+    : 'tags must list at most 3 tags of at most 15 characters'
 
 const CHANNEL_CHECKS: Record<string, Check> = {
   [CHANNEL_METADATA]: (v) => title(v) ?? description(v) ?? tags(v),
   [BROADCAST_METADATA]: (v) => title(v) ?? (v.description === undefined ? null : description(v)),
 }
 
-const subject: Check = (v) => (typeof v.subject === 'string' && v.subject.length > 0 && text(v.subject, 128) ? null : 'subject must be a string of 1 to 128 characters')
+const subject: Check = (v) =>
+  typeof v.subject === 'string' && v.subject.length > 0 && text(v.subject, 128) ? null : 'subject must be a string of 1 to 128 characters'
 
 /**
  * One channel annotation checked for a channel of `type`: answers it as
@@ -88,7 +92,8 @@ export function messageAnnotations(input: unknown, type: string): Annotation[] {
 export const channelFallbackUrl = (baseUrl: string, channelId: number): string => `${baseUrl}/c/${channelId.toString(36)}`
 
 /** Where to view one message of a broadcast channel. */
-export const messageFallbackUrl = (baseUrl: string, channelId: number, messageId: number): string => `${channelFallbackUrl(baseUrl, channelId)}/m/${messageId.toString(36)}`
+export const messageFallbackUrl = (baseUrl: string, channelId: number, messageId: number): string =>
+  `${channelFallbackUrl(baseUrl, channelId)}/m/${messageId.toString(36)}`
 
 /** The id a fallback URL's channel or message code (base 36, either case) stands for. */
 export const idOfCode = (code: string): number => parseInt(code, 36)

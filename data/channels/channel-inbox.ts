@@ -39,7 +39,8 @@ export class ChannelInboxService {
    */
   async inbox(viewer: Viewer, query: PageInput, filter: ChannelFilter): Promise<Inbox> {
     const user = channelUser(viewer)
-    if (!hasScope(viewer, 'public_messages')) throw new DomainError('forbidden', 'This endpoint requires one of these scopes: public_messages, messages', { slug: 'insufficient-scope' })
+    if (!hasScope(viewer, 'public_messages'))
+      throw new DomainError('forbidden', 'This endpoint requires one of these scopes: public_messages, messages', { slug: 'insufficient-scope' })
     const channels = await this.subscribed(viewer, user)
     const unread_counts: Record<string, number> = { [PM_TYPE]: 0, [BROADCAST_TYPE]: 0 }
     const activity = new Map<number, number>()
@@ -85,5 +86,4 @@ export class ChannelInboxService {
     for (const c of channels) if (await this.access.canRead(viewer, c)) out.push(c)
     return out
   }
-
 }

@@ -34,7 +34,9 @@ export interface ChannelSearchQuery {
 }
 
 const tagsOf = (channel: ChannelRow): string[] =>
-  channel.annotations.filter((a) => a.type in METADATA).flatMap((a) => (Array.isArray(a.value.tags) ? a.value.tags.filter((t): t is string => typeof t === 'string') : []))
+  channel.annotations
+    .filter((a) => a.type in METADATA)
+    .flatMap((a) => (Array.isArray(a.value.tags) ? a.value.tags.filter((t): t is string => typeof t === 'string') : []))
 
 const textOf = (channel: ChannelRow): string =>
   channel.annotations
@@ -55,21 +57,34 @@ export class ChannelSearchService {
 
   /** A page of the channels matching `search` that the viewer can read. */
   async search(viewer: Viewer, search: ChannelSearchQuery, input: PageInput, filter: ChannelFilter): Promise<Page<ChannelRow>> {
-    const words = (search.q ?? '').toLowerCase().split(/\s+/).filter((w) => w.length > 0)
+    const words = (search.q ?? '')
+      .toLowerCase()
+      .split(/\s+/)
+      .filter((w) => w.length > 0)
     const tags = (search.tags ?? []).map((t) => t.toLowerCase())
     const matches = (c: ChannelRow): boolean =>
       (search.type === undefined || c.type === search.type) &&
       (search.creator_id === undefined || c.owner_id === search.creator_id) &&
       (search.is_private === undefined || isPrivate(c) === search.is_private) &&
       (search.is_public === undefined || c.readers.public === search.is_public) &&
-      (tags.length === 0 || tags.every((t) => tagsOf(c).map((x) => x.toLowerCase()).includes(t))) &&
+      (tags.length === 0 ||
+        tags.every((t) =>
+          tagsOf(c)
+            .map((x) => x.toLowerCase())
+            .includes(t),
+        )) &&
       words.every((w) => textOf(c).includes(w))
     const listFilter = this.views.filter(viewer, filter)
     const keep = async (c: ChannelRow): Promise<boolean> => (await this.access.canRead(viewer, c)) && (await listFilter(c))
     const r = this.store.read
     const query = resolvePage(input)
     if (search.order === 'id') {
-      return paginate(query, (range) => r.channels.scan(range, matches), (ids) => Promise.all(ids.map((id) => r.channels.get(id))), keep)
+      return paginate(
+        query,
+        (range) => r.channels.scan(range, matches),
+        (ids) => Promise.all(ids.map((id) => r.channels.get(id))),
+        keep,
+      )
     }
     const found = await r.channels.getMany(await r.channels.scan({ limit: ALL }, matches))
     const score = new Map<number, number>()

@@ -85,7 +85,11 @@ export class ChannelViewService {
     if (channel.type !== BROADCAST_TYPE) return undefined
     const r = this.store.read
     const latest = await r.messages.getMany(await r.messages.ids('channel_live', channel.id, { limit: FREQ_SAMPLE }))
-    return broadcastFrequency(latest.map((m) => Date.parse(m.created_at)), Date.parse(channel.created_at), Date.now())
+    return broadcastFrequency(
+      latest.map((m) => Date.parse(m.created_at)),
+      Date.parse(channel.created_at),
+      Date.now(),
+    )
   }
 
   /** Has the channel a live message past the user's `channel:<id>` marker? */

@@ -41,7 +41,11 @@ export interface UpdateChannelInput {
 }
 
 const sameAcl = (a: Acl, b: Acl): boolean =>
-  a.any_user === b.any_user && a.immutable === b.immutable && a.public === b.public && a.user_ids.length === b.user_ids.length && a.user_ids.every((id) => b.user_ids.includes(id))
+  a.any_user === b.any_user &&
+  a.immutable === b.immutable &&
+  a.public === b.public &&
+  a.user_ids.length === b.user_ids.length &&
+  a.user_ids.every((id) => b.user_ids.includes(id))
 
 /** The users an `auto_subscribe` reaches: everyone named on the channel's ACLs. */
 const aclUserIds = (channel: ChannelRow): number[] => [...new Set([...channel.readers.user_ids, ...channel.writers.user_ids, ...channel.editors.user_ids])]
@@ -168,7 +172,12 @@ export class ChannelService {
   async owned(viewer: Viewer, query: PageInput, filter: ChannelFilter): Promise<Page<ChannelRow>> {
     const user = channelUser(viewer)
     const r = this.store.read
-    return paginate(resolvePage(query), (range) => r.channels.ids('owner', user.id, range), (ids) => this.rows(ids), this.views.filter(viewer, filter))
+    return paginate(
+      resolvePage(query),
+      (range) => r.channels.ids('owner', user.id, range),
+      (ids) => this.rows(ids),
+      this.views.filter(viewer, filter),
+    )
   }
 
   private async rows(ids: number[]): Promise<(ChannelRow | null)[]> {
@@ -192,5 +201,4 @@ export class ChannelService {
       if (!(await this.store.read.follows.one('pair', pair(id, owner.id)))) throw forbidden('a bot can only add users who follow it to a channel')
     }
   }
-
 }

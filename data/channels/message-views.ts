@@ -35,9 +35,16 @@ export class MessageViewService {
     return Promise.all(
       messages.map(async (message) => {
         const replies = await r.messages.getMany(await r.messages.ids('reply_to', message.id, { limit: Number.MAX_SAFE_INTEGER }))
-        const view: MessageView = { message, user: users.get(message.user_id), app: apps.get(message.app_id), num_replies: replies.filter((x) => !x.is_deleted).length }
+        const view: MessageView = {
+          message,
+          user: users.get(message.user_id),
+          app: apps.get(message.app_id),
+          num_replies: replies.filter((x) => !x.is_deleted).length,
+        }
         if (options.annotations) {
-          const kept = broadcasts.has(message.channel_id) ? [{ type: FALLBACK_URL, value: { url: messageFallbackUrl(options.annotations.baseUrl, message.channel_id, message.id) } }] : []
+          const kept = broadcasts.has(message.channel_id)
+            ? [{ type: FALLBACK_URL, value: { url: messageFallbackUrl(options.annotations.baseUrl, message.channel_id, message.id) } }]
+            : []
           view.annotations = [...message.annotations, ...kept]
         }
         return view

@@ -141,7 +141,9 @@ export class MessageService {
     }
     if (!this.access.tokenMaySee(viewer, channel)) throw notFound(`message ${messageId} not found`)
     if (message.is_deleted) return message
-    const deleted = await this.store.transact((tx) => tx.messages.put({ ...message, is_deleted: true, text: '', entities: { mentions: [], hashtags: [], links: [] } }))
+    const deleted = await this.store.transact((tx) =>
+      tx.messages.put({ ...message, is_deleted: true, text: '', entities: { mentions: [], hashtags: [], links: [] } }),
+    )
     this.events.emit('message.deleted', { message: deleted, channel, subscribed_user_ids: await subscriberIdsOf(this.store.read, channel.id) })
     return deleted
   }
@@ -168,14 +170,24 @@ export class MessageService {
    * `channel:<id>` marker (null while unset; `since_id=last_read` and the
    * like page from it). Errors: `not_found`, `invalid` (marker words without a marker).
    */
-  async inChannel(viewer: Viewer, channelId: number, input: PageInput, filter: MessageFilter): Promise<{ page: Page<MessageRow>; marker: MarkerRow | null; marker_name: string }> {
+  async inChannel(
+    viewer: Viewer,
+    channelId: number,
+    input: PageInput,
+    filter: MessageFilter,
+  ): Promise<{ page: Page<MessageRow>; marker: MarkerRow | null; marker_name: string }> {
     const user = channelUser(viewer)
     const channel = await this.access.readable(viewer, channelId)
     const r = this.store.read
     const marker_name = channelMarkerName(channel.id)
     const marker = await this.markers.find(user.id, marker_name)
     const keep = await this.listFilter(viewer, filter)
-    const page = await paginate(resolvePage(input, marker), (range) => r.messages.ids('channel', channel.id, range), (ids) => Promise.all(ids.map((id) => r.messages.get(id))), keep)
+    const page = await paginate(
+      resolvePage(input, marker),
+      (range) => r.messages.ids('channel', channel.id, range),
+      (ids) => Promise.all(ids.map((id) => r.messages.get(id))),
+      keep,
+    )
     return { page, marker, marker_name }
   }
 
@@ -188,7 +200,12 @@ export class MessageService {
       const channel = await r.channels.get(m.channel_id)
       return channel !== null && this.access.tokenMaySee(viewer, channel) && (await keep(m))
     }
-    return paginate(resolvePage(query), (range) => r.messages.ids('user', me.id, range), (ids) => Promise.all(ids.map((id) => r.messages.get(id))), reachable)
+    return paginate(
+      resolvePage(query),
+      (range) => r.messages.ids('user', me.id, range),
+      (ids) => Promise.all(ids.map((id) => r.messages.get(id))),
+      reachable,
+    )
   }
 
   /** The creator always sees their own message (if the token reaches the channel); others need read access. */

@@ -38,7 +38,11 @@ export class PrivateMessageService {
    * message rules as for any message). Emits `channel.created` for a new
    * group, `subscription.added` per member subscribed, `message.created`.
    */
-  async send(viewer: Viewer, destinations: readonly (string | number)[] | undefined, input: CreateMessageInput): Promise<{ message: MessageRow; channel: ChannelRow }> {
+  async send(
+    viewer: Viewer,
+    destinations: readonly (string | number)[] | undefined,
+    input: CreateMessageInput,
+  ): Promise<{ message: MessageRow; channel: ChannelRow }> {
     const sender = channelUser(viewer)
     if (!hasScope(viewer, 'messages')) throw new DomainError('forbidden', 'private messages need the messages scope', { slug: 'insufficient-scope' })
     const members = await this.members(viewer, sender, destinations)
@@ -92,7 +96,8 @@ export class PrivateMessageService {
   private async checkBotReach(sender: UserRow, members: readonly UserRow[]): Promise<void> {
     if (sender.type !== 'bot') return
     for (const m of members) {
-      if (m.id !== sender.id && !(await hasRelation(this.store.read, 'follows', m.id, sender.id))) throw forbidden(`a bot can only start conversations with its followers; ${m.username} does not follow it`)
+      if (m.id !== sender.id && !(await hasRelation(this.store.read, 'follows', m.id, sender.id)))
+        throw forbidden(`a bot can only start conversations with its followers; ${m.username} does not follow it`)
     }
   }
 }

@@ -165,5 +165,4 @@ export class SubscriptionService {
     if (channel.type === BROADCAST_TYPE) await recordUnsubscription(tx, channel.id, userId)
     return true
   }
-
 }

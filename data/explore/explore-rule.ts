@@ -104,7 +104,10 @@ export async function starredRecently(rule: ExploreRule, read: Readers, now = Da
     before = ids[ids.length - 1]
   }
   const min = rule.min_stars ?? 1
-  return [...counts].filter(([, n]) => n >= min).map(([id]) => id).sort((a, b) => a - b)
+  return [...counts]
+    .filter(([, n]) => n >= min)
+    .map(([id]) => id)
+    .sort((a, b) => a - b)
 }
 
 /** Where a rule's candidate ids come from, newest first within `range`. */

@@ -65,7 +65,13 @@ export interface ExplorePosts {
  */
 export const DEFAULT_EXPLORE_STREAMS: readonly (Required<Omit<ExploreStreamInput, 'rule'>> & { rule: ExploreRule })[] = [
   { slug: 'posts', title: 'Posts', description: 'Posts not directed at any user', marker: 'posts', rule: { not_directed: true } },
-  { slug: 'conversations', title: 'Conversations', description: 'New conversations just starting', marker: 'conversations', rule: { is_thread_root: true, has_replies: true } },
+  {
+    slug: 'conversations',
+    title: 'Conversations',
+    description: 'New conversations just starting',
+    marker: 'conversations',
+    rule: { is_thread_root: true, has_replies: true },
+  },
   { slug: 'photos', title: 'Photos', description: 'Photos uploaded by people here', marker: 'photos', rule: { has_photo: true } },
   { slug: 'trending', title: 'Trending', description: 'Posts trending here', marker: 'trending', rule: { min_stars: 2, star_window_hours: 24 } },
   { slug: 'checkins', title: 'Checkins', description: 'People in interesting places', marker: 'checkins', rule: { has_place: true } },

@@ -7,7 +7,12 @@
 import sharp, { type Metadata } from 'sharp'
 import { badImage, imageTooLarge, IMAGE_UPLOAD_LIMITS, type ImageKind } from './image-rules.js'
 
-export const IMAGE_FORMATS = { jpeg: { mime: 'image/jpeg', ext: 'jpg' }, png: { mime: 'image/png', ext: 'png' }, gif: { mime: 'image/gif', ext: 'gif' }, webp: { mime: 'image/webp', ext: 'webp' } } as const
+export const IMAGE_FORMATS = {
+  jpeg: { mime: 'image/jpeg', ext: 'jpg' },
+  png: { mime: 'image/png', ext: 'png' },
+  gif: { mime: 'image/gif', ext: 'gif' },
+  webp: { mime: 'image/webp', ext: 'webp' },
+} as const
 
 export type ImageFormat = keyof typeof IMAGE_FORMATS
 

@@ -13,5 +13,7 @@ export interface ImageSize {
  * same format as the input.
  */
 export async function resizeImage(data: Buffer, size: ImageSize): Promise<Buffer> {
-  return sharp(data, decodeOptions).resize(size.w ?? null, size.h ?? null, { fit: 'cover', position: 'centre' }).toBuffer()
+  return sharp(data, decodeOptions)
+    .resize(size.w ?? null, size.h ?? null, { fit: 'cover', position: 'centre' })
+    .toBuffer()
 }

@@ -5,7 +5,12 @@ import type { Row, TableReader } from '../store/port.js'
  * The rows that the link rows of `ids` point at, in the order of `ids`;
  * `null` where the link or its target is gone (the shape `paginate` loads).
  */
-export async function linkedRows<L extends Row, T extends Row>(links: TableReader<L>, ids: readonly number[], target: (link: L) => number, table: TableReader<T>): Promise<(T | null)[]> {
+export async function linkedRows<L extends Row, T extends Row>(
+  links: TableReader<L>,
+  ids: readonly number[],
+  target: (link: L) => number,
+  table: TableReader<T>,
+): Promise<(T | null)[]> {
   const rows = await links.getMany(ids)
   const found = new Map((await table.getMany(rows.map(target))).map((t) => [t.id, t]))
   const byLink = new Map(rows.map((l) => [l.id, found.get(target(l)) ?? null]))

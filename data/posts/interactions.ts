@@ -88,20 +88,26 @@ export class InteractionService {
       byKey.set(key, interactionOf(g.subject, new Date(g.latest).toISOString().replace(/\.\d{3}Z$/, 'Z'), actors))
     }
     const keys = [...byKey.keys()].sort((a, b) => a - b)
-    return paginate(resolvePage(input), async (range) => windowIds(keys, range), async (ids) => ids.map((k) => byKey.get(k) ?? null))
+    return paginate(
+      resolvePage(input),
+      async (range) => windowIds(keys, range),
+      async (ids) => ids.map((k) => byKey.get(k) ?? null),
+    )
   }
 
   private async events(me: UserRow, wanted: Set<InteractionAction>): Promise<Event[]> {
     const r = this.store.read
     const events: Event[] = []
     if (wanted.has('follow')) {
-      for (const f of await r.follows.getMany(await r.follows.ids('target', me.id, ALL))) events.push({ action: 'follow', object: me, actorId: f.user_id, at: Date.parse(f.created_at) })
+      for (const f of await r.follows.getMany(await r.follows.ids('target', me.id, ALL)))
+        events.push({ action: 'follow', object: me, actorId: f.user_id, at: Date.parse(f.created_at) })
     }
     if (!wanted.has('star') && !wanted.has('repost') && !wanted.has('reply')) return events
     const mine = (await r.posts.getMany(await r.posts.ids('user_live', me.id, ALL))).filter((p) => p.repost_of === undefined)
     for (const post of mine) {
       if (wanted.has('star')) {
-        for (const s of await r.stars.getMany(await r.stars.ids('post', post.id, ALL))) events.push({ action: 'star', object: post, actorId: s.user_id, at: Date.parse(s.created_at) })
+        for (const s of await r.stars.getMany(await r.stars.ids('post', post.id, ALL)))
+          events.push({ action: 'star', object: post, actorId: s.user_id, at: Date.parse(s.created_at) })
       }
       if (wanted.has('repost')) events.push(...(await postEvents(r, 'repost_live', 'repost', post)))
       if (wanted.has('reply')) events.push(...(await postEvents(r, 'reply_to_live', 'reply', post)))
@@ -126,7 +132,8 @@ export class InteractionService {
         for (const u of left) events.push({ action: 'broadcast_unsubscribe', object: channel, actorId: u.user_id, at: Date.parse(u.unsubscribed_at) })
       }
       if (wanted.has('broadcast_subscribe')) {
-        for (const s of await r.subscriptions.getMany(await r.subscriptions.ids('channel', channel.id, ALL))) events.push({ action: 'broadcast_subscribe', object: channel, actorId: s.user_id, at: Date.parse(s.created_at) })
+        for (const s of await r.subscriptions.getMany(await r.subscriptions.ids('channel', channel.id, ALL)))
+          events.push({ action: 'broadcast_subscribe', object: channel, actorId: s.user_id, at: Date.parse(s.created_at) })
       }
       if (wanted.has('broadcast_create')) events.push({ action: 'broadcast_create', object: channel, actorId: me.id, at: Date.parse(channel.created_at) })
     }

@@ -63,5 +63,4 @@ export async function postFilter(r: Readers, viewer: Viewer, flags: PostFilterFl
   }
 }
 
-const definedOnly = (flags: PostFilterFlags): PostFilterFlags =>
-  Object.fromEntries(Object.entries(flags).filter(([, v]) => v !== undefined)) as PostFilterFlags
+const definedOnly = (flags: PostFilterFlags): PostFilterFlags => Object.fromEntries(Object.entries(flags).filter(([, v]) => v !== undefined)) as PostFilterFlags

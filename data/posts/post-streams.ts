@@ -62,7 +62,14 @@ export class PostStreamService {
   async personal(viewer: Viewer, input: PostListInput): Promise<PostList> {
     const authors = await this.authorsOf(viewer)
     const r = this.store.read
-    return this.list(viewer, input, 'my_stream', (range) => r.posts.idsAny('user', authors, range), { include_directed_posts: false }, this.personalTest(authors, input))
+    return this.list(
+      viewer,
+      input,
+      'my_stream',
+      (range) => r.posts.idsAny('user', authors, range),
+      { include_directed_posts: false },
+      this.personalTest(authors, input),
+    )
   }
 
   /**
@@ -77,7 +84,8 @@ export class PostStreamService {
     const ids = async (range: Range) => mergeNewest(await r.posts.idsAny('user', authors, range), await r.posts.ids('mention', me.id, range), range)
     const asMention = await postFilter(r, viewer, input)
     const photo = this.photoFacet(input)
-    const mention: PostTest = async (p) => p.repost_of === undefined && p.entities.mentions.some((m) => Number(m.id) === me.id) && (await asMention(p)) && (await photo(p))
+    const mention: PostTest = async (p) =>
+      p.repost_of === undefined && p.entities.mentions.some((m) => Number(m.id) === me.id) && (await asMention(p)) && (await photo(p))
     return this.list(viewer, input, 'unified', ids, { include_directed_posts: false }, this.personalTest(authors, input), mention)
   }
 

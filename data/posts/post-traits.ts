@@ -22,7 +22,9 @@ const attachedFiles = (a: Annotation): FileItem[] => {
 }
 
 const isImage = (file: FileItem): boolean =>
-  file.kind === 'image' || (typeof file.mime_type === 'string' && file.mime_type.startsWith('image/')) || (typeof file.type === 'string' && file.type.startsWith('image'))
+  file.kind === 'image' ||
+  (typeof file.mime_type === 'string' && file.mime_type.startsWith('image/')) ||
+  (typeof file.type === 'string' && file.type.startsWith('image'))
 
 /** An oEmbed photo or an attached image. */
 export const hasPhoto = (post: PostRow): boolean =>

@@ -59,8 +59,18 @@ export class PostViewService {
       view.you_starred = (await r.stars.one('pair', pair(me.id, post.id))) !== null
       view.you_reposted = (await r.posts.one('repost_pair', pair(me.id, post.id))) !== null
     }
-    if (options.starred_by) view.starred_by = await sample(r, followed, (await r.stars.getMany(await r.stars.ids('post', post.id, { limit: 50 }))).map((s) => s.user_id))
-    if (options.reposters) view.reposters = await sample(r, followed, (await r.posts.getMany(await r.posts.ids('repost_live', post.id, { limit: 50 }))).map((p) => p.user_id))
+    if (options.starred_by)
+      view.starred_by = await sample(
+        r,
+        followed,
+        (await r.stars.getMany(await r.stars.ids('post', post.id, { limit: 50 }))).map((s) => s.user_id),
+      )
+    if (options.reposters)
+      view.reposters = await sample(
+        r,
+        followed,
+        (await r.posts.getMany(await r.posts.ids('repost_live', post.id, { limit: 50 }))).map((p) => p.user_id),
+      )
     if (post.repost_of !== undefined) {
       const original = await r.posts.get(post.repost_of)
       if (original) view.repost_of = await this.view(original, viewer, options, followed)

@@ -28,7 +28,10 @@ export function repostText(original: PostRow, author: UserRow): { text: string; 
   return {
     text: prefix + original.text,
     entities: {
-      mentions: [{ pos: 3, len: mention.length, name: author.username, id: String(author.id) }, ...e.mentions.map(({ is_leading: _, ...m }) => ({ ...m, pos: m.pos + shift }))],
+      mentions: [
+        { pos: 3, len: mention.length, name: author.username, id: String(author.id) },
+        ...e.mentions.map(({ is_leading: _, ...m }) => ({ ...m, pos: m.pos + shift })),
+      ],
       hashtags: e.hashtags.map((h) => ({ ...h, pos: h.pos + shift })),
       links: e.links.map((l) => ({ ...l, pos: l.pos + shift })),
     },

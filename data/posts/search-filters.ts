@@ -57,7 +57,10 @@ const domainOf = (url: unknown): string | null => {
 
 const values = (post: PostRow, type: string): Record<string, unknown>[] => post.annotations.filter((a: Annotation) => a.type === type).map((a) => a.value)
 
-const oembed = (kind: string): Test => (post) => values(post, 'svc.core.oembed').some((v) => v.type === kind)
+const oembed =
+  (kind: string): Test =>
+  (post) =>
+    values(post, 'svc.core.oembed').some((v) => v.type === kind)
 
 const attachmentTypes = (post: PostRow): string[] =>
   values(post, 'svc.core.attachments').flatMap((v) => {

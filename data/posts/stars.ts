@@ -63,7 +63,11 @@ export class StarService {
   async starrers(viewer: Viewer, postId: number, page: PageInput): Promise<Page<UserRow>> {
     const post = await this.posts.find(viewer, postId)
     const r = this.store.read
-    return paginate(resolvePage(page), (range) => r.stars.ids('post', post.id, range), (ids) => linkedRows(r.stars, ids, (s) => s.user_id, r.users))
+    return paginate(
+      resolvePage(page),
+      (range) => r.stars.ids('post', post.id, range),
+      (ids) => linkedRows(r.stars, ids, (s) => s.user_id, r.users),
+    )
   }
 
   /**

@@ -65,8 +65,7 @@ export function lockHolder(dir: string): number | null {
   return lock !== null && lock.pid !== process.pid && alive(lock.pid, lock.start) ? lock.pid : null
 }
 
-const inUse = (dir: string, pid: number): DomainError =>
-  new DomainError('conflict', `data dir ${dir} is in use by process ${pid} (stop it first)`)
+const inUse = (dir: string, pid: number): DomainError => new DomainError('conflict', `data dir ${dir} is in use by process ${pid} (stop it first)`)
 
 /** Takes the lock of `dir`; answers a release function. Throws `conflict` when another live process (or this one) holds it. */
 export function acquireLock(dir: string): () => void {

@@ -32,8 +32,7 @@ const sameKeys = (a: Derived, b: Derived): boolean => {
   return a.every((key, i) => key === b[i])
 }
 
-const idsIn = (bucket: Bucket | undefined): readonly number[] =>
-  bucket === undefined ? NONE : typeof bucket === 'number' ? [bucket] : bucket
+const idsIn = (bucket: Bucket | undefined): readonly number[] => (bucket === undefined ? NONE : typeof bucket === 'number' ? [bucket] : bucket)
 
 const addTo = (map: Map<Key, Bucket>, key: Key, id: number): void => {
   const bucket = map.get(key)

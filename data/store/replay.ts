@@ -31,11 +31,7 @@ const isOps = (value: unknown): value is Op[] =>
  * `isLast`, a bad final line is a torn write and is cut from the file.
  * Throws on a bad line that is followed by others, or ends an older journal.
  */
-export async function replayJournal(
-  path: string,
-  tables: ReadonlyMap<string, MemoryTable<Row>>,
-  isLast: boolean,
-): Promise<number> {
+export async function replayJournal(path: string, tables: ReadonlyMap<string, MemoryTable<Row>>, isLast: boolean): Promise<number> {
   let applied = 0
   let torn: number | null = null
   for await (const lines of readLines(path)) {

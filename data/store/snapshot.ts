@@ -40,11 +40,7 @@ const WRITE_CHARS = 1 << 20
 const SYNC_BYTES = 8 << 20
 
 /** Writes `snapshot-<journal>.jsonl` in `dir` atomically (tmp, fsync, rename, fsync dir). */
-export async function writeSnapshot(
-  dir: string,
-  journal: number,
-  tables: ReadonlyMap<string, MemoryTable<Row>>,
-): Promise<string> {
+export async function writeSnapshot(dir: string, journal: number, tables: ReadonlyMap<string, MemoryTable<Row>>): Promise<string> {
   const final = `${dir}/snapshot-${journal}.jsonl`
   const tmp = `${final}.tmp`
   const out = await open(tmp, 'w')
@@ -99,10 +95,7 @@ export async function writeSnapshot(
 }
 
 /** Reads a snapshot into the tables; answers its header. Throws on a damaged or unknown snapshot. */
-export async function loadSnapshot(
-  path: string,
-  tables: ReadonlyMap<string, MemoryTable<Row>>,
-): Promise<SnapshotHeader> {
+export async function loadSnapshot(path: string, tables: ReadonlyMap<string, MemoryTable<Row>>): Promise<SnapshotHeader> {
   let header: SnapshotHeader | null = null
   for await (const lines of readLines(path)) {
     for (const line of lines) {

@@ -29,9 +29,7 @@ export const phishingSuffix = (link: LinkEntity): string => {
  * positions of later entities shift by the inserted length.
  */
 export function amendLinks(chars: string[], entities: Entities): { chars: string[]; entities: Entities } {
-  const inserts = entities.links
-    .map((link) => ({ at: link.pos + link.len, suffix: [...phishingSuffix(link)] }))
-    .filter((i) => i.suffix.length > 0)
+  const inserts = entities.links.map((link) => ({ at: link.pos + link.len, suffix: [...phishingSuffix(link)] })).filter((i) => i.suffix.length > 0)
   if (inserts.length === 0) return { chars, entities }
   const shift = (pos: number): number => pos + inserts.filter((i) => i.at <= pos).reduce((n, i) => n + i.suffix.length, 0)
   const out = [...chars]

@@ -87,7 +87,11 @@ const isUnchanged = (given: DescriptionInput, stored: UserRow['description']): b
  * `checkOne` checks each new annotation (null: leave that type out); channels
  * bring their own. Errors: `invalid` (shape, type format, core schemas, over 8192 bytes).
  */
-export function mergeUserAnnotations(current: readonly Annotation[], input: unknown, checkOne: (a: Annotation) => Annotation | null = (a) => checkAnnotations([a])[0]): Annotation[] {
+export function mergeUserAnnotations(
+  current: readonly Annotation[],
+  input: unknown,
+  checkOne: (a: Annotation) => Annotation | null = (a) => checkAnnotations([a])[0],
+): Annotation[] {
   if (!Array.isArray(input)) throw invalid('annotations must be a list')
   const changes = new Map<string, Annotation | null>()
   input.forEach((a: unknown, i) => {
@@ -157,12 +161,16 @@ export class ProfileService {
     if (isUnchanged(input, stored)) return stored
     const { links, parse_links, parse_markdown_links } = input.entities ?? {}
     try {
-      return await processText(input.text, { links, parse_links, parse_markdown_links }, {
-        maxLength: DESCRIPTION_MAX_LENGTH,
-        findUser: (username) => this.users.byUsername(username),
-        findUserById: (id) => this.users.get(id),
-        allowEmpty: true,
-      })
+      return await processText(
+        input.text,
+        { links, parse_links, parse_markdown_links },
+        {
+          maxLength: DESCRIPTION_MAX_LENGTH,
+          findUser: (username) => this.users.byUsername(username),
+          findUserById: (id) => this.users.get(id),
+          allowEmpty: true,
+        },
+      )
     } catch (err) {
       if (err instanceof DomainError && err.code === 'invalid') throw invalid(`description ${err.message}`)
       throw err

@@ -68,7 +68,7 @@ export class UserImageService {
   async sweepOrphans(): Promise<number> {
     const referenced = new Set<string>()
     const users = this.store.read.users
-    for (let since = 0; ; ) {
+    for (let since = 0; ;) {
       const ids = await users.scan({ since, limit: 1000, order: 'asc' })
       if (ids.length === 0) break
       for (const user of await users.getMany(ids)) {
@@ -87,7 +87,8 @@ export class UserImageService {
    */
   async serve(file: string, size: ImageSize = {}): Promise<ServedImage> {
     for (const side of [size.w, size.h]) {
-      if (side !== undefined && !(Number.isInteger(side) && side >= 1 && side <= MAX_IMAGE_SIDE)) throw invalid(`w and h must be whole numbers from 1 to ${MAX_IMAGE_SIDE}`)
+      if (side !== undefined && !(Number.isInteger(side) && side >= 1 && side <= MAX_IMAGE_SIDE))
+        throw invalid(`w and h must be whole numbers from 1 to ${MAX_IMAGE_SIDE}`)
     }
     const builtIn = defaultImage(file)
     const data = builtIn ? await builtIn : await this.files.read(file)

@@ -50,7 +50,10 @@ export const htmlResponse = (h: ResponseToolkit, html: string, status = 200, ima
     .header('Cache-Control', 'no-store')
     .header('X-Frame-Options', 'DENY')
     .header('Referrer-Policy', 'no-referrer')
-    .header('Content-Security-Policy', `default-src 'none';${imagesFrom ? ` img-src ${new URL(imagesFrom).origin};` : ''} style-src 'unsafe-inline'; frame-ancestors 'none'`)
+    .header(
+      'Content-Security-Policy',
+      `default-src 'none';${imagesFrom ? ` img-src ${new URL(imagesFrom).origin};` : ''} style-src 'unsafe-inline'; frame-ancestors 'none'`,
+    )
 
 /** A page that only says what went wrong. */
 export const errorPage = (title: string, message: string): string => layout(title, `<h1>${esc(title)}</h1><p class="error">${esc(message)}</p>`)

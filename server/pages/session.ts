@@ -37,7 +37,11 @@ export function readSession(request: Request, secret: string): Session | null {
 }
 
 /** A fresh session (a new CSRF token each time, so signing in rotates it). */
-export const newSession = (user_id?: number): Session => ({ ...(user_id === undefined ? {} : { user_id }), csrf: randomBytes(18).toString('base64url'), expires: Date.now() + TTL_MS })
+export const newSession = (user_id?: number): Session => ({
+  ...(user_id === undefined ? {} : { user_id }),
+  csrf: randomBytes(18).toString('base64url'),
+  expires: Date.now() + TTL_MS,
+})
 
 /** Sets the session cookie on the response being built. */
 export function writeSession(request: Request, h: ResponseToolkit, secret: string, session: Session): void {

@@ -29,4 +29,32 @@ import { tokenRoutes } from './auth/token.js'
 import { textRoutes } from './instance/text.js'
 import { configRoutes } from './instance/config.js'
 
-export const allRoutes = (domain: Domain): SvcRoute[] => [...userRoutes(domain), ...profileRoutes(domain), ...userSearchRoutes(domain), ...userImageRoutes(domain), ...imageRoutes(domain), ...relationRoutes(domain), ...postRoutes(domain), ...starRoutes(domain), ...repostRoutes(domain), ...postStreamRoutes(domain), ...exploreRoutes(domain), ...postSearchRoutes(domain), ...interactionRoutes(domain), ...channelRoutes(domain), ...subscriptionRoutes(domain), ...messageRoutes(domain), ...markerRoutes(domain), ...tokenRoutes(domain), ...textRoutes(domain), ...configRoutes(), ...appRoutes(domain), ...oauthRoutes(domain), ...oauthFlowRoutes(domain), ...signupRoutes(domain), ...userPageRoutes(domain), ...postPageRoutes(domain), ...broadcastPageRoutes(domain)]
+export const allRoutes = (domain: Domain): SvcRoute[] => [
+  ...userRoutes(domain),
+  ...profileRoutes(domain),
+  ...userSearchRoutes(domain),
+  ...userImageRoutes(domain),
+  ...imageRoutes(domain),
+  ...relationRoutes(domain),
+  ...postRoutes(domain),
+  ...starRoutes(domain),
+  ...repostRoutes(domain),
+  ...postStreamRoutes(domain),
+  ...exploreRoutes(domain),
+  ...postSearchRoutes(domain),
+  ...interactionRoutes(domain),
+  ...channelRoutes(domain),
+  ...subscriptionRoutes(domain),
+  ...messageRoutes(domain),
+  ...markerRoutes(domain),
+  ...tokenRoutes(domain),
+  ...textRoutes(domain),
+  ...configRoutes(),
+  ...appRoutes(domain),
+  ...oauthRoutes(domain),
+  ...oauthFlowRoutes(domain),
+  ...signupRoutes(domain),
+  ...userPageRoutes(domain),
+  ...postPageRoutes(domain),
+  ...broadcastPageRoutes(domain),
+]

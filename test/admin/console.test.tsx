@@ -22,8 +22,22 @@ interface Stream {
 function fakeInstance() {
   const calls: { op: string; args: Args }[] = []
   let tokens = [
-    { id: '1', kind: 'user', app: { client_id: 'c-patter', name: 'Patter' }, user: { id: '1', username: 'alice' }, scopes: ['basic', 'stream'], created_at: '2025-03-01T09:30:12.000Z' },
-    { id: '2', kind: 'user', app: { client_id: 'c-felix', name: 'Felix' }, user: { id: '2', username: 'bob' }, scopes: ['basic', 'write_post'], created_at: '2025-03-02T10:00:00.000Z' },
+    {
+      id: '1',
+      kind: 'user',
+      app: { client_id: 'c-patter', name: 'Patter' },
+      user: { id: '1', username: 'alice' },
+      scopes: ['basic', 'stream'],
+      created_at: '2025-03-01T09:30:12.000Z',
+    },
+    {
+      id: '2',
+      kind: 'user',
+      app: { client_id: 'c-felix', name: 'Felix' },
+      user: { id: '2', username: 'bob' },
+      scopes: ['basic', 'write_post'],
+      created_at: '2025-03-02T10:00:00.000Z',
+    },
   ]
   let streams: Stream[] = [
     { id: '1', slug: 'photos', title: 'Photos', rule: { has_photo: true }, pinned: ['7'] },

@@ -20,7 +20,11 @@ export class Latencies {
 }
 
 /** Keeps `inFlight` calls of `one` running until `until()` says stop; answers their latencies. */
-export async function keepBusy(inFlight: number, until: () => boolean, one: () => Promise<unknown>): Promise<{ latencies: Latencies; errors: number; elapsedMs: number }> {
+export async function keepBusy(
+  inFlight: number,
+  until: () => boolean,
+  one: () => Promise<unknown>,
+): Promise<{ latencies: Latencies; errors: number; elapsedMs: number }> {
   const latencies = new Latencies()
   let errors = 0
   const started = performance.now()

@@ -65,7 +65,14 @@ export async function runLoad(o: LoadOptions): Promise<LoadResult> {
     }
     const deadline = performance.now() + o.durationMs
     const { latencies, errors, elapsedMs } = await keepBusy(o.connections, () => performance.now() >= deadline, one)
-    return { requests: latencies.count, errors, rps: (latencies.count / elapsedMs) * 1000, p50Ms: latencies.percentile(50), p99Ms: latencies.percentile(99), bodyBytes }
+    return {
+      requests: latencies.count,
+      errors,
+      rps: (latencies.count / elapsedMs) * 1000,
+      p50Ms: latencies.percentile(50),
+      p99Ms: latencies.percentile(99),
+      bodyBytes,
+    }
   } finally {
     agent.destroy()
   }

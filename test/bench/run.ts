@@ -40,11 +40,9 @@ async function runPhase(phase: Phase, name: string, workDir: string): Promise<vo
 
 /** In the parent: a phase in a fresh process, so heaps and RSS never mix. */
 function spawnPhase(phase: Phase, name: string, workDir: string): Promise<unknown> {
-  const child = spawn(
-    process.execPath,
-    ['--expose-gc', '--max-old-space-size=8192', fileURLToPath(import.meta.url), '--phase', phase, name, workDir],
-    { stdio: ['ignore', 'pipe', 'inherit'] },
-  )
+  const child = spawn(process.execPath, ['--expose-gc', '--max-old-space-size=8192', fileURLToPath(import.meta.url), '--phase', phase, name, workDir], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  })
   let out = ''
   child.stdout.setEncoding('utf8').on('data', (chunk: string) => (out += chunk))
   return new Promise((resolve, reject) => {
@@ -90,7 +88,12 @@ async function runAll(names: string[], json: boolean): Promise<void> {
     process.stdout.write(JSON.stringify(report, null, 2) + '\n')
     return
   }
-  const lines = [`machine: ${Object.entries(report.machine).map(([k, v]) => `${k} ${v}`).join(', ')}`, '']
+  const lines = [
+    `machine: ${Object.entries(report.machine)
+      .map(([k, v]) => `${k} ${v}`)
+      .join(', ')}`,
+    '',
+  ]
   for (const r of results) {
     lines.push(`## ${r.scenario}: ${r.description}`, '', '| measure | value |', '|---|---|')
     for (const m of r.measures) lines.push(`| ${m.name} | ${format(m)} |`)
@@ -101,4 +104,8 @@ async function runAll(names: string[], json: boolean): Promise<void> {
 
 const args = process.argv.slice(2)
 if (args[0] === '--phase') await runPhase(args[1] as Phase, args[2], args[3])
-else await runAll(args.filter((a) => a !== '--json'), args.includes('--json'))
+else
+  await runAll(
+    args.filter((a) => a !== '--json'),
+    args.includes('--json'),
+  )

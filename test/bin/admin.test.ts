@@ -17,7 +17,13 @@ for (const mode of ['directly on the data dir', 'through the running server']) {
     }
 
     const app = await svcJson(['app', 'create', '--name', 'Alice Client', '--redirect-uri', 'http://client.example/cb', '--redirect-uri', 'myapp://cb', ...d])
-    t.match(app, { name: 'Alice Client', redirect_uris: ['http://client.example/cb', 'myapp://cb'], client_id: String, client_secret: String, password_grant_secret: String })
+    t.match(app, {
+      name: 'Alice Client',
+      redirect_uris: ['http://client.example/cb', 'myapp://cb'],
+      client_id: String,
+      client_secret: String,
+      password_grant_secret: String,
+    })
     t.notOk('secret_hash' in app, 'no hash leaves the server')
 
     const alice = await svcJson(['user', 'create', '--username', 'alice', '--password', 'correct horse', '--name', 'Alice', ...d])
@@ -33,9 +39,15 @@ for (const mode of ['directly on the data dir', 'through the running server']) {
     t.equal(dup.stdout, '')
 
     const users = await svcJson(['user', 'list', ...d])
-    t.same(users.map((u: { username: string }) => u.username), ['alice', 'robo'])
+    t.same(
+      users.map((u: { username: string }) => u.username),
+      ['alice', 'robo'],
+    )
     const apps = await svcJson(['app', 'list', ...d])
-    t.same(apps.map((a: { client_id: string }) => a.client_id), [app.client_id])
+    t.same(
+      apps.map((a: { client_id: string }) => a.client_id),
+      [app.client_id],
+    )
     t.notOk('client_secret' in apps[0], 'listed apps do not show secrets')
 
     const issued = await svcJson(['token', 'create', '--username', 'alice', '--client-id', app.client_id, '--scopes', 'stream,write_post', ...d])
@@ -45,7 +57,10 @@ for (const mode of ['directly on the data dir', 'through the running server']) {
     const listed = await svc(['token', 'list', '--json', ...d])
     t.notMatch(listed.stdout, issued.access_token, 'the token list never shows a token secret')
     const tokens = JSON.parse(listed.stdout)
-    t.same(tokens.map((x: { user: { username: string } }) => x.user.username), ['alice', 'robo'])
+    t.same(
+      tokens.map((x: { user: { username: string } }) => x.user.username),
+      ['alice', 'robo'],
+    )
     t.match(tokens[0], { id: issued.token_id, kind: 'user', app: { client_id: app.client_id }, scopes: ['basic', 'stream', 'write_post'] })
 
     const byString = await svcJson(['token', 'revoke', issued.access_token, ...d])
@@ -91,5 +106,8 @@ t.test('the data dir comes from SVC_DATA_DIR when --data-dir is not given', asyn
   const dir = tempDir(t)
   const r = await svc(['user', 'create', '--username', 'carol', '--password', 'correct horse', '--json'], { SVC_DATA_DIR: dir })
   t.equal(r.code, 0, r.stderr)
-  t.same((await svcJson(['user', 'list', '--data-dir', dir])).map((u: { username: string }) => u.username), ['carol'])
+  t.same(
+    (await svcJson(['user', 'list', '--data-dir', dir])).map((u: { username: string }) => u.username),
+    ['carol'],
+  )
 })

@@ -12,7 +12,8 @@ import { ensureBuilt, serve, svc, tempDir } from './svc-process.js'
 
 ensureBuilt()
 
-const oneLine = (t: { equal(a: unknown, b: unknown, m: string): unknown }, stderr: string) => t.equal(stderr.trim().split('\n').length, 1, `one line of reason: ${stderr}`)
+const oneLine = (t: { equal(a: unknown, b: unknown, m: string): unknown }, stderr: string) =>
+  t.equal(stderr.trim().split('\n').length, 1, `one line of reason: ${stderr}`)
 
 t.test('without a server on the data dir the console refuses, naming the dir and the fix', async (t) => {
   const dir = tempDir(t)
@@ -48,7 +49,8 @@ t.test("the console shows a running server's explore streams and tokens, and act
 
   ui.press(keys.tab)
   const streams = await ui.until('checkins')
-  for (const slug of ['posts', 'conversations', 'photos', 'trending', 'checkins']) t.match(streams, new RegExp(`^. ${slug}\\s`, 'm'), `the seeded ${slug} stream`)
+  for (const slug of ['posts', 'conversations', 'photos', 'trending', 'checkins'])
+    t.match(streams, new RegExp(`^. ${slug}\\s`, 'm'), `the seeded ${slug} stream`)
 
   ui.press('p')
   await ui.until('pin which post id to posts?')

@@ -30,12 +30,33 @@ t.test('an operator lists, creates, changes, pins and deletes streams without a 
   const dir = dataDir(t)
   const list = await svc(['explore', 'list', '--json', '--data-dir', dir])
   t.equal(list.code, 0)
-  t.same(JSON.parse(list.stdout).map((s: { slug: string }) => s.slug), ['posts', 'conversations', 'photos', 'trending', 'checkins'])
-  const created = await svc(['explore', 'create', 'cats', '--title', 'Cats', '--description', 'All the cats', '--hashtag', '#Cats', '--photo', '--json', '--data-dir', dir])
+  t.same(
+    JSON.parse(list.stdout).map((s: { slug: string }) => s.slug),
+    ['posts', 'conversations', 'photos', 'trending', 'checkins'],
+  )
+  const created = await svc([
+    'explore',
+    'create',
+    'cats',
+    '--title',
+    'Cats',
+    '--description',
+    'All the cats',
+    '--hashtag',
+    '#Cats',
+    '--photo',
+    '--json',
+    '--data-dir',
+    dir,
+  ])
   t.equal(created.code, 0, created.stderr)
   const stream = JSON.parse(created.stdout)
   t.same([stream.slug, stream.marker, stream.rule], ['cats', 'cats', { hashtag: 'cats', has_photo: true }])
-  t.match(stream, { id: /^\d+$/, title: 'Cats', description: 'All the cats', pinned: [], url: /\/stream\/0\/posts\/stream\/explore\/cats$/ }, 'the API object plus what curates it, ids as strings')
+  t.match(
+    stream,
+    { id: /^\d+$/, title: 'Cats', description: 'All the cats', pinned: [], url: /\/stream\/0\/posts\/stream\/explore\/cats$/ },
+    'the API object plus what curates it, ids as strings',
+  )
   t.equal(created.stdout.trim().split('\n').length, 1, 'one JSON value')
   const updated = await svc(['explore', 'update', 'cats', '--no-photo', '--min-stars', '3', '--slug', 'felines', '--json', '--data-dir', dir])
   t.same(JSON.parse(updated.stdout).rule, { hashtag: 'cats', min_stars: 3 })
@@ -82,7 +103,10 @@ t.test('mistakes exit non-zero with one line on stderr and nothing on stdout', a
 
 t.test('with a server running, changes go through it and show in the API at once', async (t) => {
   const dir = dataDir(t)
-  const server = spawn(process.execPath, [bin, 'serve', '--data-dir', dir, '--port', '0', '--host', '127.0.0.1'], { cwd: root, env: { ...process.env, SVC_RATE_LIMIT: 'off' } })
+  const server = spawn(process.execPath, [bin, 'serve', '--data-dir', dir, '--port', '0', '--host', '127.0.0.1'], {
+    cwd: root,
+    env: { ...process.env, SVC_RATE_LIMIT: 'off' },
+  })
   t.teardown(() => new Promise((done) => (server.exitCode === null ? (server.once('exit', done), server.kill('SIGTERM')) : done(null))))
   const port = await new Promise<number>((done, fail) => {
     let seen = ''
@@ -97,7 +121,10 @@ t.test('with a server running, changes go through it and show in the API at once
   t.equal(created.code, 0, created.stderr)
   const res = await fetch(`http://127.0.0.1:${port}/stream/0/posts/stream/explore`)
   const body = (await res.json()) as { data: { slug: string; url: string }[] }
-  t.same(body.data.map((s) => s.slug), ['posts', 'conversations', 'photos', 'trending', 'checkins', 'dogs'])
+  t.same(
+    body.data.map((s) => s.slug),
+    ['posts', 'conversations', 'photos', 'trending', 'checkins', 'dogs'],
+  )
   t.equal(body.data[5].url, `http://127.0.0.1:${port}/stream/0/posts/stream/explore/dogs`)
   const gone = await svc(['explore', 'delete', 'dogs', '--data-dir', dir])
   t.equal(gone.code, 0, gone.stderr)

@@ -35,7 +35,11 @@ t.test('a second server on the same data dir is refused, and SIGINT stops the fi
   first.child.kill('SIGINT')
   t.equal(await exited, 0)
   t.notOk(existsSync(join(dir, 'admin.sock')), 'the admin socket is gone')
-  t.same((await svcJson(['user', 'list', '--data-dir', dir])).map((u: { username: string }) => u.username), ['bob'], 'and the user made through it is on disk')
+  t.same(
+    (await svcJson(['user', 'list', '--data-dir', dir])).map((u: { username: string }) => u.username),
+    ['bob'],
+    'and the user made through it is on disk',
+  )
 })
 
 t.test('the admin socket answers each line in order and refuses bad requests', async (t) => {

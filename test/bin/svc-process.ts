@@ -58,7 +58,10 @@ export interface Serving {
 
 /** Starts `svc serve` on `dir` on a free port; resolves once it listens. */
 export function serve(dir: string): Promise<Serving> {
-  const child = spawn('node', [SVC, 'serve', '--data-dir', dir, '--port', '0', '--host', '127.0.0.1'], { env: { ...process.env, SVC_RATE_LIMIT: 'off' }, stdio: ['ignore', 'ignore', 'pipe'] })
+  const child = spawn('node', [SVC, 'serve', '--data-dir', dir, '--port', '0', '--host', '127.0.0.1'], {
+    env: { ...process.env, SVC_RATE_LIMIT: 'off' },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  })
   let seen = ''
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)))
   return new Promise((resolve, reject) => {

@@ -73,7 +73,9 @@ t.test('a block first announces each follow it removed, in its own direction, th
   await svc.domain.relations.follow(await as(svc, bob), '@alice')
   const seen = recorder(svc)
   const read = svc.domain.store.read
-  const checked = onFirst(svc, 'follow.removed', async () => t.ok(await read.blocks.one('pair', pair(alice.user.id, bob.user.id)), 'the block is committed with it'))
+  const checked = onFirst(svc, 'follow.removed', async () =>
+    t.ok(await read.blocks.one('pair', pair(alice.user.id, bob.user.id)), 'the block is committed with it'),
+  )
   await svc.domain.relations.block(await as(svc, alice), '@bob')
   await Promise.all(checked)
   t.same(seen, ['follow.removed bob->alice', 'block.added alice->bob'], 'only bob followed alice')
@@ -153,7 +155,10 @@ t.test('events are numbered in the order they happen and stamped with the time i
   const asAlice = await as(svc, alice)
   await svc.domain.relations.follow(asAlice, '@bob')
   await svc.domain.relations.mute(asAlice, '@bob')
-  t.same(events.map((e) => e.name), ['follow.added', 'mute.added'])
+  t.same(
+    events.map((e) => e.name),
+    ['follow.added', 'mute.added'],
+  )
   t.equal(events[1].seq, events[0].seq + 1)
   t.ok(events.every((e) => e.at >= before && e.at <= Date.now()))
 })

@@ -24,7 +24,14 @@ t.test('tokens the server acknowledged survive a kill -9 in the middle of writin
     fetch(`${server.url}/oauth/access_token`, {
       method: 'POST',
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({ grant_type: 'password', client_id: app.client_id, password_grant_secret: app.password_grant_secret, username: 'robo', password: 'beep boop beep', scope: 'stream' }).toString(),
+      body: new URLSearchParams({
+        grant_type: 'password',
+        client_id: app.client_id,
+        password_grant_secret: app.password_grant_secret,
+        username: 'robo',
+        password: 'beep boop beep',
+        scope: 'stream',
+      }).toString(),
     })
   const worker = async () => {
     while (!killed) {

@@ -17,7 +17,13 @@ const form = (fields: Record<string, string>) => ({
 /** The hidden fields of the page's first form, as a browser would post them back. */
 const hiddenFields = (html: string): Record<string, string> => {
   const fields: Record<string, string> = {}
-  for (const m of html.matchAll(/<input type="hidden" name="([^"]*)" value="([^"]*)">/g)) fields[m[1]] = m[2].replace(/&amp;/g, '&').replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&lt;/g, '<').replace(/&gt;/g, '>')
+  for (const m of html.matchAll(/<input type="hidden" name="([^"]*)" value="([^"]*)">/g))
+    fields[m[1]] = m[2]
+      .replace(/&amp;/g, '&')
+      .replace(/&quot;/g, '"')
+      .replace(/&#39;/g, "'")
+      .replace(/&lt;/g, '<')
+      .replace(/&gt;/g, '>')
   return fields
 }
 
@@ -35,7 +41,17 @@ t.test('alice signs in to a running server set up with the CLI, and a restart ke
   const app = await svcJson(['app', 'create', '--name', 'Alice Client', '--redirect-uri', 'http://client.example/cb', ...d])
   const alice = await svcJson(['user', 'create', '--username', 'alice', '--password', 'correct horse', '--name', 'Alice', ...d])
 
-  const grant = await fetch(`${server.url}/oauth/access_token`, form({ grant_type: 'password', client_id: app.client_id, password_grant_secret: app.password_grant_secret, username: 'alice', password: 'correct horse', scope: 'stream write_post' }))
+  const grant = await fetch(
+    `${server.url}/oauth/access_token`,
+    form({
+      grant_type: 'password',
+      client_id: app.client_id,
+      password_grant_secret: app.password_grant_secret,
+      username: 'alice',
+      password: 'correct horse',
+      scope: 'stream write_post',
+    }),
+  )
   t.equal(grant.status, 200)
   const { access_token, username } = (await grant.json()) as { access_token: string; username: string }
   t.equal(username, 'alice')
@@ -53,16 +69,32 @@ t.test('alice signs in to a running server set up with the CLI, and a restart ke
   let jar = cookieOf(signInPage, '')
   const signIn = hiddenFields(await signInPage.text())
   t.equal(signIn.action, 'sign_in')
-  const consentPage = await fetch(`${server.url}/oauth/authorize`, { ...form({ ...signIn, username: 'alice', password: 'correct horse' }), headers: { ...form({}).headers, cookie: jar } })
+  const consentPage = await fetch(`${server.url}/oauth/authorize`, {
+    ...form({ ...signIn, username: 'alice', password: 'correct horse' }),
+    headers: { ...form({}).headers, cookie: jar },
+  })
   t.equal(consentPage.status, 200)
   jar = cookieOf(consentPage, jar)
   const consent = hiddenFields(await consentPage.text())
-  const approved = await fetch(`${server.url}/oauth/authorize`, { ...form({ ...consent, action: 'approve' }), headers: { ...form({}).headers, cookie: jar }, redirect: 'manual' })
+  const approved = await fetch(`${server.url}/oauth/authorize`, {
+    ...form({ ...consent, action: 'approve' }),
+    headers: { ...form({}).headers, cookie: jar },
+    redirect: 'manual',
+  })
   t.equal(approved.status, 302)
   const back = new URL(approved.headers.get('location')!)
   t.equal(`${back.origin}${back.pathname}`, 'http://client.example/cb')
   t.equal(back.searchParams.get('state'), 'xyz')
-  const exchanged = await fetch(`${server.url}/oauth/access_token`, form({ grant_type: 'authorization_code', client_id: app.client_id, client_secret: app.client_secret, redirect_uri: 'http://client.example/cb', code: back.searchParams.get('code')! }))
+  const exchanged = await fetch(
+    `${server.url}/oauth/access_token`,
+    form({
+      grant_type: 'authorization_code',
+      client_id: app.client_id,
+      client_secret: app.client_secret,
+      redirect_uri: 'http://client.example/cb',
+      code: back.searchParams.get('code')!,
+    }),
+  )
   t.equal(exchanged.status, 200)
   const codeToken = ((await exchanged.json()) as { access_token: string }).access_token
   const viaCode = (await (await fetch(`${server.url}/stream/0/users/me`, { headers: { authorization: `Bearer ${codeToken}` } })).json()) as any
@@ -72,5 +104,8 @@ t.test('alice signs in to a running server set up with the CLI, and a restart ke
   server = await serve(dir)
   const again = (await (await fetch(`${server.url}/stream/0/users/me`, { headers: auth })).json()) as any
   t.equal(again.data.username, 'alice', 'after a restart her token and account are still there')
-  t.same((await svcJson(['app', 'list', ...d])).map((a: { client_id: string }) => a.client_id), [app.client_id])
+  t.same(
+    (await svcJson(['app', 'list', ...d])).map((a: { client_id: string }) => a.client_id),
+    [app.client_id],
+  )
 })

@@ -42,11 +42,59 @@ const sample = <T>(items: T[], n: number, rand: () => number): T[] => {
 const LONG = 'a'.repeat(300)
 const UNICODE = 'ünï☃😀\u202e'
 /** Path segments, already URL-encoded. `{id}` stands for an id of alice's that a lossy parse would reach. */
-const PATH_VALUES = ['0', 'pm', '-1', '99999999999999999999', 'abc', '%00', '..%2F..', LONG, encodeURIComponent(UNICODE), '{id}abc', '{id}.5', '%2B{id}', '%20{id}', '1e3', '%E0%A4%A']
+const PATH_VALUES = [
+  '0',
+  'pm',
+  '-1',
+  '99999999999999999999',
+  'abc',
+  '%00',
+  '..%2F..',
+  LONG,
+  encodeURIComponent(UNICODE),
+  '{id}abc',
+  '{id}.5',
+  '%2B{id}',
+  '%20{id}',
+  '1e3',
+  '%E0%A4%A',
+]
 /** Query values, already URL-encoded. */
-const QUERY_VALUES = ['', 'abc', '-1', '1.5', '1e309', '99999999999999999999', '9'.repeat(400), 'NaN', 'true', 'maybe', '%00', encodeURIComponent(UNICODE), LONG, '%2C%2C%2C', encodeURIComponent('1,abc,-2'), '%E0%A4%A']
+const QUERY_VALUES = [
+  '',
+  'abc',
+  '-1',
+  '1.5',
+  '1e309',
+  '99999999999999999999',
+  '9'.repeat(400),
+  'NaN',
+  'true',
+  'maybe',
+  '%00',
+  encodeURIComponent(UNICODE),
+  LONG,
+  '%2C%2C%2C',
+  encodeURIComponent('1,abc,-2'),
+  '%E0%A4%A',
+]
 const GENERIC_QUERY = ['count', 'since_id', 'before_id', 'ids', 'include_annotations', 'include_deleted', 'include_html', 'include_muted']
-const GENERIC_BODY = ['text', 'name', 'type', 'annotations', 'entities', 'reply_to', 'readers', 'writers', 'destinations', 'id', 'grant_type', 'username', 'password', 'client_id']
+const GENERIC_BODY = [
+  'text',
+  'name',
+  'type',
+  'annotations',
+  'entities',
+  'reply_to',
+  'readers',
+  'writers',
+  'destinations',
+  'id',
+  'grant_type',
+  'username',
+  'password',
+  'client_id',
+]
 
 const nest = (depth: number, leaf: unknown): unknown => (depth === 0 ? leaf : { a: nest(depth - 1, leaf) })
 const deepArray = (depth: number) => '['.repeat(depth) + ']'.repeat(depth)
@@ -117,7 +165,10 @@ function bodyCases(keys: string[]): [string, Case['body']][] {
     ['a __proto__ key', { payload: '{"__proto__": {"admin": true}, "text": "x"}', type: 'application/json' }],
     ['JSON sent as text/plain', { payload: JSON.stringify(fill(keys, 'x')), type: 'text/plain' }],
     ['JSON sent as XML', { payload: '<post><text>x</text></post>', type: 'application/xml' }],
-    ['odd form fields', { payload: `${keys.map((k) => `${k}[]=a&${k}[x]=b&${k}=%00`).join('&')}&%00=1&=2&__proto__[a]=1`, type: 'application/x-www-form-urlencoded' }],
+    [
+      'odd form fields',
+      { payload: `${keys.map((k) => `${k}[]=a&${k}[x]=b&${k}=%00`).join('&')}&%00=1&=2&__proto__[a]=1`, type: 'application/x-www-form-urlencoded' },
+    ],
     ['an empty JSON body', { payload: '', type: 'application/json' }],
     ['a multipart body', { payload: part.payload, type: part.headers['content-type'] }],
     ['a multipart body without its closing boundary', { payload: part.payload.subarray(0, part.payload.length - 20), type: part.headers['content-type'] }],
@@ -208,9 +259,26 @@ t.test('bad input on every route answers a 4xx in the envelope and loses nothing
   t.ok(alicePosts.every(Boolean) && bobPost && aliceChannel.message && bobChannel.message, 'the fixture is made')
   const before = svc.domain.store.stats()
 
-  const valid: Record<string, string> = { user_id: String(bob.user.id), post_id: bobPost.id, username: 'bob', slug: 'photos', hashtag: 'tea', file: 'nothing.png', channel: 'abc', message: 'abc', p: 'nowhere' }
+  const valid: Record<string, string> = {
+    user_id: String(bob.user.id),
+    post_id: bobPost.id,
+    username: 'bob',
+    slug: 'photos',
+    hashtag: 'tea',
+    file: 'nothing.png',
+    channel: 'abc',
+    message: 'abc',
+    p: 'nowhere',
+  }
   const client = await makeClient(svc)
-  const grant = { grant_type: 'password', client_id: client.client_id, password_grant_secret: client.password_grant_secret, username: 'alice', password: 'correct horse', scope: 'basic' }
+  const grant = {
+    grant_type: 'password',
+    client_id: client.client_id,
+    password_grant_secret: client.password_grant_secret,
+    username: 'alice',
+    password: 'correct horse',
+    scope: 'basic',
+  }
   /** By method and path under /stream/0: what a well-formed body looks like there. */
   const wellFormed: Record<string, Record<string, unknown>[]> = {
     'post /posts': [{ text: 'fuzz' }, { text: 'fuzz', reply_to: bobPost.id }],
@@ -238,11 +306,21 @@ t.test('bad input on every route answers a 4xx in the envelope and loses nothing
     bases: (route, path) => {
       const own = wellFormed[`${route.method} ${route.path.replace(/^\/stream\/0/, '')}`]?.map((body) => ({ path, body }))
       // A message to the literal `pm` makes a private channel from its destinations.
-      if (route.method === 'post' && route.path.endsWith('/channels/{channel_id}/messages')) own!.push({ path: path.replace(/channels\/\d+/, 'channels/pm'), body: { text: 'fuzz', destinations: ['@bob'] } })
-      return own ?? [{ path, body: {} }, { path, body: { text: 'fuzz' } }]
+      if (route.method === 'post' && route.path.endsWith('/channels/{channel_id}/messages'))
+        own!.push({ path: path.replace(/channels\/\d+/, 'channels/pm'), body: { text: 'fuzz', destinations: ['@bob'] } })
+      return (
+        own ?? [
+          { path, body: {} },
+          { path, body: { text: 'fuzz' } },
+        ]
+      )
     },
   }
-  const tokens: [string, string | undefined][] = [['no token', undefined], ['the app token', svc.appToken], ["alice's token", alice.token]]
+  const tokens: [string, string | undefined][] = [
+    ['no token', undefined],
+    ['the app token', svc.appToken],
+    ["alice's token", alice.token],
+  ]
 
   const failures: Failure[] = []
   let requests = 0
@@ -252,7 +330,11 @@ t.test('bad input on every route answers a 4xx in the envelope and loses nothing
     for (const c of casesOf(world, route)) {
       for (const [who, given] of tokens) {
         let token = given
-        if (revokes && token) token = token === svc.appToken ? (await svc.domain.tokens.issueAppToken(svc.app)).access_token : (await svc.domain.tokens.issueUserToken(svc.app, alice.user, ['basic'])).access_token
+        if (revokes && token)
+          token =
+            token === svc.appToken
+              ? (await svc.domain.tokens.issueAppToken(svc.app)).access_token
+              : (await svc.domain.tokens.issueUserToken(svc.app, alice.user, ['basic'])).access_token
         const headers: Record<string, string> = token ? { authorization: `Bearer ${token}` } : {}
         if (c.body) headers['content-type'] = c.body.type
         const url = c.query ? `${c.path}?${c.query}` : c.path
@@ -261,7 +343,14 @@ t.test('bad input on every route answers a 4xx in the envelope and loses nothing
         const res = await svc.server.inject({ method, url, headers, payload: c.body?.payload })
         requests++
         const problem = problemOf(route, res)
-        if (problem) failures.push({ request: `${method} ${url.slice(0, 200)} (${c.what.slice(0, 120)})`, token: who, status: res.statusCode, problem, answer: res.payload.slice(0, 300) })
+        if (problem)
+          failures.push({
+            request: `${method} ${url.slice(0, 200)} (${c.what.slice(0, 120)})`,
+            token: who,
+            status: res.statusCode,
+            problem,
+            answer: res.payload.slice(0, 300),
+          })
       }
     }
   }
@@ -270,15 +359,25 @@ t.test('bad input on every route answers a 4xx in the envelope and loses nothing
 
   const after = svc.domain.store.stats()
   for (const table of ['users', 'apps', 'posts', 'channels', 'messages']) {
-    t.ok(after.rows[table] >= before.rows[table] && before.rows[table] > 0, `no ${table} row is lost (${before.rows[table]} before, ${after.rows[table]} after)`)
+    t.ok(
+      after.rows[table] >= before.rows[table] && before.rows[table] > 0,
+      `no ${table} row is lost (${before.rows[table]} before, ${after.rows[table]} after)`,
+    )
   }
   for (const [i, text] of ['first light #tea', 'second cup @bob'].entries()) {
     const read = await svc.call('GET', `/stream/0/posts/${alicePosts[i].id}`, { token: alice.token })
     t.strictSame([read.status, read.body.data.text, read.body.data.is_deleted], [200, text, undefined], `alice's post ${alicePosts[i].id} is still there`)
   }
   const bobRead = await svc.call('GET', `/stream/0/posts/${bobPost.id}`, { token: bob.token })
-  t.strictSame([bobRead.status, bobRead.body.data.text, bobRead.body.data.is_deleted], [200, 'tea time', undefined], "bob's post, the target of alice's deletes, is still there")
-  for (const [owner, made] of [['alice', aliceChannel], ['bob', bobChannel]] as const) {
+  t.strictSame(
+    [bobRead.status, bobRead.body.data.text, bobRead.body.data.is_deleted],
+    [200, 'tea time', undefined],
+    "bob's post, the target of alice's deletes, is still there",
+  )
+  for (const [owner, made] of [
+    ['alice', aliceChannel],
+    ['bob', bobChannel],
+  ] as const) {
     const message = await svc.call('GET', `/stream/0/channels/${made.channel}/messages/${made.message}`, { token: owner === 'alice' ? alice.token : bob.token })
     t.strictSame([message.status, message.body.data.text, message.body.data.is_deleted], [200, 'hello', undefined], `${owner}'s channel message is still there`)
   }
@@ -293,7 +392,14 @@ t.test('bad input on every route answers a 4xx in the envelope and loses nothing
   t.teardown(() => reopened.close())
   t.strictSame(reopened.store.stats().rows, written, 'the reopened store holds every row')
   const texts = (await reopened.store.read.posts.getMany(alicePosts.map((p) => Number(p.id)))).map((p) => [p.text, p.is_deleted])
-  t.strictSame(texts, [['first light #tea', undefined], ['second cup @bob', undefined]], "the reopened store holds alice's posts")
+  t.strictSame(
+    texts,
+    [
+      ['first light #tea', undefined],
+      ['second cup @bob', undefined],
+    ],
+    "the reopened store holds alice's posts",
+  )
 })
 
 t.test('a path that is not valid percent-encoding is a 400 that says so, on both mounts and the catch-all', async (t) => {
@@ -301,6 +407,10 @@ t.test('a path that is not valid percent-encoding is a 400 that says so, on both
   for (const url of ['/stream/0/posts/%E0%A4%A', '/users/%ff/posts', '/stream/0/channels/1/messages/%E0', '/nowhere/%ff']) {
     const res = await svc.server.inject({ method: 'GET', url })
     t.match(res.headers['content-type'], /^application\/json/, `${url}: JSON`)
-    t.strictSame([res.statusCode, JSON.parse(res.payload).meta.code, JSON.parse(res.payload).meta.error_message], [400, 400, 'Bad Request: the path is not valid percent-encoded UTF-8'], url)
+    t.strictSame(
+      [res.statusCode, JSON.parse(res.payload).meta.code, JSON.parse(res.payload).meta.error_message],
+      [400, 400, 'Bad Request: the path is not valid percent-encoded UTF-8'],
+      url,
+    )
   }
 })

@@ -34,7 +34,13 @@ const withPosts = async (t: Test): Promise<{ svc: Instance; alice: Person; bob: 
 
 t.test('unknown paths answer a 404 in the envelope, under /stream/0 and at the root, whatever the method', async (t) => {
   const svc = await makeInstance(t)
-  for (const [method, url] of [['GET', '/stream/0/nowhere'], ['GET', '/nowhere/at/all'], ['POST', '/stream/0/posts/1/nonsense'], ['DELETE', '/zzz'], ['GET', '/stream/1/users/1']]) {
+  for (const [method, url] of [
+    ['GET', '/stream/0/nowhere'],
+    ['GET', '/nowhere/at/all'],
+    ['POST', '/stream/0/posts/1/nonsense'],
+    ['DELETE', '/zzz'],
+    ['GET', '/stream/1/users/1'],
+  ]) {
     isErrorEnvelope(t, await inject(svc, method, url), 404, `${method} ${url}`)
   }
 })
@@ -99,14 +105,27 @@ t.test('a callback that is not a JavaScript name is a 400 in the plain envelope'
 t.test('CORS: any origin may call, with the svc headers allowed in and the rate and scope headers exposed', async (t) => {
   const { svc, alice } = await withPosts(t)
   const origin = { origin: 'https://client.example' }
-  for (const [url, headers] of [['/users/@alice', {}], ['/users/me', alice.auth], ['/users/me', {}], ['/stream/0/nowhere', {}]] as const) {
+  for (const [url, headers] of [
+    ['/users/@alice', {}],
+    ['/users/me', alice.auth],
+    ['/users/me', {}],
+    ['/stream/0/nowhere', {}],
+  ] as const) {
     const res = await inject(svc, 'GET', url, { ...origin, ...headers })
     t.equal(res.headers['access-control-allow-origin'], '*', `${url} (${res.status})`)
     t.match(res.headers['access-control-expose-headers'], /X-OAuth-Scopes/)
     t.match(res.headers['access-control-expose-headers'], /X-RateLimit-Remaining/)
   }
-  for (const [url, method] of [['/stream/0/posts', 'POST'], ['/users/me', 'GET'], ['/posts/1', 'DELETE']]) {
-    const preflight = await inject(svc, 'OPTIONS', url, { ...origin, 'access-control-request-method': method, 'access-control-request-headers': 'authorization, x-svc-pretty-json, content-type' })
+  for (const [url, method] of [
+    ['/stream/0/posts', 'POST'],
+    ['/users/me', 'GET'],
+    ['/posts/1', 'DELETE'],
+  ]) {
+    const preflight = await inject(svc, 'OPTIONS', url, {
+      ...origin,
+      'access-control-request-method': method,
+      'access-control-request-headers': 'authorization, x-svc-pretty-json, content-type',
+    })
     t.equal(preflight.status, 200, `preflight ${method} ${url}`)
     t.equal(preflight.headers['access-control-allow-origin'], '*')
     const allowed = String(preflight.headers['access-control-allow-headers']).toLowerCase().split(',')
@@ -114,7 +133,7 @@ t.test('CORS: any origin may call, with the svc headers allowed in and the rate 
   }
 })
 
-t.test('every authenticated answer, errors included, names the token\'s scopes in X-OAuth-Scopes', async (t) => {
+t.test("every authenticated answer, errors included, names the token's scopes in X-OAuth-Scopes", async (t) => {
   const { svc, alice, postId } = await withPosts(t)
   const reader = await svc.person('carol', { scopes: ['basic', 'stream'] })
   const all = 'basic,stream,write_post,follow,update_profile,public_messages,messages,files,export'
@@ -137,7 +156,12 @@ t.test('every authenticated answer, errors included, names the token\'s scopes i
 t.test('a body that is not JSON, or not of a type the route reads, is a 4xx in the envelope, never a 500', async (t) => {
   const { svc, alice, postId } = await withPosts(t)
   const json = { ...alice.auth, 'content-type': 'application/json' }
-  for (const [method, url] of [['POST', '/posts'], ['POST', '/stream/0/channels'], ['PUT', '/users/me'], ['POST', `/posts/${postId}/star`]]) {
+  for (const [method, url] of [
+    ['POST', '/posts'],
+    ['POST', '/stream/0/channels'],
+    ['PUT', '/users/me'],
+    ['POST', `/posts/${postId}/star`],
+  ]) {
     for (const payload of ['{"text":', 'not json at all', '[1,2']) {
       const body = isErrorEnvelope(t, await inject(svc, method, url, json, payload), 400, `${method} ${url} ${payload}`)
       t.match(body.meta.error_message, /^Bad Request: /)
@@ -152,13 +176,21 @@ t.test('a body that is not JSON, or not of a type the route reads, is a 4xx in t
 
 t.test('count is an integer on every paginated list, capped to 200 either way; anything else is a 400', async (t) => {
   const { svc, alice, postId } = await withPosts(t)
-  const lists = ['/posts/stream/global', '/users/@alice/posts', '/users/@alice/followers', `/posts/${postId}/replies`, '/users/me/channels', '/users/me/interactions']
+  const lists = [
+    '/posts/stream/global',
+    '/users/@alice/posts',
+    '/users/@alice/followers',
+    `/posts/${postId}/replies`,
+    '/users/me/channels',
+    '/users/me/interactions',
+  ]
   for (const url of lists) {
     for (const count of ['abc', '1.5']) {
       const res = await inject(svc, 'GET', `${url}?count=${count}`, alice.auth)
       t.match(isErrorEnvelope(t, res, 400, `${url}?count=${count}`).meta.error_message, /count/)
     }
-    for (const count of ['200', '201', '-201', '100000']) t.equal((await inject(svc, 'GET', `${url}?count=${count}`, alice.auth)).status, 200, `${url}?count=${count}`)
+    for (const count of ['200', '201', '-201', '100000'])
+      t.equal((await inject(svc, 'GET', `${url}?count=${count}`, alice.auth)).status, 200, `${url}?count=${count}`)
   }
 })
 
@@ -192,9 +224,17 @@ t.test('a token works in the header, the query string, and a POST body (JSON or 
   const form = await inject(svc, 'POST', '/stream/0/users/@alice/follow', { 'content-type': 'application/x-www-form-urlencoded' }, `access_token=${bob.token}`)
   t.equal(JSON.parse(form.text).data.you_follow, true, 'form body')
   const body = JSON.stringify({ access_token: alice.token })
-  for (const [method, url] of [['DELETE', `/posts/${postId}`], ['DELETE', '/users/@bob/follow'], ['GET', '/users/me'], ['GET', '/posts/stream']]) {
+  for (const [method, url] of [
+    ['DELETE', `/posts/${postId}`],
+    ['DELETE', '/users/@bob/follow'],
+    ['GET', '/users/me'],
+    ['GET', '/posts/stream'],
+  ]) {
     const res = await inject(svc, method, url, { 'content-type': 'application/json' }, body)
-    t.equal(isErrorEnvelope(t, res, 401, `${method} ${url}`).meta.error_message, 'Call requires authentication: This resource requires authentication and no token was provided.')
+    t.equal(
+      isErrorEnvelope(t, res, 401, `${method} ${url}`).meta.error_message,
+      'Call requires authentication: This resource requires authentication and no token was provided.',
+    )
   }
   t.equal(JSON.parse((await inject(svc, 'GET', `/posts/${postId}`)).text).data.text, 'first', 'the DELETE with a body token deleted nothing')
 })

@@ -15,7 +15,7 @@ const rateHeaders = (res: { headers: Record<string, unknown> }) => ({
 
 const fromIp = (svc: Instance, ip: string, url: string) => svc.server.inject({ method: 'GET', url, remoteAddress: ip })
 
-t.test('a GET with alice\'s token reports her token\'s hourly bucket', async (t) => {
+t.test("a GET with alice's token reports her token's hourly bucket", async (t) => {
   const svc = await limited(t)
   const alice = await svc.person('alice')
   const first = await svc.call('GET', '/stream/0/users/me', { token: alice.token })
@@ -60,7 +60,11 @@ t.test('over the limit: a 429 in the envelope with Retry-After, before the handl
   t.ok(Number(refused.headers['retry-after']) >= 1 && Number(refused.headers['retry-after']) <= 60)
   t.same(rateHeaders(refused), { limit: '3', remaining: '0', reset: refused.headers['retry-after'] })
   const stream = await svc.call('GET', `/users/${alice.user.id}/posts`, { token: alice.token })
-  t.same(stream.body.data.map((p: { text: string }) => p.text), ['three', 'two', 'one'], 'the refused post was never made')
+  t.same(
+    stream.body.data.map((p: { text: string }) => p.text),
+    ['three', 'two', 'one'],
+    'the refused post was never made',
+  )
   t.equal(stream.headers['x-ratelimit-remaining'], '2', 'reads go on; the refused call cost nothing')
 })
 
@@ -71,7 +75,12 @@ t.test('an IP that ran dry gets 429s; so does its token endpoint, as an OAuth er
   t.equal(refused.statusCode, 429)
   t.equal(JSON.parse(refused.payload).meta.code, 429)
   t.type(refused.headers['retry-after'], 'string')
-  const grant = await svc.server.inject({ method: 'POST', url: '/oauth/access_token', remoteAddress: '198.51.100.7', payload: { grant_type: 'client_credentials', client_id: svc.app.client_id, client_secret: 'x' } })
+  const grant = await svc.server.inject({
+    method: 'POST',
+    url: '/oauth/access_token',
+    remoteAddress: '198.51.100.7',
+    payload: { grant_type: 'client_credentials', client_id: svc.app.client_id, client_secret: 'x' },
+  })
   t.equal(grant.statusCode, 429)
   t.equal(JSON.parse(grant.payload).error, 'temporarily_unavailable')
   t.type(grant.headers['retry-after'], 'string')
@@ -105,15 +114,25 @@ t.test('errors carry the headers too, and a bad token counts against the IP', as
   const noToken = await svc.call('GET', '/users/me')
   t.equal(noToken.status, 401)
   t.equal(noToken.headers['x-ratelimit-remaining'], '2')
-  const malformed = await svc.server.inject({ method: 'POST', url: '/posts', headers: { ...alice.auth, 'content-type': 'application/json' }, payload: '{"text":' })
+  const malformed = await svc.server.inject({
+    method: 'POST',
+    url: '/posts',
+    headers: { ...alice.auth, 'content-type': 'application/json' },
+    payload: '{"text":',
+  })
   t.equal(malformed.statusCode, 400)
-  t.same(rateHeaders(malformed), { limit: '3', remaining: '2', reset: '60' }, 'a body that did not parse still counts against alice\'s write bucket')
+  t.same(rateHeaders(malformed), { limit: '3', remaining: '2', reset: '60' }, "a body that did not parse still counts against alice's write bucket")
 })
 
 t.test('avatar and cover redirects and other unlimited routes are never limited', async (t) => {
   const svc = await limited(t)
   await svc.person('alice')
-  svc.server.route({ method: 'GET', path: '/test/unlimited', options: { plugins: { svc: { token: 'none', unlimited: true } } }, handler: () => ({ meta: { code: 200 }, data: 'ok' }) })
+  svc.server.route({
+    method: 'GET',
+    path: '/test/unlimited',
+    options: { plugins: { svc: { token: 'none', unlimited: true } } },
+    handler: () => ({ meta: { code: 200 }, data: 'ok' }),
+  })
   for (let i = 0; i < 6; i++) {
     for (const url of ['/users/@alice/avatar', '/stream/0/users/@alice/cover', '/test/unlimited']) {
       const res = await fromIp(svc, '192.0.2.9', url)
@@ -152,13 +171,26 @@ t.test('fixed windows: a new window starts when the old one ends, ended windows 
   now = 1_000_000 + 3600_000
   t.match(windows.take([{ key: 'a', window: hourly }]), { remaining: 1, reset_s: 3600, refused: false }, 'the next window starts afresh')
 
-  t.match(windows.take([{ key: 'b', window: hourly }, { key: 'c', window: minute }]), { limit: 1, remaining: 0, reset_s: 60 }, 'the tighter bucket is reported')
-  t.match(windows.take([{ key: 'b', window: hourly }, { key: 'c', window: minute }]), { limit: 1, refused: true, reset_s: 60 })
+  t.match(
+    windows.take([
+      { key: 'b', window: hourly },
+      { key: 'c', window: minute },
+    ]),
+    { limit: 1, remaining: 0, reset_s: 60 },
+    'the tighter bucket is reported',
+  )
+  t.match(
+    windows.take([
+      { key: 'b', window: hourly },
+      { key: 'c', window: minute },
+    ]),
+    { limit: 1, refused: true, reset_s: 60 },
+  )
   t.match(windows.take([{ key: 'b', window: hourly }]), { remaining: 0, refused: false }, 'the refused call did not count against b')
   t.equal(windows.size, 3)
   now += 61_000
   windows.prune()
-  t.equal(windows.size, 2, 'c\'s minute ended')
+  t.equal(windows.size, 2, "c's minute ended")
   windows.take([{ key: 'd', window: minute }])
   windows.take([{ key: 'e', window: minute }])
   t.equal(windows.size, 3, 'never more than the cap')

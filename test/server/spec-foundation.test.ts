@@ -13,7 +13,20 @@ import { makeInstance, type Instance } from '../fixtures/instance.js'
 import { csrfOf, makeClient, postForm, visitor } from '../fixtures/oauth.js'
 
 const ISO_SECONDS = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/
-const USER_KEYS = ['avatar_image', 'canonical_url', 'counts', 'cover_image', 'created_at', 'description', 'id', 'locale', 'name', 'timezone', 'type', 'username']
+const USER_KEYS = [
+  'avatar_image',
+  'canonical_url',
+  'counts',
+  'cover_image',
+  'created_at',
+  'description',
+  'id',
+  'locale',
+  'name',
+  'timezone',
+  'type',
+  'username',
+]
 const TOKEN_KEYS = ['app', 'client_id', 'invite_link', 'limits', 'scopes', 'storage']
 const ALL_SCOPES = 'basic stream write_post follow update_profile public_messages messages files export'
 const keys = (o: object) => Object.keys(o).sort()
@@ -75,9 +88,14 @@ t.test('every route here that answers users takes the user general parameters, h
     ['/apps/me/tokens', svc.appToken, (b) => b.data[0].user],
   ]
   for (const [path, token, userOf] of routes) {
-    const at = async (query: string) => userOf((await svc.call('GET', `/stream/0${path}${path.includes('?') ? '&' : '?'}${query}`, { token: token || undefined })).body)
+    const at = async (query: string) =>
+      userOf((await svc.call('GET', `/stream/0${path}${path.includes('?') ? '&' : '?'}${query}`, { token: token || undefined })).body)
     const plain = await at('')
-    t.equal(plain.description.html, '<span itemscope="https://app.net/schemas/Post">I like <span data-hashtag-name="tea" itemprop="hashtag">#tea</span></span>', `${path}: html by default`)
+    t.equal(
+      plain.description.html,
+      '<span itemscope="https://app.net/schemas/Post">I like <span data-hashtag-name="tea" itemprop="hashtag">#tea</span></span>',
+      `${path}: html by default`,
+    )
     t.notOk('annotations' in plain, `${path}: no annotations by default`)
     t.notOk('html' in (await at('include_html=0')).description, `${path}: include_html=0`)
     t.ok('html' in (await at('include_html=1')).description, `${path}: include_html=1`)
@@ -127,7 +145,10 @@ t.test('the Token object: its fields always, the user for user tokens only, pagi
   const user = (await svc.call('GET', '/stream/0/token', { token: alice.token })).body.data
   t.same(keys(user), [...TOKEN_KEYS, 'user'].sort())
   t.same(keys(user.app), ['client_id', 'link', 'name'])
-  t.ok(Object.values(user.app).every((v) => typeof v === 'string'), 'app fields are strings')
+  t.ok(
+    Object.values(user.app).every((v) => typeof v === 'string'),
+    'app fields are strings',
+  )
   t.same(keys(user.limits), ['available_invites', 'following', 'max_file_size'])
   t.ok(Object.values(user.limits).every(Number.isInteger), 'limits are integers')
   t.ok(Object.values(user.storage).every(Number.isInteger), 'storage figures are integers')
@@ -142,11 +163,19 @@ t.test('the Token object: its fields always, the user for user tokens only, pagi
   t.same(deleted.scopes, ['basic', 'stream'])
 })
 
-t.test('scopes: the nine names, the spec\'s post meaning write_post, basic always, unknown names dropped', async (t) => {
+t.test("scopes: the nine names, the spec's post meaning write_post, basic always, unknown names dropped", async (t) => {
   const svc = await makeInstance(t)
   await svc.person('bob')
   const robo = await makeClient(svc)
-  const grant = (scope: string) => postForm(svc, '/oauth/access_token', { grant_type: 'password', client_id: robo.client_id, client_secret: robo.client_secret, username: 'bob', password: 'correct horse', scope })
+  const grant = (scope: string) =>
+    postForm(svc, '/oauth/access_token', {
+      grant_type: 'password',
+      client_id: robo.client_id,
+      client_secret: robo.client_secret,
+      username: 'bob',
+      password: 'correct horse',
+      scope,
+    })
   t.same((await grant(ALL_SCOPES)).body.token.scopes, ALL_SCOPES.split(' '))
   const poster = await grant('post,email')
   t.same(poster.body.token.scopes, ['basic', 'write_post'])
@@ -162,7 +191,12 @@ t.test('token kinds: Any takes an app token, App refuses a user token, none of t
   const svc = await makeInstance(t)
   const alice = await svc.person('alice')
   t.equal((await svc.call('GET', `/stream/0/users?ids=${alice.user.id}`, { token: svc.appToken })).status, 200, 'GET /users is Any')
-  for (const [method, url] of [['DELETE', '/token'], ['GET', '/apps/me/tokens/user_ids'], ['GET', `/users?ids=${alice.user.id}`], ['PATCH', '/users/me']]) {
+  for (const [method, url] of [
+    ['DELETE', '/token'],
+    ['GET', '/apps/me/tokens/user_ids'],
+    ['GET', `/users?ids=${alice.user.id}`],
+    ['PATCH', '/users/me'],
+  ]) {
     const res = await svc.call(method, `/stream/0${url}`)
     t.equal(res.status, 401, `${method} ${url} without a token`)
     t.equal(res.body.meta.error_message, 'Call requires authentication: This resource requires authentication and no token was provided.')
@@ -172,7 +206,7 @@ t.test('token kinds: Any takes an app token, App refuses a user token, none of t
   t.equal((await svc.call('GET', `/stream/0/users/${alice.user.id}`, { token: svc.appToken })).status, 200, 'None still reads a token when sent')
 })
 
-t.test('limits: an app\'s token list pages 20 by default and caps count at 200', async (t) => {
+t.test("limits: an app's token list pages 20 by default and caps count at 200", async (t) => {
   const svc = await makeInstance(t)
   for (let i = 0; i < 25; i++) {
     const user = await svc.domain.users.create({ username: `reader${i}` })
@@ -183,7 +217,10 @@ t.test('limits: an app\'s token list pages 20 by default and caps count at 200',
   t.equal(first.body.meta.more, true)
   t.same(first.body.data.map((tk: { user: { username: string } }) => tk.user.username).slice(0, 2), ['reader24', 'reader23'], 'newest first')
   const rest = await svc.call('GET', `/stream/0/apps/me/tokens?before_id=${first.body.meta.min_id}`, { token: svc.appToken })
-  t.same(rest.body.data.map((tk: { user: { username: string } }) => tk.user.username), ['reader4', 'reader3', 'reader2', 'reader1', 'reader0'])
+  t.same(
+    rest.body.data.map((tk: { user: { username: string } }) => tk.user.username),
+    ['reader4', 'reader3', 'reader2', 'reader1', 'reader0'],
+  )
   t.equal(rest.body.meta.more, false)
   const capped = await svc.call('GET', '/stream/0/apps/me/tokens?count=201', { token: svc.appToken })
   t.equal(capped.status, 200, 'a count over 200 is capped, not refused')
@@ -230,7 +267,15 @@ t.test('token events carry what the app stream shows: scopes, app and user; deau
     const { token, app, user } = e.payload as DomainEvent<'token.authorized'>['payload']
     seen.push({ name: e.name, scopes: token.scopes, client_id: app.client_id, ...(user ? { user: user.username } : {}) })
   })
-  const grant = (scope: string) => postForm(svc, '/oauth/access_token', { grant_type: 'password', client_id: robo.client_id, client_secret: robo.client_secret, username: 'bob', password: 'correct horse', scope })
+  const grant = (scope: string) =>
+    postForm(svc, '/oauth/access_token', {
+      grant_type: 'password',
+      client_id: robo.client_id,
+      client_secret: robo.client_secret,
+      username: 'bob',
+      password: 'correct horse',
+      scope,
+    })
   const first = await grant('stream')
   await grant('stream')
   await grant('stream follow')
@@ -261,7 +306,13 @@ t.test('a new cover is a profile update: user.updated with the new row', async (
 t.test('version 0: this area answers alike under /stream/0 and at the root', async (t) => {
   const svc = await makeInstance(t)
   const alice = await svc.person('alice')
-  for (const [url, token] of [['/token', alice.token], ['/apps/me/tokens/user_ids', svc.appToken], ['/users/@alice', undefined], [`/users?ids=${alice.user.id}`, alice.token], ['/config', undefined]] as const) {
+  for (const [url, token] of [
+    ['/token', alice.token],
+    ['/apps/me/tokens/user_ids', svc.appToken],
+    ['/users/@alice', undefined],
+    [`/users?ids=${alice.user.id}`, alice.token],
+    ['/config', undefined],
+  ] as const) {
     const versioned = await svc.call('GET', `/stream/0${url}`, { token })
     const root = await svc.call('GET', url, { token })
     t.equal(versioned.status, 200, `/stream/0${url}`)
@@ -280,7 +331,7 @@ t.test('a JSONP call as jQuery makes it, with its _ cache buster, is answered', 
   }
 })
 
-t.test('a user\'s canonical_url leads a browser to a page about them', async (t) => {
+t.test("a user's canonical_url leads a browser to a page about them", async (t) => {
   const svc = await makeInstance(t)
   const alice = await svc.person('alice')
   await svc.call('PATCH', '/users/me', { token: alice.token, payload: { name: 'Alice <A>', description: { text: 'I like #tea' } } })

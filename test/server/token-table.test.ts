@@ -55,7 +55,13 @@ const TABLE: Row[] = [
   { method: 'GET', path: '/apps/me/tokens', token: 'app' },
   { method: 'POST', path: '/oauth/access_token', token: 'user', body: { form: { grant_type: 'delegate', delegate_client_id: '{robo}' } } },
   // Profile
-  { method: 'PUT', path: '/users/me', token: 'user', scopes: ['update_profile'], body: { json: { name: 'Alice A.', locale: 'en_GB', timezone: 'Europe/London', description: { text: 'hello' } } } },
+  {
+    method: 'PUT',
+    path: '/users/me',
+    token: 'user',
+    scopes: ['update_profile'],
+    body: { json: { name: 'Alice A.', locale: 'en_GB', timezone: 'Europe/London', description: { text: 'hello' } } },
+  },
   { method: 'PATCH', path: '/users/me', token: 'user', scopes: ['update_profile'], body: { json: { name: 'Alice A.' } } },
   { method: 'GET', path: '/users/{alice}/avatar', token: 'none', status: 302 },
   { method: 'POST', path: '/users/me/avatar', token: 'user', scopes: ['update_profile'], body: { image: 'avatar', width: 200 } },
@@ -129,10 +135,18 @@ async function world(t: Parameters<typeof makeInstance>[0]) {
   const alice = await svc.person('alice')
   const bob = await svc.person('bob')
   const post = (await svc.call('POST', '/stream/0/posts', { token: bob.token, payload: { text: 'tea time' } })).body.data
-  const channel = (await svc.call('POST', '/stream/0/channels', { token: alice.token, payload: { type: 'com.example.chat', readers: { public: true } } })).body.data
+  const channel = (await svc.call('POST', '/stream/0/channels', { token: alice.token, payload: { type: 'com.example.chat', readers: { public: true } } })).body
+    .data
   const message = (await svc.call('POST', `/stream/0/channels/${channel.id}/messages`, { token: alice.token, payload: { text: 'hello' } })).body.data
   const robo = await makeClient(svc, 'Robo')
-  const ids: Record<string, string> = { alice: String(alice.user.id), bob: String(bob.user.id), post: post.id, channel: channel.id, message: message.id, robo: robo.client_id }
+  const ids: Record<string, string> = {
+    alice: String(alice.user.id),
+    bob: String(bob.user.id),
+    post: post.id,
+    channel: channel.id,
+    message: message.id,
+    robo: robo.client_id,
+  }
   const fill = (s: string) => s.replace(/\{(\w+)\}/g, (_, name: string) => ids[name])
   const userToken = async (scopes: string[]) => (await svc.domain.tokens.issueUserToken(svc.app, alice.user, scopes)).access_token
 

@@ -8,7 +8,10 @@ import { presentPosts } from './post.js'
 import { presentUsers } from '../users/user.js'
 
 /** Presents rows once each, however many interactions share them. */
-async function presentOnce<R extends { id: number }>(rows: R[], present: (rows: R[]) => Promise<Record<string, unknown>[]>): Promise<Map<number, Record<string, unknown>>> {
+async function presentOnce<R extends { id: number }>(
+  rows: R[],
+  present: (rows: R[]) => Promise<Record<string, unknown>[]>,
+): Promise<Map<number, Record<string, unknown>>> {
   const unique = [...new Map(rows.map((r) => [r.id, r])).values()]
   const shaped = await present(unique)
   return new Map(unique.map((r, i) => [r.id, shaped[i]]))
@@ -30,15 +33,26 @@ function objectsOf(i: Interaction): { users: UserRow[]; posts: PostRow[]; channe
 
 async function presentInteractions(ctx: PresentContext, items: Interaction[]): Promise<Record<string, unknown>[]> {
   const objects = items.map(objectsOf)
-  const postMap = await presentOnce<PostRow>(objects.flatMap((o) => o.posts), (rows) => presentPosts(ctx, rows))
-  const channelMap = await presentOnce<ChannelRow>(objects.flatMap((o) => o.channels), (rows) => presentChannels(ctx, rows))
+  const postMap = await presentOnce<PostRow>(
+    objects.flatMap((o) => o.posts),
+    (rows) => presentPosts(ctx, rows),
+  )
+  const channelMap = await presentOnce<ChannelRow>(
+    objects.flatMap((o) => o.channels),
+    (rows) => presentChannels(ctx, rows),
+  )
   const userMap = await presentOnce<UserRow>([...items.flatMap((i) => i.users), ...objects.flatMap((o) => o.users)], (rows) => presentUsers(ctx, rows))
   return items.map((i, n) => ({
     action: i.action,
     event_date: i.event_date,
-    objects: [...objects[n].users.map((u) => userMap.get(u.id)), ...objects[n].posts.map((p) => postMap.get(p.id)), ...objects[n].channels.map((c) => channelMap.get(c.id))],
+    objects: [
+      ...objects[n].users.map((u) => userMap.get(u.id)),
+      ...objects[n].posts.map((p) => postMap.get(p.id)),
+      ...objects[n].channels.map((c) => channelMap.get(c.id)),
+    ],
     users: i.users.map((u) => userMap.get(u.id)),
   }))
 }
 
-export const presentInteractionPage = (ctx: PresentContext, page: Page<Interaction>): Promise<Envelope> => presentPage(page, (items) => presentInteractions(ctx, items))
+export const presentInteractionPage = (ctx: PresentContext, page: Page<Interaction>): Promise<Envelope> =>
+  presentPage(page, (items) => presentInteractions(ctx, items))

@@ -31,14 +31,25 @@ export const oauthFlowRoutes = (domain: Domain): SvcRoute[] => {
   const secret = domain.config.session_secret
 
   /** The page (or redirect) for a flow step, with the session's CSRF token in its forms. */
-  const show = (request: Request, h: ResponseToolkit, step: FlowStep, session: Session, mode: string, error?: { message: string; status: number; username?: string }) => {
+  const show = (
+    request: Request,
+    h: ResponseToolkit,
+    step: FlowStep,
+    session: Session,
+    mode: string,
+    error?: { message: string; status: number; username?: string },
+  ) => {
     if (step.kind === 'redirect') return h.redirect(step.location)
     const input = requestOf(request.method === 'get' ? request.query : (request.payload as Record<string, unknown>))
     const page = { action: `/oauth/${mode}`, request: input, authorization: step.authorization, csrf: session.csrf, error: error?.message }
     if (step.kind === 'consent') return htmlResponse(h, consentPage(page, step.user), error?.status)
     const back = `/oauth/${mode}?${new URLSearchParams(Object.entries(requestFields(input)).filter((e): e is [string, string] => e[1] !== undefined))}`
     const offerSignup = domain.oauth.openRegistration && (request.query.adnview ?? (request.payload as { adnview?: string } | null)?.adnview) !== 'appstore'
-    return htmlResponse(h, signInPage(page, { signupHref: offerSignup ? `/signup?next=${encodeURIComponent(back)}` : undefined, username: error?.username }), error?.status)
+    return htmlResponse(
+      h,
+      signInPage(page, { signupHref: offerSignup ? `/signup?next=${encodeURIComponent(back)}` : undefined, username: error?.username }),
+      error?.status,
+    )
   }
 
   const flowRoutes = (mode: 'authenticate' | 'authorize'): SvcRoute[] => [
@@ -89,7 +100,9 @@ export const oauthFlowRoutes = (domain: Domain): SvcRoute[] => {
             writeSession(request, h, secret, fresh)
             return show(request, h, await domain.oauth.start(input, undefined, mode), fresh, mode)
           }
-          const user = await domain.oauth.signIn(body.username ?? '', body.password ?? '').catch((err) => (isDomainError(err) && err.slug === 'invalid-grant' ? null : Promise.reject(err)))
+          const user = await domain.oauth
+            .signIn(body.username ?? '', body.password ?? '')
+            .catch((err) => (isDomainError(err) && err.slug === 'invalid-grant' ? null : Promise.reject(err)))
           if (!user) {
             const step = await domain.oauth.start(input, undefined, mode)
             return show(request, h, step, session, mode, { message: 'Wrong username or password.', status: 401, username: body.username })

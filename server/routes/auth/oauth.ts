@@ -45,7 +45,10 @@ export const oauthRoutes = (domain: Domain): SvcRoute[] => [
       // Client credentials may come with HTTP Basic instead of the body (RFC 6749 §2.3.1).
       const input: GrantInput = { ...(request.payload as GrantInput), ...basicCredentials(request) }
       const result = await domain.oauth.grant(input, viewerOf(request))
-      return h.response(await presentGrant(contextOf(request, domain), result)).header('Cache-Control', 'no-store').header('Pragma', 'no-cache')
+      return h
+        .response(await presentGrant(contextOf(request, domain), result))
+        .header('Cache-Control', 'no-store')
+        .header('Pragma', 'no-cache')
     },
   },
 ]

@@ -7,7 +7,10 @@ import { checkedSession, ensureSession, newSession, writeSession } from '../../p
 import type { SvcRoute } from '../../route.js'
 
 // Only back into the OAuth flow: never an open redirect to somewhere else.
-const next = Joi.string().max(4000).pattern(/^\/oauth\/(authenticate|authorize)(\?|$)/).messages({ 'string.pattern.base': 'next must lead back to /oauth/authenticate or /oauth/authorize' })
+const next = Joi.string()
+  .max(4000)
+  .pattern(/^\/oauth\/(authenticate|authorize)(\?|$)/)
+  .messages({ 'string.pattern.base': 'next must lead back to /oauth/authenticate or /oauth/authorize' })
 
 const closed = () => errorPage('Sign-up is closed', 'This instance does not allow open registration. Ask its operator for an account.')
 
@@ -38,7 +41,13 @@ export const signupRoutes = (domain: Domain): SvcRoute[] => {
       svc: { token: 'none', raw: true },
       options: {
         validate: {
-          payload: Joi.object({ csrf: Joi.string().max(100).required(), next, username: Joi.string().max(100).required(), name: Joi.string().max(200).allow(''), password: Joi.string().max(200).required() }),
+          payload: Joi.object({
+            csrf: Joi.string().max(100).required(),
+            next,
+            username: Joi.string().max(100).required(),
+            name: Joi.string().max(200).allow(''),
+            password: Joi.string().max(200).required(),
+          }),
           failAction: invalidInputPage,
         },
       },

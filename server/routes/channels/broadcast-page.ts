@@ -42,7 +42,10 @@ export const broadcastPageRoutes = (domain: Domain): SvcRoute[] => [
     svc: { token: 'none', raw: true },
     options: { validate: { params: Joi.object({ channel: code().required(), message: code().required() }), failAction: invalidInputPage } },
     handler: pageHandler(async (request, h) => {
-      const { channel, message } = await domain.publicReads.broadcastMessage(idOfCode(request.params.channel as string), idOfCode(request.params.message as string))
+      const { channel, message } = await domain.publicReads.broadcastMessage(
+        idOfCode(request.params.channel as string),
+        idOfCode(request.params.message as string),
+      )
       const base = baseUrlOf(request, domain)
       return htmlResponse(h, broadcastMessagePage(channel, message, base), 200, base)
     }),

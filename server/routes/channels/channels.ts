@@ -15,15 +15,28 @@ const aclInput = Joi.object({
   any_user: flag(),
   immutable: flag(),
   public: flag(),
-  user_ids: Joi.array().max(100_000).items(Joi.alternatives(userRef(), Joi.number().integer().min(1))),
+  user_ids: Joi.array()
+    .max(100_000)
+    .items(Joi.alternatives(userRef(), Joi.number().integer().min(1))),
 }).unknown(true)
 
-const annotations = Joi.array().max(100).items(Joi.object({ type: Joi.string().max(255).required(), value: Joi.object().unknown(true).required() }).unknown(true))
+const annotations = Joi.array()
+  .max(100)
+  .items(Joi.object({ type: Joi.string().max(255).required(), value: Joi.object().unknown(true).required() }).unknown(true))
 /** On update a type sent without a value (or with null) removes that annotation. */
-const annotationChanges = Joi.array().max(100).items(Joi.object({ type: Joi.string().max(255).required(), value: Joi.object().unknown(true).allow(null) }).unknown(true))
+const annotationChanges = Joi.array()
+  .max(100)
+  .items(Joi.object({ type: Joi.string().max(255).required(), value: Joi.object().unknown(true).allow(null) }).unknown(true))
 
 /** Only these keys are read; the rest of a channel object sent back (id, counts, ...) is ignored. */
-const createPayload = Joi.object({ type: Joi.string().max(255).required(), readers: aclInput, writers: aclInput, editors: aclInput, annotations, auto_subscribe: Joi.boolean() }).unknown(true)
+const createPayload = Joi.object({
+  type: Joi.string().max(255).required(),
+  readers: aclInput,
+  writers: aclInput,
+  editors: aclInput,
+  annotations,
+  auto_subscribe: Joi.boolean(),
+}).unknown(true)
 const updatePayload = Joi.object({ readers: aclInput, writers: aclInput, annotations: annotationChanges, auto_subscribe: Joi.boolean() }).unknown(true)
 
 export const channelQuery = Joi.object({ ...commonQuery, ...channelGeneralQuery })
@@ -73,19 +86,17 @@ export const channelRoutes = (domain: Domain): SvcRoute[] => [
       return presentPage(inbox.page, (rows) => presentChannels(ctx, rows), { unread_counts: inbox.unread_counts })
     },
   },
-  ...(['PUT', 'PATCH'] as const).map(
-    (method): SvcRoute => ({
-      method,
-      path: '/channels/{channel_id}',
-      svc: { token: 'user', scopes: MESSAGING },
-      options: { validate: { params: channelParams, query: channelQuery, payload: updatePayload } },
-      handler: async (request) => {
-        const { readers, writers, annotations, auto_subscribe } = request.payload as Record<string, never>
-        const channel = await domain.channels.update(viewerOf(request), Number(request.params.channel_id), { readers, writers, annotations, auto_subscribe })
-        return ok(await presentChannel(contextOf(request, domain), channel))
-      },
-    }),
-  ),
+  ...(['PUT', 'PATCH'] as const).map((method): SvcRoute => ({
+    method,
+    path: '/channels/{channel_id}',
+    svc: { token: 'user', scopes: MESSAGING },
+    options: { validate: { params: channelParams, query: channelQuery, payload: updatePayload } },
+    handler: async (request) => {
+      const { readers, writers, annotations, auto_subscribe } = request.payload as Record<string, never>
+      const channel = await domain.channels.update(viewerOf(request), Number(request.params.channel_id), { readers, writers, annotations, auto_subscribe })
+      return ok(await presentChannel(contextOf(request, domain), channel))
+    },
+  })),
   {
     method: 'DELETE',
     path: '/channels/{channel_id}',
@@ -127,7 +138,18 @@ export const channelRoutes = (domain: Domain): SvcRoute[] => [
     handler: async (request) => {
       const ctx = contextOf(request, domain)
       const { q, order, type, creator_id, tags, is_private, is_public } = request.query as Record<string, never>
-      const search = { q, order, type, creator_id: creator_id === undefined ? undefined : Number(creator_id), tags: (tags as string | undefined)?.split(',').map((t) => t.trim()).filter(Boolean), is_private, is_public }
+      const search = {
+        q,
+        order,
+        type,
+        creator_id: creator_id === undefined ? undefined : Number(creator_id),
+        tags: (tags as string | undefined)
+          ?.split(',')
+          .map((t) => t.trim())
+          .filter(Boolean),
+        is_private,
+        is_public,
+      }
       const page = await domain.channelSearch.search(ctx.viewer, search, request.query, channelFilterOf(request.query))
       return presentPage(page, (rows) => presentChannels(ctx, rows))
     },

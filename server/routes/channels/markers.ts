@@ -26,7 +26,8 @@ export const markerRoutes = (domain: Domain): SvcRoute[] => [
       },
     },
     handler: async (request) => {
-      const body = request.payload as { name: string; id?: string | number; percentage?: number } | { name: string; id?: string | number; percentage?: number }[]
+      const body = request.payload as
+        { name: string; id?: string | number; percentage?: number } | { name: string; id?: string | number; percentage?: number }[]
       const list = Array.isArray(body) ? body : [body]
       const inputs = list.map(({ name, id, percentage }) => ({ name, id: id === undefined ? undefined : Number(id), percentage }))
       const rows = await domain.markers.set(viewerOf(request), inputs, { resetReadId: request.query.reset_read_id as boolean })

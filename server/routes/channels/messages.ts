@@ -24,7 +24,9 @@ const createPayload = Joi.object({
   machine_only: flag(),
   annotations: Joi.array().max(100).items(Joi.object().unknown(true)),
   entities: entitiesInput(),
-  destinations: Joi.array().max(1000).items(Joi.alternatives(userRef(), Joi.number().integer().min(1))),
+  destinations: Joi.array()
+    .max(1000)
+    .items(Joi.alternatives(userRef(), Joi.number().integer().min(1))),
 }).unknown(true)
 
 const filterOf = (query: Record<string, unknown>): MessageFilter => ({
@@ -38,14 +40,22 @@ export const messageRoutes = (domain: Domain): SvcRoute[] => [
     method: 'POST',
     path: '/channels/{channel_id}/messages',
     svc: { token: 'user', scopes: MESSAGING },
-    options: { validate: { params: Joi.object({ channel_id: Joi.alternatives(idParam(), Joi.string().valid('pm')).required() }), query: messageQuery, payload: createPayload } },
+    options: {
+      validate: {
+        params: Joi.object({ channel_id: Joi.alternatives(idParam(), Joi.string().valid('pm')).required() }),
+        query: messageQuery,
+        payload: createPayload,
+      },
+    },
     handler: async (request) => {
       const { text, reply_to, machine_only, annotations, entities, destinations } = request.payload as Record<string, never>
       const input = { text, reply_to, machine_only, annotations, entities }
       const viewer = viewerOf(request)
       const { channel_id } = request.params
       const message =
-        channel_id === 'pm' ? (await domain.privateMessages.send(viewer, destinations, input)).message : await domain.messages.create(viewer, Number(channel_id), input)
+        channel_id === 'pm'
+          ? (await domain.privateMessages.send(viewer, destinations, input)).message
+          : await domain.messages.create(viewer, Number(channel_id), input)
       return ok(await presentMessage(contextOf(request, domain), message))
     },
   },
@@ -76,7 +86,12 @@ export const messageRoutes = (domain: Domain): SvcRoute[] => [
     options: { validate: { params: channelParams, query: listQuery } },
     handler: async (request) => {
       const ctx = contextOf(request, domain)
-      const { page, marker, marker_name } = await domain.messages.inChannel(ctx.viewer, Number(request.params.channel_id), request.query, filterOf(request.query))
+      const { page, marker, marker_name } = await domain.messages.inChannel(
+        ctx.viewer,
+        Number(request.params.channel_id),
+        request.query,
+        filterOf(request.query),
+      )
       return presentPage(page, (rows) => presentMessages(ctx, rows), { marker: presentMarker(marker_name, marker) })
     },
   },

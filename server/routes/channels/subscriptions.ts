@@ -75,15 +75,18 @@ export const subscriptionRoutes = (domain: Domain): SvcRoute[] => [
       return ok(await presentChannels(ctx, await domain.subscriptions.muted(ctx.viewer)))
     },
   },
-  ...([['pm', PM_TYPE], ['broadcast', BROADCAST_TYPE]] as const).map(
-    ([kind, type]): SvcRoute => ({
-      method: 'GET',
-      path: `/users/me/channels/${kind}/num_unread`,
-      svc: { token: 'user', scopes: ['messages'] },
-      options: { validate: { query: bare } },
-      handler: async (request) => ok(await domain.channelInbox.numUnread(viewerOf(request), type)),
-    }),
-  ),
+  ...(
+    [
+      ['pm', PM_TYPE],
+      ['broadcast', BROADCAST_TYPE],
+    ] as const
+  ).map(([kind, type]): SvcRoute => ({
+    method: 'GET',
+    path: `/users/me/channels/${kind}/num_unread`,
+    svc: { token: 'user', scopes: ['messages'] },
+    options: { validate: { query: bare } },
+    handler: async (request) => ok(await domain.channelInbox.numUnread(viewerOf(request), type)),
+  })),
   {
     method: 'DELETE',
     path: '/users/me/channels/broadcast/num_unread',

@@ -25,7 +25,9 @@ export const exploreRoutes = (domain: Domain): SvcRoute[] => [
     svc: { token: 'none' },
     options: {
       validate: {
-        params: Joi.object({ slug: Joi.string().pattern(EXPLORE_SLUG_PATTERN).required().messages({ 'string.pattern.base': '{{#label}} must be a-z, 0-9 and -' }) }),
+        params: Joi.object({
+          slug: Joi.string().pattern(EXPLORE_SLUG_PATTERN).required().messages({ 'string.pattern.base': '{{#label}} must be a-z, 0-9 and -' }),
+        }),
         query: Joi.object({ ...commonQuery, ...postGeneralQuery, ...paginationQuery }),
       },
     },

@@ -21,14 +21,22 @@ export const imageRoutes = (domain: Domain): SvcRoute[] => [
     svc: { token: 'none', unlimited: true },
     options: {
       validate: {
-        params: Joi.object({ file: Joi.string().max(100).pattern(/^[\w.-]+$/).required() }),
+        params: Joi.object({
+          file: Joi.string()
+            .max(100)
+            .pattern(/^[\w.-]+$/)
+            .required(),
+        }),
         query: Joi.object({ ...commonQuery, ...imageSizeQuery }).unknown(true),
       },
     },
     handler: async (request, h) => {
       const { w, h: height } = request.query as { w?: number; h?: number }
       const image = await domain.userImages.serve(request.params.file as string, { w, h: height })
-      return h.response(image.data).type(image.mime).header('cache-control', image.immutable ? FOREVER : A_DAY)
+      return h
+        .response(image.data)
+        .type(image.mime)
+        .header('cache-control', image.immutable ? FOREVER : A_DAY)
     },
   },
 ]

@@ -10,7 +10,10 @@ import type { SvcRoute } from '../../route.js'
 /** `interaction_actions=star,follow`: a comma list of known actions. */
 const actionList = () =>
   Joi.string().custom((value: string, helpers) => {
-    const actions = value.split(',').map((s) => s.trim()).filter((s) => s.length > 0)
+    const actions = value
+      .split(',')
+      .map((s) => s.trim())
+      .filter((s) => s.length > 0)
     const unknown = actions.filter((a) => !(INTERACTION_ACTIONS as readonly string[]).includes(a))
     if (unknown.length > 0) return helpers.message({ custom: `unknown interaction action ${unknown.join(', ')}; use ${INTERACTION_ACTIONS.join(', ')}` })
     return actions as InteractionAction[]

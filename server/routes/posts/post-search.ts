@@ -44,7 +44,18 @@ const searchQuery = Joi.object({
   reply_to: id(),
   thread_id: id(),
   ...Object.fromEntries(
-    ['is_reply', 'is_directed', 'has_location', 'has_checkin', 'is_crosspost', 'has_attachment', 'has_oembed_photo', 'has_oembed_video', 'has_oembed_html5video', 'has_oembed_rich'].map((k) => [k, flag()]),
+    [
+      'is_reply',
+      'is_directed',
+      'has_location',
+      'has_checkin',
+      'is_crosspost',
+      'has_attachment',
+      'has_oembed_photo',
+      'has_oembed_video',
+      'has_oembed_html5video',
+      'has_oembed_rich',
+    ].map((k) => [k, flag()]),
   ),
 })
 

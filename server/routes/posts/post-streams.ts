@@ -17,14 +17,16 @@ export const postStreamRoutes = (domain: Domain): SvcRoute[] => [
     path: '/users/{user_id}/posts',
     svc: { token: 'none' },
     options: { validate: { params: userParams, query: listQuery } },
-    handler: async (request) => presentPostList(contextOf(request, domain), await domain.postStreams.ofUser(viewerOf(request), request.params.user_id as string, request.query)),
+    handler: async (request) =>
+      presentPostList(contextOf(request, domain), await domain.postStreams.ofUser(viewerOf(request), request.params.user_id as string, request.query)),
   },
   {
     method: 'GET',
     path: '/users/{user_id}/mentions',
     svc: { token: 'any' },
     options: { validate: { params: userParams, query: listQuery } },
-    handler: async (request) => presentPostList(contextOf(request, domain), await domain.postStreams.mentions(viewerOf(request), request.params.user_id as string, request.query)),
+    handler: async (request) =>
+      presentPostList(contextOf(request, domain), await domain.postStreams.mentions(viewerOf(request), request.params.user_id as string, request.query)),
   },
   {
     method: 'GET',
@@ -51,14 +53,26 @@ export const postStreamRoutes = (domain: Domain): SvcRoute[] => [
     method: 'GET',
     path: '/posts/tag/{hashtag}',
     svc: { token: 'none' },
-    options: { validate: { params: Joi.object({ hashtag: Joi.string().max(256).pattern(/^#?[\p{L}\p{N}_]+$/u).required() }), query: listQuery } },
-    handler: async (request) => presentPostList(contextOf(request, domain), await domain.postStreams.tag(viewerOf(request), request.params.hashtag as string, request.query)),
+    options: {
+      validate: {
+        params: Joi.object({
+          hashtag: Joi.string()
+            .max(256)
+            .pattern(/^#?[\p{L}\p{N}_]+$/u)
+            .required(),
+        }),
+        query: listQuery,
+      },
+    },
+    handler: async (request) =>
+      presentPostList(contextOf(request, domain), await domain.postStreams.tag(viewerOf(request), request.params.hashtag as string, request.query)),
   },
   {
     method: 'GET',
     path: '/posts/{post_id}/replies',
     svc: { token: 'any' },
     options: { validate: { params: Joi.object({ post_id: idParam().required() }), query: listQuery } },
-    handler: async (request) => presentPostList(contextOf(request, domain), await domain.postStreams.thread(viewerOf(request), Number(request.params.post_id), request.query)),
+    handler: async (request) =>
+      presentPostList(contextOf(request, domain), await domain.postStreams.thread(viewerOf(request), Number(request.params.post_id), request.query)),
   },
 ]

@@ -13,18 +13,16 @@ import type { SvcRoute } from '../../route.js'
 const postParams = Joi.object({ post_id: idParam().required() })
 
 export const repostRoutes = (domain: Domain): SvcRoute[] => [
-  ...(['POST', 'DELETE'] as const).map(
-    (method): SvcRoute => ({
-      method,
-      path: '/posts/{post_id}/repost',
-      svc: { token: 'user', scopes: ['write_post'] },
-      options: { validate: { params: postParams, query: Joi.object({ ...commonQuery, ...postGeneralQuery }) } },
-      handler: async (request) => {
-        const post = await domain.reposts[method === 'POST' ? 'repost' : 'unrepost'](viewerOf(request), Number(request.params.post_id))
-        return ok(await presentPost(contextOf(request, domain), post))
-      },
-    }),
-  ),
+  ...(['POST', 'DELETE'] as const).map((method): SvcRoute => ({
+    method,
+    path: '/posts/{post_id}/repost',
+    svc: { token: 'user', scopes: ['write_post'] },
+    options: { validate: { params: postParams, query: Joi.object({ ...commonQuery, ...postGeneralQuery }) } },
+    handler: async (request) => {
+      const post = await domain.reposts[method === 'POST' ? 'repost' : 'unrepost'](viewerOf(request), Number(request.params.post_id))
+      return ok(await presentPost(contextOf(request, domain), post))
+    },
+  })),
   {
     method: 'GET',
     path: '/posts/{post_id}/reposters',

@@ -13,18 +13,16 @@ import type { SvcRoute } from '../../route.js'
 const postParams = Joi.object({ post_id: idParam().required() })
 
 export const starRoutes = (domain: Domain): SvcRoute[] => [
-  ...(['POST', 'DELETE'] as const).map(
-    (method): SvcRoute => ({
-      method,
-      path: '/posts/{post_id}/star',
-      svc: { token: 'user', scopes: ['write_post'] },
-      options: { validate: { params: postParams, query: Joi.object({ ...commonQuery, ...postGeneralQuery }) } },
-      handler: async (request) => {
-        const post = await domain.stars[method === 'POST' ? 'star' : 'unstar'](viewerOf(request), Number(request.params.post_id))
-        return ok(await presentPost(contextOf(request, domain), post))
-      },
-    }),
-  ),
+  ...(['POST', 'DELETE'] as const).map((method): SvcRoute => ({
+    method,
+    path: '/posts/{post_id}/star',
+    svc: { token: 'user', scopes: ['write_post'] },
+    options: { validate: { params: postParams, query: Joi.object({ ...commonQuery, ...postGeneralQuery }) } },
+    handler: async (request) => {
+      const post = await domain.stars[method === 'POST' ? 'star' : 'unstar'](viewerOf(request), Number(request.params.post_id))
+      return ok(await presentPost(contextOf(request, domain), post))
+    },
+  })),
   {
     method: 'GET',
     path: '/posts/{post_id}/stars',
@@ -39,7 +37,9 @@ export const starRoutes = (domain: Domain): SvcRoute[] => [
     method: 'GET',
     path: '/users/{user_id}/stars',
     svc: { token: 'none' },
-    options: { validate: { params: Joi.object({ user_id: userRef().required() }), query: Joi.object({ ...commonQuery, ...postGeneralQuery, ...paginationQuery }) } },
+    options: {
+      validate: { params: Joi.object({ user_id: userRef().required() }), query: Joi.object({ ...commonQuery, ...postGeneralQuery, ...paginationQuery }) },
+    },
     handler: async (request) => {
       const page = await domain.stars.ofUser(viewerOf(request), request.params.user_id as string, request.query)
       return presentPage(page, (posts) => presentPosts(contextOf(request, domain), posts))

@@ -21,18 +21,16 @@ const actions = [
 
 const actionRoutes = (domain: Domain): SvcRoute[] =>
   actions.flatMap(({ path, add, remove }) =>
-    (['POST', 'DELETE'] as const).map(
-      (method): SvcRoute => ({
-        method,
-        path: `/users/{user_id}/${path}`,
-        svc: { token: 'user', scopes: ['follow'] },
-        options: { validate: { params: userParams, query: userQuery } },
-        handler: async (request) => {
-          const target = await domain.relations[method === 'POST' ? add : remove](viewerOf(request), request.params.user_id as string)
-          return ok(await presentUser(contextOf(request, domain), target))
-        },
-      }),
-    ),
+    (['POST', 'DELETE'] as const).map((method): SvcRoute => ({
+      method,
+      path: `/users/{user_id}/${path}`,
+      svc: { token: 'user', scopes: ['follow'] },
+      options: { validate: { params: userParams, query: userQuery } },
+      handler: async (request) => {
+        const target = await domain.relations[method === 'POST' ? add : remove](viewerOf(request), request.params.user_id as string)
+        return ok(await presentUser(contextOf(request, domain), target))
+      },
+    })),
   )
 
 const followRoutes = (domain: Domain): SvcRoute[] =>
@@ -57,7 +55,12 @@ const followRoutes = (domain: Domain): SvcRoute[] =>
   ])
 
 const privateRoutes = (domain: Domain): SvcRoute[] =>
-  ([['muted', 'mutes'], ['blocked', 'blocks']] as const).flatMap(([path, table]): SvcRoute[] => [
+  (
+    [
+      ['muted', 'mutes'],
+      ['blocked', 'blocks'],
+    ] as const
+  ).flatMap(([path, table]): SvcRoute[] => [
     {
       method: 'GET',
       path: `/users/{user_id}/${path}`,

@@ -36,18 +36,16 @@ export const profileRoutes = (domain: Domain): SvcRoute[] => [
     options: { validate: { query: profileQuery } },
     handler: async (request) => ok(await presentUser(contextOf(request, domain), await domain.users.resolve('me', viewerOf(request)))),
   },
-  ...(['PUT', 'PATCH'] as const).map(
-    (method): SvcRoute => ({
-      method,
-      path: '/users/me',
-      svc: { token: 'user', scopes: ['update_profile'] },
-      options: { validate: { query: profileQuery, payload: profilePayload } },
-      handler: async (request) => {
-        const { name, locale, timezone, description, annotations } = (request.payload ?? {}) as ProfileInput
-        const input = { name, locale, timezone, description, annotations }
-        const user = method === 'PUT' ? await domain.profiles.replace(viewerOf(request), input) : await domain.profiles.update(viewerOf(request), input)
-        return ok(await presentUser(contextOf(request, domain), user))
-      },
-    }),
-  ),
+  ...(['PUT', 'PATCH'] as const).map((method): SvcRoute => ({
+    method,
+    path: '/users/me',
+    svc: { token: 'user', scopes: ['update_profile'] },
+    options: { validate: { query: profileQuery, payload: profilePayload } },
+    handler: async (request) => {
+      const { name, locale, timezone, description, annotations } = (request.payload ?? {}) as ProfileInput
+      const input = { name, locale, timezone, description, annotations }
+      const user = method === 'PUT' ? await domain.profiles.replace(viewerOf(request), input) : await domain.profiles.update(viewerOf(request), input)
+      return ok(await presentUser(contextOf(request, domain), user))
+    },
+  })),
 ]

@@ -57,19 +57,28 @@ async function stop(running: Running): Promise<void> {
 
 const serve = (dataDir: string) => start(['bin/svc.js', 'serve', '--data-dir', dataDir, '--port', '0', '--host', '127.0.0.1'], { SVC_RATE_LIMIT: 'off' })
 
-const megabytesOf = (pid: number, key: 'VmRSS' | 'VmHWM'): number => Number(new RegExp(`${key}:\\s+(\\d+)`).exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1]) / 1024
+const megabytesOf = (pid: number, key: 'VmRSS' | 'VmHWM'): number =>
+  Number(new RegExp(`${key}:\\s+(\\d+)`).exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1]) / 1024
 
 const auth = (seeded: SeededInstance, n: number) => ({ authorization: `Bearer ${seeded.people[n % seeded.people.length].token}` })
 
-const postCreate = (seeded: SeededInstance) => (_: number, n: number): LoadRequest => ({
-  method: 'POST',
-  path: '/stream/0/posts',
-  headers: { ...auth(seeded, n), 'content-type': 'application/json' },
-  body: JSON.stringify({ text: `bench post ${n} about the morning train and #coffee` }),
-})
+const postCreate =
+  (seeded: SeededInstance) =>
+  (_: number, n: number): LoadRequest => ({
+    method: 'POST',
+    path: '/stream/0/posts',
+    headers: { ...auth(seeded, n), 'content-type': 'application/json' },
+    body: JSON.stringify({ text: `bench post ${n} about the morning train and #coffee` }),
+  })
 
 /** `request` on svc, after the constant route with the body size svc answers it. */
-async function beside(ctx: BenchContext, label: string, svc: Running, constant: Running, request: (connection: number, n: number) => LoadRequest): Promise<Measure[]> {
+async function beside(
+  ctx: BenchContext,
+  label: string,
+  svc: Running,
+  constant: Running,
+  request: (connection: number, n: number) => LoadRequest,
+): Promise<Measure[]> {
   const window = { connections: CONNECTIONS, warmupMs: scaled(ctx, 1000, 300), durationMs: scaled(ctx, 5000, 1000) }
   const probe = await runLoad({ port: svc.port, connections: 1, warmupMs: 0, durationMs: 50, request })
   if (probe.errors > 0 || probe.requests === 0) throw new Error(`${label}: svc did not answer`)
@@ -77,7 +86,12 @@ async function beside(ctx: BenchContext, label: string, svc: Running, constant: 
   const yardstick = await runLoad({
     ...window,
     port: constant.port,
-    request: () => ({ method: sample.method, path: `/constant/${probe.bodyBytes}`, body: sample.body, headers: sample.body ? { 'content-type': 'application/json' } : undefined }),
+    request: () => ({
+      method: sample.method,
+      path: `/constant/${probe.bodyBytes}`,
+      body: sample.body,
+      headers: sample.body ? { 'content-type': 'application/json' } : undefined,
+    }),
   })
   const measured = await runLoad({ ...window, port: svc.port, request })
   ctx.log(`${label}: ${measured.rps.toFixed(0)} req/s, p99 ${measured.p99Ms.toFixed(1)} ms; constant ${yardstick.rps.toFixed(0)} req/s`)
@@ -121,7 +135,13 @@ export const apiAtScale: Scenario = {
       running.push(constant)
       const server = await serve(join(ctx.workDir, 'big'))
       running.push(server)
-      const first = await runLoad({ port: server.port, connections: 1, warmupMs: 0, durationMs: 1, request: () => ({ method: 'GET', path: `/stream/0/posts/${big.postIds.last}` }) })
+      const first = await runLoad({
+        port: server.port,
+        connections: 1,
+        warmupMs: 0,
+        durationMs: 1,
+        request: () => ({ method: 'GET', path: `/stream/0/posts/${big.postIds.last}` }),
+      })
       if (first.errors > 0) throw new Error('svc did not answer its first request')
       const coldStart = performance.now() - server.began
       const pid = server.child.pid as number
@@ -129,9 +149,25 @@ export const apiAtScale: Scenario = {
       ctx.log(`cold start ${(coldStart / 1000).toFixed(2)} s, RSS ${rssAtStart.toFixed(0)} MB`)
       const span = big.postIds.last - big.postIds.first + 1
       const out: Measure[] = [{ name: 'seeding (batched transacts + snapshot)', value: big.seconds, unit: 's' }]
-      out.push(...(await beside(ctx, 'GET /posts/stream/unified', server, constant, (c) => ({ method: 'GET', path: '/stream/0/posts/stream/unified', headers: auth(big, c) }))))
-      out.push(...(await beside(ctx, 'GET /posts/{id}', server, constant, (_, n) => ({ method: 'GET', path: `/stream/0/posts/${big.postIds.first + ((n * 104_729) % span)}` }))))
-      out.push(...(await beside(ctx, 'GET /users/{id}/posts', server, constant, (_, n) => ({ method: 'GET', path: `/stream/0/users/${big.userIds.first + ((n * 7919) % users)}/posts` }))))
+      out.push(
+        ...(await beside(ctx, 'GET /posts/stream/unified', server, constant, (c) => ({
+          method: 'GET',
+          path: '/stream/0/posts/stream/unified',
+          headers: auth(big, c),
+        }))),
+      )
+      out.push(
+        ...(await beside(ctx, 'GET /posts/{id}', server, constant, (_, n) => ({
+          method: 'GET',
+          path: `/stream/0/posts/${big.postIds.first + ((n * 104_729) % span)}`,
+        }))),
+      )
+      out.push(
+        ...(await beside(ctx, 'GET /users/{id}/posts', server, constant, (_, n) => ({
+          method: 'GET',
+          path: `/stream/0/users/${big.userIds.first + ((n * 7919) % users)}/posts`,
+        }))),
+      )
       out.push(...(await beside(ctx, `POST /posts at ${big.posts} posts`, server, constant, postCreate(big))))
       out.push(
         { name: `RSS after cold start at ${big.posts} posts`, value: rssAtStart, unit: 'MB' },

@@ -24,8 +24,7 @@ const random = (seed: number) => () => {
   return seed / 0x7fffffff
 }
 
-const sentence = (next: () => number): string =>
-  Array.from({ length: 8 + Math.floor(next() * 14) }, () => WORDS[Math.floor(next() * WORDS.length)]).join(' ')
+const sentence = (next: () => number): string => Array.from({ length: 8 + Math.floor(next() * 14) }, () => WORDS[Math.floor(next() * WORDS.length)]).join(' ')
 
 /** Builds a snapshot of `records` rows (1% users, the rest posts with replies, hashtags and mentions). */
 async function buildStore(ctx: BenchContext, records: number): Promise<void> {
@@ -98,10 +97,7 @@ export const storeAt = (records: number, label: string): Scenario => ({
     let compacting = true
     const snapshotStarted = performance.now()
     stall.enable()
-    const [, during] = await Promise.all([
-      store.compact().finally(() => (compacting = false)),
-      keepBusy(10, () => !compacting, writeOne),
-    ])
+    const [, during] = await Promise.all([store.compact().finally(() => (compacting = false)), keepBusy(10, () => !compacting, writeOne)])
     stall.disable()
     const snapshotMs = performance.now() - snapshotStarted
     ctx.log(`snapshot in ${snapshotMs.toFixed(0)} ms, ${during.latencies.count} writes meanwhile`)

@@ -8,7 +8,10 @@ t.test('the admin operations curate streams from plain JSON arguments', async (t
   const alice = await svc.person('alice')
   const post = await writePost(svc, alice.user, { hashtags: ['cats'] })
   const run = (name: string, args: Record<string, unknown> = {}) => exploreOperations[name](svc.domain, args)
-  const created = (await run('explore.create', { slug: 'cats', title: 'Cats', description: 'All cats', rule: { hashtag: 'cats' } })) as { slug: string; marker: string }
+  const created = (await run('explore.create', { slug: 'cats', title: 'Cats', description: 'All cats', rule: { hashtag: 'cats' } })) as {
+    slug: string
+    marker: string
+  }
   t.equal(created.marker, 'cats')
   const updated = (await run('explore.update', { slug: 'cats', new_slug: 'felines', rule: { has_photo: true } })) as { slug: string; rule: object }
   t.same([updated.slug, updated.rule], ['felines', { hashtag: 'cats', has_photo: true }])

@@ -20,7 +20,11 @@ t.test('tokens and app secrets are kept only as hashes', async (t) => {
   const { access_token, token } = await svc.domain.tokens.issueUserToken(app, alice, ['stream'])
   t.ok(access_token.length >= 40, 'long enough to be unguessable')
   t.equal(token.hash, sha256(access_token))
-  const stored = JSON.stringify([await svc.domain.store.read.tokens.get(token.id), await svc.domain.store.read.apps.get(app.id), await svc.domain.store.read.users.get(alice.id)])
+  const stored = JSON.stringify([
+    await svc.domain.store.read.tokens.get(token.id),
+    await svc.domain.store.read.apps.get(app.id),
+    await svc.domain.store.read.users.get(alice.id),
+  ])
   for (const secret of [access_token, client_secret, password_grant_secret, 'correct horse']) t.notOk(stored.includes(secret), 'no secret in clear')
   t.match(alice.password_hash, /^scrypt\$/)
   const second = await svc.domain.tokens.issueUserToken(app, alice, ['stream'])
@@ -31,7 +35,11 @@ t.test('apps.verify tells nothing about which part was wrong', async (t) => {
   const svc = await makeInstance(t)
   const { app, client_secret, password_grant_secret } = await svc.domain.apps.create({ name: 'Robo', redirect_uris: ['https://robo.example/cb'] })
   t.equal((await svc.domain.apps.verify(app.client_id, client_secret)).id, app.id)
-  await t.rejects(svc.domain.apps.verify(app.client_id, password_grant_secret), { code: 'unauthenticated', slug: 'invalid-client' }, 'the password-grant secret is for the password grant only')
+  await t.rejects(
+    svc.domain.apps.verify(app.client_id, password_grant_secret),
+    { code: 'unauthenticated', slug: 'invalid-client' },
+    'the password-grant secret is for the password grant only',
+  )
   t.equal((await svc.domain.apps.verify(app.client_id, password_grant_secret, { passwordGrant: true })).id, app.id)
   const unknown = await svc.domain.apps.verify('nobody', client_secret).catch((e: Error) => e.message)
   const wrong = await svc.domain.apps.verify(app.client_id, 'nope').catch((e: Error) => e.message)
@@ -57,7 +65,10 @@ t.test('prepare checks the client, the redirect URI and the response type', asyn
   const ok = await oauth.prepare({ client_id: app.client_id, response_type: 'code', scope: 'stream' })
   t.equal(ok.redirect_uri, 'https://robo.example/cb', 'the only registered URI is the default')
   await t.rejects(oauth.prepare({ client_id: two.app.client_id, response_type: 'code' }), { slug: 'redirect-uri-required' })
-  await t.rejects(oauth.prepare({ client_id: app.client_id, response_type: 'code', redirect_uri: 'https://evil.example/cb' }), { code: 'invalid', slug: 'invalid-redirect-uri' })
+  await t.rejects(oauth.prepare({ client_id: app.client_id, response_type: 'code', redirect_uri: 'https://evil.example/cb' }), {
+    code: 'invalid',
+    slug: 'invalid-redirect-uri',
+  })
   await t.rejects(oauth.prepare({ client_id: 'nobody', response_type: 'code' }), { slug: 'invalid-client' })
   await t.rejects(oauth.prepare({ client_id: app.client_id, response_type: 'id_token' }), { slug: 'unsupported-response-type' })
 })

@@ -11,7 +11,11 @@ t.test('a broadcast’s frequency counts the last 30 days in messages per day, a
   t.same(broadcastFrequency(every(0.25), old, now), { avg_freq: 'About 4 messages a day', intensity: 4 })
   t.same(broadcastFrequency(every(2), old, now), { avg_freq: 'About 4 messages a week', intensity: 0.5 })
   t.same(broadcastFrequency(every(15), old, now), { avg_freq: 'About 2 messages a month', intensity: 0.067 })
-  t.same(broadcastFrequency([daysAgo(1), daysAgo(45), daysAgo(90)], old, now), { avg_freq: 'About 1 message a month', intensity: 0.033 }, 'older messages do not count')
+  t.same(
+    broadcastFrequency([daysAgo(1), daysAgo(45), daysAgo(90)], old, now),
+    { avg_freq: 'About 1 message a month', intensity: 0.033 },
+    'older messages do not count',
+  )
   t.same(broadcastFrequency([], old, now), { avg_freq: 'Less than one message a month', intensity: 0 })
 })
 

@@ -10,7 +10,10 @@ t.test('creating a channel emits channel.created and the owner’s subscription,
   const seen: DomainEvent[] = []
   svc.domain.events.onAny((e) => seen.push(e))
   const channel = await svc.domain.channels.create(await viewer(svc, alice.token), { type: 'com.example.chat' })
-  t.same(seen.map((e) => e.name), ['channel.created', 'subscription.added'])
+  t.same(
+    seen.map((e) => e.name),
+    ['channel.created', 'subscription.added'],
+  )
   t.same((seen[0] as DomainEvent<'channel.created'>).payload.subscribed_user_ids, [alice.user.id])
   t.same(await svc.domain.store.read.channels.get(channel.id), channel)
 })
@@ -27,7 +30,11 @@ t.test('editors write and read; writers read; the owner alone edits and deactiva
   const alice = await svc.person('alice')
   const bob = await svc.person('bob')
   const carol = await svc.person('carol')
-  const channel = await svc.domain.channels.create(await viewer(svc, alice.token), { type: 'com.example.chat', editors: { user_ids: ['@bob'] }, readers: { user_ids: ['@carol'] } })
+  const channel = await svc.domain.channels.create(await viewer(svc, alice.token), {
+    type: 'com.example.chat',
+    editors: { user_ids: ['@bob'] },
+    readers: { user_ids: ['@carol'] },
+  })
   const access = svc.domain.channelAccess
   t.equal(await access.level(await viewer(svc, bob.token), channel), 'edit')
   t.equal(await access.level(await viewer(svc, carol.token), channel), 'read')
@@ -47,12 +54,18 @@ t.test('updating and deactivating emit channel.updated with the subscribers left
   const seen: DomainEvent[] = []
   svc.domain.events.onAny((e) => seen.push(e))
   await svc.domain.channels.update(av, channel.id, { annotations: [{ type: 'com.example.topic', value: { t: 1 } }] })
-  t.same(seen.map((e) => e.name), ['channel.updated'])
+  t.same(
+    seen.map((e) => e.name),
+    ['channel.updated'],
+  )
   t.same([...(seen[0] as DomainEvent<'channel.updated'>).payload.subscribed_user_ids].sort(), [alice.user.id, bob.user.id].sort())
   seen.length = 0
   const gone = await svc.domain.channels.deactivate(av, channel.id)
   t.equal(gone.is_inactive, true)
-  t.same(seen.map((e) => e.name), ['subscription.removed', 'subscription.removed', 'channel.updated'])
+  t.same(
+    seen.map((e) => e.name),
+    ['subscription.removed', 'subscription.removed', 'channel.updated'],
+  )
   t.same((seen[2] as DomainEvent<'channel.updated'>).payload.subscribed_user_ids, [])
   t.equal(await svc.domain.store.read.subscriptions.count('channel', channel.id), 0)
 })
@@ -111,7 +124,12 @@ t.test('auto_subscribe subscribes everyone on the ACLs who has not muted the cha
   const subscribers = async (id: number) => (await svc.domain.subscriptions.subscriberIds(asAlice, id)).sort()
   const seen: DomainEvent[] = []
   svc.domain.events.onAny((e) => seen.push(e))
-  const chat = await svc.domain.channels.create(asAlice, { type: 'com.example.chat', writers: { user_ids: ['@bob'] }, readers: { user_ids: ['@carol'] }, auto_subscribe: true })
+  const chat = await svc.domain.channels.create(asAlice, {
+    type: 'com.example.chat',
+    writers: { user_ids: ['@bob'] },
+    readers: { user_ids: ['@carol'] },
+    auto_subscribe: true,
+  })
   t.same(await subscribers(chat.id), [alice.user.id, bob.user.id, carol.user.id].sort())
   t.same((seen[0] as DomainEvent<'channel.created'>).payload.subscribed_user_ids.sort(), [alice.user.id, bob.user.id, carol.user.id].sort())
   t.equal(seen.filter((e) => e.name === 'subscription.added').length, 3)

@@ -46,8 +46,14 @@ t.test('a list of markers is set together and answered in order, each with an ev
     { name: 'tag:rust', id: 9 },
     { name: 'explore:photos', id: 2 },
   ])
-  t.same(rows.map((r) => r.name), [`mentions:${alice.user.id}`, 'tag:rust', 'explore:photos'])
-  t.same(seen, rows.map((r) => r.name))
+  t.same(
+    rows.map((r) => r.name),
+    [`mentions:${alice.user.id}`, 'tag:rust', 'explore:photos'],
+  )
+  t.same(
+    seen,
+    rows.map((r) => r.name),
+  )
 })
 
 t.test('unknown marker names, percentages outside 0 to 100 and unreadable channels are refused', async (t) => {

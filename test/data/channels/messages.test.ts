@@ -23,7 +23,10 @@ t.test('a PM group resolves to one channel whatever the order and spelling of it
   t.equal(first.channel.type, 'svc.core.pm')
   t.same(first.channel.writers.user_ids, [bob.user.id, carol.user.id])
   t.equal(first.channel.writers.immutable, true)
-  t.same(await svc.domain.subscriptions.subscriberIds(await viewer(svc, carol.token), first.channel.id).then((ids) => ids.sort()), [alice.user.id, bob.user.id, carol.user.id].sort())
+  t.same(
+    await svc.domain.subscriptions.subscriberIds(await viewer(svc, carol.token), first.channel.id).then((ids) => ids.sort()),
+    [alice.user.id, bob.user.id, carol.user.id].sort(),
+  )
 })
 
 t.test('sending to nobody, to oneself or to unknown users is refused', async (t) => {
@@ -83,7 +86,10 @@ t.test('events follow the commit: channel, subscriptions, then the message with 
   const seen: DomainEvent[] = []
   svc.domain.events.onAny((e) => seen.push(e))
   const { message, channel } = await svc.domain.privateMessages.send(await viewer(svc, alice.token), ['@bob'], { text: 'hi' })
-  t.same(seen.map((e) => e.name), ['channel.created', 'subscription.added', 'subscription.added', 'message.created'])
+  t.same(
+    seen.map((e) => e.name),
+    ['channel.created', 'subscription.added', 'subscription.added', 'message.created'],
+  )
   const created = seen[3] as DomainEvent<'message.created'>
   t.equal(created.payload.message.id, message.id)
   t.equal(created.payload.channel.type, 'svc.core.pm')
@@ -91,7 +97,10 @@ t.test('events follow the commit: channel, subscriptions, then the message with 
   t.ok(await svc.domain.store.read.messages.get(message.id), 'the message was stored before the event')
   seen.length = 0
   await svc.domain.messages.delete(await viewer(svc, alice.token), channel.id, message.id)
-  t.same(seen.map((e) => e.name), ['message.deleted'])
+  t.same(
+    seen.map((e) => e.name),
+    ['message.deleted'],
+  )
   t.equal((seen[0] as DomainEvent<'message.deleted'>).payload.message.is_deleted, true)
 })
 
@@ -115,5 +124,8 @@ t.test('a machine-only message may name users by id in entities.mentions', async
   const note = { type: 'com.example.ping', value: { n: 1 } }
   const channel = await svc.domain.channels.create(v, { type: 'com.example.chat' })
   const message = await svc.domain.messages.create(v, channel.id, { machine_only: true, annotations: [note], entities: { mentions: [{ id: bob.user.id }] } })
-  t.same(message.entities.mentions.map((m) => m.id), [String(bob.user.id)])
+  t.same(
+    message.entities.mentions.map((m) => m.id),
+    [String(bob.user.id)],
+  )
 })

@@ -23,9 +23,15 @@ t.test('a channel marker’s event carries the channel; any other marker’s eve
   const av = await viewer(svc, alice.token)
   const channel = await svc.domain.channels.create(av, { type: 'com.example.chat' })
   const seen = record(svc)
-  await svc.domain.markers.set(av, [{ name: `channel:${channel.id}`, id: 7 }, { name: 'unified', id: 3 }])
+  await svc.domain.markers.set(av, [
+    { name: `channel:${channel.id}`, id: 7 },
+    { name: 'unified', id: 3 },
+  ])
   const [forChannel, forStream] = seen as DomainEvent<'marker.set'>[]
-  t.same(seen.map((e) => e.name), ['marker.set', 'marker.set'])
+  t.same(
+    seen.map((e) => e.name),
+    ['marker.set', 'marker.set'],
+  )
   t.equal(forChannel.payload.channel?.id, channel.id)
   t.equal(forChannel.payload.channel?.type, 'com.example.chat')
   t.equal(forChannel.payload.user.id, alice.user.id)
@@ -47,7 +53,10 @@ t.test('message events carry the channel and exactly the users subscribed after 
   const seen = record(svc)
   const message = await svc.domain.messages.create(await viewer(svc, carol.token), channel.id, { text: 'from outside' })
   await svc.domain.messages.delete(await viewer(svc, carol.token), channel.id, message.id)
-  t.same(seen.map((e) => e.name), ['message.created', 'message.deleted'])
+  t.same(
+    seen.map((e) => e.name),
+    ['message.created', 'message.deleted'],
+  )
   const [created, deleted] = seen as DomainEvent<'message.created'>[]
   t.equal(created.payload.message.id, message.id)
   t.equal(created.payload.channel.type, 'com.example.chat')
@@ -68,7 +77,11 @@ t.test('muting emits the unsubscription with the user and channel; unmuting emit
   const seen = record(svc)
   await svc.domain.subscriptions.mute(bv, channel.id)
   await svc.domain.subscriptions.mute(bv, channel.id)
-  t.same(seen.map((e) => e.name), ['subscription.removed'], 'a second mute unsubscribes nobody')
+  t.same(
+    seen.map((e) => e.name),
+    ['subscription.removed'],
+    'a second mute unsubscribes nobody',
+  )
   const removed = seen[0] as DomainEvent<'subscription.removed'>
   t.equal(removed.payload.user.id, bob.user.id)
   t.equal(removed.payload.channel.id, channel.id)
@@ -77,7 +90,11 @@ t.test('muting emits the unsubscription with the user and channel; unmuting emit
   t.same(seen, [])
   await svc.domain.subscriptions.mute(bv, channel.id)
   await svc.domain.subscriptions.subscribe(bv, channel.id)
-  t.same(seen.map((e) => e.name), ['subscription.added'], 'mute of an unsubscribed user is silent; subscribing unmutes and subscribes')
+  t.same(
+    seen.map((e) => e.name),
+    ['subscription.added'],
+    'mute of an unsubscribed user is silent; subscribing unmutes and subscribes',
+  )
 })
 
 t.test('a new PM group’s channel event lists both members; the next message to the group creates no channel', async (t) => {
@@ -96,7 +113,11 @@ t.test('a new PM group’s channel event lists both members; the next message to
   t.ok(added.every((e) => e.payload.channel.id === channel.id))
   seen.length = 0
   await svc.domain.privateMessages.send(av, ['@bob'], { text: 'two' })
-  t.same(seen.map((e) => e.name), ['message.created'], 'both still subscribed: only the message')
+  t.same(
+    seen.map((e) => e.name),
+    ['message.created'],
+    'both still subscribed: only the message',
+  )
 })
 
 t.test('a refused channel change emits nothing', async (t) => {

@@ -12,7 +12,10 @@ const page = { count: 20 }
 t.test('a fresh instance ships the five streams App.net had, each marker named for its slug', async (t) => {
   const svc = await makeInstance(t)
   const streams = await svc.domain.explore.list()
-  t.same(streams.map((s) => s.slug), ['posts', 'conversations', 'photos', 'trending', 'checkins'])
+  t.same(
+    streams.map((s) => s.slug),
+    ['posts', 'conversations', 'photos', 'trending', 'checkins'],
+  )
   const posts = streams[0]
   t.equal(posts.title, 'Posts')
   t.equal(posts.description, 'Posts not directed at any user')
@@ -91,7 +94,9 @@ t.test('photos, checkins and conversations follow their annotations and replies'
   const attached = await writePost(svc, bob.user, {
     annotations: [{ type: 'svc.core.attachments', value: { 'svc.core.file_list': [{ file_id: '1', mime_type: 'image/png' }] } }],
   })
-  await writePost(svc, bob.user, { annotations: [{ type: 'svc.core.attachments', value: { 'svc.core.file_list': [{ file_id: '2', mime_type: 'text/plain' }] } }] })
+  await writePost(svc, bob.user, {
+    annotations: [{ type: 'svc.core.attachments', value: { 'svc.core.file_list': [{ file_id: '2', mime_type: 'text/plain' }] } }],
+  })
   const there = await writePost(svc, alice.user, { annotations: [checkin] })
   const here = await writePost(svc, bob.user, { annotations: [geolocation] })
   const reply = await writePost(svc, bob.user, { reply_to: snap })
@@ -184,7 +189,13 @@ t.test('a sparse stream still fills its pages and says when there is more', asyn
     if (i % 5 === 0) photos.push(p)
   }
   const first = await svc.domain.explore.posts({}, 'photos', { count: 4 })
-  t.same(ids(first.page), photos.slice(2).map((p) => p.id).reverse())
+  t.same(
+    ids(first.page),
+    photos
+      .slice(2)
+      .map((p) => p.id)
+      .reverse(),
+  )
   t.equal(first.page.more, true)
   const rest = await svc.domain.explore.posts({}, 'photos', { count: 4, before_id: photos[2].id })
   t.same(ids(rest.page), [photos[1].id, photos[0].id])

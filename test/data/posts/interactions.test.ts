@@ -4,7 +4,10 @@ import { makeInstance, type Instance } from '../../fixtures/instance.js'
 import { writePost, writeRelation, writeStar } from '../../fixtures/post-rows.js'
 
 const summary = (page: { items: { item: Interaction }[] }) =>
-  page.items.map(({ item }) => `${item.action} ${item.objects.map((o) => ('username' in o ? o.username : o.id)).join(',')} by ${item.users.map((u) => u.username).join(',')}`)
+  page.items.map(
+    ({ item }) =>
+      `${item.action} ${item.objects.map((o) => ('username' in o ? o.username : o.id)).join(',')} by ${item.users.map((u) => u.username).join(',')}`,
+  )
 
 const hoursAgo = (h: number) => new Date(Date.now() - h * 3_600_000)
 
@@ -148,11 +151,20 @@ t.test('subscribers alice muted or blocked are left out, and a token that may no
   const { svc, alice, bob, dave, news, viewer } = await broadcastStory(t)
   await writeRelation(svc, 'mutes', alice.user, bob.user)
   await writeRelation(svc, 'blocks', dave.user, alice.user)
-  t.same(summary(await svc.domain.interactions.list(viewer, ['broadcast_subscribe', 'broadcast_unsubscribe'], { count: 20 })), [`broadcast_subscribe ${news.id} by carol`])
+  t.same(summary(await svc.domain.interactions.list(viewer, ['broadcast_subscribe', 'broadcast_unsubscribe'], { count: 20 })), [
+    `broadcast_subscribe ${news.id} by carol`,
+  ])
   const secret = await writeChannel(svc, alice.user, hoursAgo(1), { readers: [bob.user.id] })
   const basic = await svc.domain.tokens.authenticate((await svc.domain.tokens.issueUserToken(svc.app, alice.user, ['basic'])).access_token)
-  t.same(summary(await svc.domain.interactions.list(basic, ['broadcast_create'], { count: 20 })), [`broadcast_create ${news.id} by alice`], 'the public channel shows; the private one needs a messages scope')
-  t.same(summary(await svc.domain.interactions.list(viewer, ['broadcast_create'], { count: 20 })), [`broadcast_create ${secret.id} by alice`, `broadcast_create ${news.id} by alice`])
+  t.same(
+    summary(await svc.domain.interactions.list(basic, ['broadcast_create'], { count: 20 })),
+    [`broadcast_create ${news.id} by alice`],
+    'the public channel shows; the private one needs a messages scope',
+  )
+  t.same(summary(await svc.domain.interactions.list(viewer, ['broadcast_create'], { count: 20 })), [
+    `broadcast_create ${secret.id} by alice`,
+    `broadcast_create ${news.id} by alice`,
+  ])
 })
 
 t.test('leaving a broadcast channel, by unsubscribing or muting, is kept once per user; other channels and deactivation keep nothing', async (t) => {
@@ -174,7 +186,9 @@ t.test('leaving a broadcast channel, by unsubscribing or muting, is kept once pe
   await svc.domain.subscriptions.subscribe(asBob, chat.id)
   await svc.domain.subscriptions.unsubscribe(asBob, chat.id)
   t.same(await left(chat), [])
-  t.same(summary(await svc.domain.interactions.list(asAlice, ['broadcast_subscribe', 'broadcast_unsubscribe'], { count: 20 })), [`broadcast_unsubscribe ${news.id} by bob`])
+  t.same(summary(await svc.domain.interactions.list(asAlice, ['broadcast_subscribe', 'broadcast_unsubscribe'], { count: 20 })), [
+    `broadcast_unsubscribe ${news.id} by bob`,
+  ])
   await svc.domain.subscriptions.subscribe(asCarol, news.id)
   await svc.domain.channels.deactivate(asAlice, news.id)
   t.same(await left(news), [bob.user.id])

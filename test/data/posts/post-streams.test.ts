@@ -16,10 +16,16 @@ t.test('a page stays full when many posts in a row are filtered out', async (t) 
   for (let i = 0; i < 30; i++) await svc.domain.posts.create(asCarol, { text: `carol ${i}` })
   await svc.domain.relations.mute(asAlice, '@carol')
   const list = await svc.domain.postStreams.global(asAlice, { count: 2 })
-  t.same(list.page.items.map((i) => i.item.text), ['bob three', 'bob two'])
+  t.same(
+    list.page.items.map((i) => i.item.text),
+    ['bob three', 'bob two'],
+  )
   t.equal(list.page.more, true)
   const rest = await svc.domain.postStreams.global(asAlice, { count: 2, before_id: list.page.items[1].pagination_id })
-  t.same(rest.page.items.map((i) => i.item.text), ['bob one'])
+  t.same(
+    rest.page.items.map((i) => i.item.text),
+    ['bob one'],
+  )
   t.equal(rest.page.more, false)
 })
 
@@ -38,11 +44,14 @@ t.test('in my stream a repost of a post I already see is left out, and each orig
   await svc.domain.reposts.repost(await as(svc, carol), byDave.id)
   await svc.domain.reposts.repost(await as(svc, bob), byDave.id)
   const list = await svc.domain.postStreams.personal(asAlice, { count: 20 })
-  t.same(list.page.items.map((i) => i.item.text), ['>> @dave: dave says', 'bob says'])
-  t.equal(list.page.items[0].item.user_id, carol.user.id, 'the first repost of dave\'s post is the one shown')
+  t.same(
+    list.page.items.map((i) => i.item.text),
+    ['>> @dave: dave says', 'bob says'],
+  )
+  t.equal(list.page.items[0].item.user_id, carol.user.id, "the first repost of dave's post is the one shown")
 })
 
-t.test('a repost of a blocked author\'s post is hidden too, even looked up by id', async (t) => {
+t.test("a repost of a blocked author's post is hidden too, even looked up by id", async (t) => {
   const svc = await makeInstance(t)
   const alice = await svc.person('alice')
   const bob = await svc.person('bob')
@@ -63,7 +72,11 @@ t.test('machine-only posts with mentions count as directed', async (t) => {
   await svc.person('carol')
   const asAlice = await as(svc, alice)
   await svc.domain.relations.follow(asAlice, '@bob')
-  await svc.domain.posts.create(await as(svc, bob), { machine_only: true, annotations: [{ type: 'com.example.ping', value: {} }], entities: { mentions: [{ name: 'carol' }] } })
+  await svc.domain.posts.create(await as(svc, bob), {
+    machine_only: true,
+    annotations: [{ type: 'com.example.ping', value: {} }],
+    entities: { mentions: [{ name: 'carol' }] },
+  })
   const hidden = await svc.domain.postStreams.personal(asAlice, { count: 20, include_machine: true })
   t.same(hidden.page.items, [])
   const shown = await svc.domain.postStreams.personal(asAlice, { count: 20, include_machine: true, include_directed_posts: true })

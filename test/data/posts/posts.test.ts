@@ -58,7 +58,11 @@ t.test('a machine-only post addresses users named by id or by name in entities.m
   const carol = await svc.person('carol')
   const asAlice = await as(svc, alice)
   const note = { type: 'com.example.note', value: { n: 1 } }
-  const post = await svc.domain.posts.create(asAlice, { machine_only: true, annotations: [note], entities: { mentions: [{ id: String(bob.user.id) }, { name: 'carol' }] } })
+  const post = await svc.domain.posts.create(asAlice, {
+    machine_only: true,
+    annotations: [note],
+    entities: { mentions: [{ id: String(bob.user.id) }, { name: 'carol' }] },
+  })
   t.same(post.entities.mentions.map((m) => m.id).sort(), [String(bob.user.id), String(carol.user.id)].sort())
   await t.rejects(svc.domain.posts.create(asAlice, { machine_only: true, annotations: [note], entities: { mentions: [{ id: '999' }] } }), { code: 'invalid' })
 })
@@ -85,7 +89,10 @@ t.test('robo the bot links mentions of its followers only', async (t) => {
   const robo = await svc.person('robo', { type: 'bot' })
   await svc.domain.relations.follow(await as(svc, alice), '@robo')
   const post = await svc.domain.posts.create(await as(svc, robo), { text: '@alice @bob beep' })
-  t.same(post.entities.mentions.map((m) => m.name), ['alice'])
+  t.same(
+    post.entities.mentions.map((m) => m.name),
+    ['alice'],
+  )
 })
 
 t.test('only the creator deletes a post; its reposts go with it', async (t) => {

@@ -55,11 +55,18 @@ t.test('only an active broadcast anyone may read has pages: 20 live messages for
   await svc.domain.messages.delete(asAlice, news.id, sent[21].id)
 
   const first = await svc.domain.publicReads.broadcast(news.id)
-  t.same(first.messages.items.map((i) => i.item.message.text), Array.from({ length: 20 }, (_, n) => `issue ${21 - n}`), 'no deleted or machine-only message')
+  t.same(
+    first.messages.items.map((i) => i.item.message.text),
+    Array.from({ length: 20 }, (_, n) => `issue ${21 - n}`),
+    'no deleted or machine-only message',
+  )
   t.equal(first.messages.items[0].item.user?.username, 'alice')
   t.equal(first.messages.more, true)
   const second = await svc.domain.publicReads.broadcast(news.id, first.messages.items[19].pagination_id)
-  t.same(second.messages.items.map((i) => i.item.message.text), ['issue 1'])
+  t.same(
+    second.messages.items.map((i) => i.item.message.text),
+    ['issue 1'],
+  )
   t.equal(second.messages.more, false)
 
   const message = await svc.domain.publicReads.broadcastMessage(news.id, sent[0].id)

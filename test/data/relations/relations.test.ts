@@ -76,12 +76,18 @@ t.test('follower lists page by follow row, most recent follow first', async (t) 
   await svc.domain.relations.follow(await viewerOf(svc, bob), '@alice')
   const asAlice = await viewerOf(svc, alice)
   const page = await svc.domain.relationLists.follows(asAlice, 'me', 'followers', { count: 1 })
-  t.same(page.items.map((i) => i.item.username), ['bob'])
+  t.same(
+    page.items.map((i) => i.item.username),
+    ['bob'],
+  )
   t.equal(page.more, true)
   const follow = await svc.domain.store.read.follows.one('pair', `${bob.user.id}:${alice.user.id}`)
   t.equal(page.items[0].pagination_id, follow?.id, 'the pagination id is the follow row id')
   const next = await svc.domain.relationLists.follows(asAlice, 'me', 'followers', { count: 1, before_id: String(page.items[0].pagination_id) })
-  t.same(next.items.map((i) => i.item.username), ['carol'])
+  t.same(
+    next.items.map((i) => i.item.username),
+    ['carol'],
+  )
   t.same(await svc.domain.relationLists.followIds(asAlice, '@carol', 'following'), [String(alice.user.id)])
 })
 
@@ -95,14 +101,23 @@ t.test('mute lists are private to their owner and to apps the owner authorised',
   await svc.domain.relations.mute(asAlice, '@carol')
   await svc.domain.relations.mute(asAlice, '@carol')
   t.same(events, ['mute.added'], 'muting twice emits once')
-  t.same((await svc.domain.relationLists.hidden(asAlice, 'me', 'mutes')).map((u) => u.username), ['carol'])
+  t.same(
+    (await svc.domain.relationLists.hidden(asAlice, 'me', 'mutes')).map((u) => u.username),
+    ['carol'],
+  )
   await t.rejects(svc.domain.relationLists.hidden(await viewerOf(svc, bob), '@alice', 'mutes'), { code: 'forbidden' })
   const asApp = await svc.domain.tokens.authenticate(svc.appToken)
-  t.same((await svc.domain.relationLists.hidden(asApp, '@alice', 'mutes')).map((u) => u.username), ['carol'])
+  t.same(
+    (await svc.domain.relationLists.hidden(asApp, '@alice', 'mutes')).map((u) => u.username),
+    ['carol'],
+  )
   const { app: other } = await svc.domain.apps.create({ name: 'Other', redirect_uris: ['http://other.example/cb'] })
   const { access_token } = await svc.domain.tokens.issueAppToken(other)
   const asOther = await svc.domain.tokens.authenticate(access_token)
   await t.rejects(svc.domain.relationLists.hidden(asOther, '@alice', 'mutes'), { code: 'forbidden' })
   t.same(await svc.domain.relationLists.hiddenIds(asOther, [alice.user.id], 'mutes'), {}, 'an app alice never authorised learns nothing')
-  t.same(await svc.domain.relationLists.hiddenIds(asApp, [alice.user.id, carol.user.id, 999], 'mutes'), { [alice.user.id]: [String(carol.user.id)], [carol.user.id]: [] })
+  t.same(await svc.domain.relationLists.hiddenIds(asApp, [alice.user.id, carol.user.id, 999], 'mutes'), {
+    [alice.user.id]: [String(carol.user.id)],
+    [carol.user.id]: [],
+  })
 })

@@ -75,7 +75,10 @@ export function storeContract(t: Tap, openStore: OpenStore): void {
   t.test('getMany answers the rows that exist, in the order asked', async (t) => {
     const store = await withPosts(t)
     const rows = await store.read.users.getMany([3, 99, 1, 2])
-    t.same(rows.map((u) => u.username), ['carol', 'alice', 'bob'])
+    t.same(
+      rows.map((u) => u.username),
+      ['carol', 'alice', 'bob'],
+    )
   })
 
   t.test('put replaces a whole row and moves it between index keys', async (t) => {
@@ -263,7 +266,11 @@ export function storeContract(t: Tap, openStore: OpenStore): void {
     const names = Array.from({ length: 50 }, (_, i) => `user${i}`)
     const rows = await Promise.all(names.map((name) => store.transact((tx) => tx.users.insert(userRow(name)))))
     const ids = rows.map((r) => r.id)
-    t.same(ids, [...ids].sort((a, b) => a - b), 'ids follow the order of the calls')
+    t.same(
+      ids,
+      [...ids].sort((a, b) => a - b),
+      'ids follow the order of the calls',
+    )
     t.equal(new Set(ids).size, 50)
     t.equal(await store.read.users.size(), 50)
   })

@@ -40,8 +40,7 @@ const replaceDatasync = async (t: Tap, dir: string, make: (original: Datasync) =
   })
 }
 
-const people = (store: FileStore, names: string[]) =>
-  store.transact((tx) => names.map((name) => tx.users.insert(userRow(name))))
+const people = (store: FileStore, names: string[]) => store.transact((tx) => names.map((name) => tx.users.insert(userRow(name))))
 
 t.test('committed writes survive closing and reopening the store', async (t) => {
   const dir = t.testdir()
@@ -143,7 +142,10 @@ t.test('a compaction interrupted before its rename is recovered from the journal
   const again = await FileStore.open(dir)
   t.teardown(() => again.close())
   t.same(await everything(again), before)
-  t.notOk(readdirSync(storeDir(dir)).some((f) => f.endsWith('.tmp')), 'the tmp file is removed')
+  t.notOk(
+    readdirSync(storeDir(dir)).some((f) => f.endsWith('.tmp')),
+    'the tmp file is removed',
+  )
 })
 
 t.test('a compaction that renamed its snapshot but kept the old journal opens from the snapshot', async (t) => {
@@ -234,11 +236,14 @@ t.test('concurrent transactions share fsyncs (group commit)', async (t) => {
   const store = await FileStore.open(dir)
   t.teardown(() => store.close())
   let syncs = 0
-  await replaceDatasync(t, dir, (original) =>
-    function (this: unknown) {
-      syncs++
-      return original.call(this)
-    },
+  await replaceDatasync(
+    t,
+    dir,
+    (original) =>
+      function (this: unknown) {
+        syncs++
+        return original.call(this)
+      },
   )
   const rows = await Promise.all(Array.from({ length: 200 }, (_, i) => store.transact((tx) => tx.users.insert(userRow(`user${i}`)))))
   t.equal(rows.length, 200)
@@ -269,14 +274,23 @@ t.test('after a failed fsync the store refuses every later write', async (t) => 
   const store = await FileStore.open(dir)
   t.teardown(() => store.close().catch(() => undefined))
   let failing = true
-  await replaceDatasync(t, dir, (original) =>
-    function (this: unknown) {
-      return failing ? Promise.reject(Object.assign(new Error('EIO: disk on fire'), { code: 'EIO' })) : original.call(this)
-    },
+  await replaceDatasync(
+    t,
+    dir,
+    (original) =>
+      function (this: unknown) {
+        return failing ? Promise.reject(Object.assign(new Error('EIO: disk on fire'), { code: 'EIO' })) : original.call(this)
+      },
   )
-  await t.rejects(store.transact((tx) => tx.users.insert(userRow('alice'))), { code: 'unavailable', message: /disk on fire/ })
+  await t.rejects(
+    store.transact((tx) => tx.users.insert(userRow('alice'))),
+    { code: 'unavailable', message: /disk on fire/ },
+  )
   failing = false
-  await t.rejects(store.transact((tx) => tx.users.insert(userRow('bob'))), { code: 'unavailable', message: /restart svc/ })
+  await t.rejects(
+    store.transact((tx) => tx.users.insert(userRow('bob'))),
+    { code: 'unavailable', message: /restart svc/ },
+  )
 })
 
 t.test('a lock left by a dead process does not stop the next start', async (t) => {

@@ -11,7 +11,9 @@ const wrap = (inner: string) => `<span itemscope="https://app.net/schemas/Post">
 t.test('the recorded /text/process example renders exactly', async (t) => {
   t.equal(
     await html('#awesome @voidfiles'),
-    wrap('<span data-hashtag-name="awesome" itemprop="hashtag">#awesome</span> <span data-mention-id="3" data-mention-name="voidfiles" itemprop="mention">@voidfiles</span>'),
+    wrap(
+      '<span data-hashtag-name="awesome" itemprop="hashtag">#awesome</span> <span data-mention-id="3" data-mention-name="voidfiles" itemprop="mention">@voidfiles</span>',
+    ),
   )
 })
 

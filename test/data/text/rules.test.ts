@@ -28,7 +28,11 @@ t.test('user-given mentions are refused where not allowed', async (t) => {
 })
 
 t.test('user-given mentions by name or id address a machine-only post', async (t) => {
-  const { entities } = await processText('', { mentions: [{ name: 'Bob' }, { id: '5' }, { id: 1 }] }, postOptions({ allowEmpty: true, allowUserMentions: true }))
+  const { entities } = await processText(
+    '',
+    { mentions: [{ name: 'Bob' }, { id: '5' }, { id: 1 }] },
+    postOptions({ allowEmpty: true, allowUserMentions: true }),
+  )
   t.same(entities.mentions, [
     { pos: 0, len: 0, name: 'bob', id: '2', is_leading: true },
     { pos: 0, len: 0, name: 'carol', id: '5', is_leading: true },

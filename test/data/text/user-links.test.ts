@@ -6,7 +6,10 @@ t.test('a link whose anchor is not its domain gets [domain] appended, outside th
   const { text, entities } = await processText('I love this website!', { links: [{ pos: 7, len: 12, url: 'https://alpha.app.net' }] }, postOptions())
   t.equal(text, 'I love this website [alpha.app.net]!')
   t.same(entities.links, [{ pos: 7, len: 12, text: 'this website', url: 'https://alpha.app.net', amended_len: 28 }])
-  t.equal(renderHtml(text, entities), '<span itemscope="https://app.net/schemas/Post">I love <a href="https://alpha.app.net">this website</a> [alpha.app.net]!</span>')
+  t.equal(
+    renderHtml(text, entities),
+    '<span itemscope="https://app.net/schemas/Post">I love <a href="https://alpha.app.net">this website</a> [alpha.app.net]!</span>',
+  )
 })
 
 t.test('amended_len is left out when the anchor already is the domain', async (t) => {
@@ -78,7 +81,12 @@ t.test('given links must stay inside the text, not overlap, and point at http(s)
     { links: [{ pos: -1, len: 2, url: 'http://example.com' }] },
     { links: [{ pos: 0, len: 0, url: 'http://example.com' }] },
     { links: [{ pos: 0, len: 1.5, url: 'http://example.com' }] },
-    { links: [{ pos: 0, len: 3, url: 'http://example.com' }, { pos: 2, len: 2, url: 'http://example.org' }] },
+    {
+      links: [
+        { pos: 0, len: 3, url: 'http://example.com' },
+        { pos: 2, len: 2, url: 'http://example.org' },
+      ],
+    },
     { links: [{ pos: 0, len: 3, url: 'javascript:alert(1)' }] },
     { links: [{ pos: 0, len: 3, url: 'ftp://example.com' }] },
     { links: [{ pos: 0, len: 3, url: 'not a url' }] },
@@ -87,7 +95,16 @@ t.test('given links must stay inside the text, not overlap, and point at http(s)
 })
 
 t.test('adjacent given links may touch', async (t) => {
-  const { entities } = await processText('ab', { links: [{ pos: 0, len: 1, url: 'http://a.com' }, { pos: 1, len: 1, url: 'http://b.com' }] }, postOptions())
+  const { entities } = await processText(
+    'ab',
+    {
+      links: [
+        { pos: 0, len: 1, url: 'http://a.com' },
+        { pos: 1, len: 1, url: 'http://b.com' },
+      ],
+    },
+    postOptions(),
+  )
   t.same(
     entities.links.map((l) => [l.pos, l.len, l.amended_len]),
     [

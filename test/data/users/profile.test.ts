@@ -41,7 +41,8 @@ t.test('locale and timezone must be real ones', async (t) => {
   const svc = await makeInstance(t)
   const alice = await svc.person('alice')
   for (const locale of ['', 'english please', 'x', 'en_US_!!']) await t.rejects(edit(svc, alice, { locale }), { code: 'invalid', message: /locale/ })
-  for (const timezone of ['', 'Mars/Olympus', '+01:00', 'Europe/Berlin; drop']) await t.rejects(edit(svc, alice, { timezone }), { code: 'invalid', message: /timezone/ })
+  for (const timezone of ['', 'Mars/Olympus', '+01:00', 'Europe/Berlin; drop'])
+    await t.rejects(edit(svc, alice, { timezone }), { code: 'invalid', message: /timezone/ })
   t.equal((await edit(svc, alice, { locale: 'pt_BR' })).locale, 'pt_BR')
   t.equal((await edit(svc, alice, { timezone: 'america/new_york' })).timezone, 'America/New_York', 'a zone typed in another case is stored canonically')
   t.equal((await edit(svc, alice, { timezone: 'UTC' })).timezone, 'UTC')
@@ -70,7 +71,9 @@ t.test('user-given links are honoured, amended once, and kept when the descripti
   t.same(echoed.description, given.description, 'sending back what was stored changes nothing')
   const markdown = await edit(svc, alice, { description: { text: 'see [blog](https://blog.example)', entities: { parse_markdown_links: true } } })
   t.equal(markdown.description.text, 'see blog [blog.example]')
-  await t.rejects(edit(svc, alice, { description: { text: 'short', entities: { links: [{ pos: 3, len: 9, url: 'https://x.example' }] } } }), { code: 'invalid' })
+  await t.rejects(edit(svc, alice, { description: { text: 'short', entities: { links: [{ pos: 3, len: 9, url: 'https://x.example' }] } } }), {
+    code: 'invalid',
+  })
 })
 
 t.test('annotations are unique per type: listed types are added or replaced, a type alone is removed', async (t) => {

@@ -53,7 +53,10 @@ t.test('a photo taken sideways is stored upright, so a tall-looking cover is mea
   const svc = await makeInstance(t)
   const bob = await svc.person('bob')
   // Stored 600 wide and 1000 high; EXIF orientation 6 says to show it turned, 1000 wide.
-  const sideways = await sharp({ create: { width: 600, height: 1000, channels: 3, background: '#888' } }).jpeg().withMetadata({ orientation: 6 }).toBuffer()
+  const sideways = await sharp({ create: { width: 600, height: 1000, channels: 3, background: '#888' } })
+    .jpeg()
+    .withMetadata({ orientation: 6 })
+    .toBuffer()
   const updated = await svc.domain.userImages.upload(bob.user, 'cover', sideways)
   t.same([updated.cover?.width, updated.cover?.height], [1000, 600])
   const stored = await sharp((await svc.domain.userImages.serve(updated.cover!.file)).data).metadata()
@@ -78,7 +81,9 @@ t.test('rejected uploads change nothing and emit nothing', async (t) => {
   await t.rejects(svc.domain.userImages.upload(dave.user, 'cover', await flatImage(959, 500)), { code: 'invalid', message: /960 px wide/ })
   await t.rejects(svc.domain.userImages.upload(dave.user, 'avatar', Buffer.alloc(0)), { code: 'invalid' })
   // 7000 x 7000 of one colour is a tiny PNG that decodes to 147 MB.
-  const bomb = await sharp({ create: { width: 7000, height: 7000, channels: 3, background: '#fff' } }).png({ compressionLevel: 9 }).toBuffer()
+  const bomb = await sharp({ create: { width: 7000, height: 7000, channels: 3, background: '#fff' } })
+    .png({ compressionLevel: 9 })
+    .toBuffer()
   t.ok(bomb.length < 1024 * 1024, 'the bomb is small')
   await t.rejects(svc.domain.userImages.upload(dave.user, 'avatar', bomb), { code: 'invalid', message: /too many pixels/ })
   t.same(events, [])

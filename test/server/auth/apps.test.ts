@@ -11,7 +11,11 @@ t.test('an app lists the tokens its users granted it, newest first, with paginat
 
   const page = await svc.call('GET', '/stream/0/apps/me/tokens', { token: svc.appToken })
   t.equal(page.status, 200)
-  t.same(page.body.data.map((tk: { user: { username: string } }) => tk.user.username), ['bob', 'alice'], 'only this app, only user tokens')
+  t.same(
+    page.body.data.map((tk: { user: { username: string } }) => tk.user.username),
+    ['bob', 'alice'],
+    'only this app, only user tokens',
+  )
   t.same(page.body.data[1].scopes, ['basic', 'stream'])
   t.equal(page.body.data[1].app.client_id, svc.app.client_id)
   t.type(page.body.data[0].pagination_id, 'string')

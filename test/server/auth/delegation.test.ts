@@ -62,7 +62,12 @@ t.test('the delegate grant needs alice’s user token and a known delegate clien
   const robo = await makeClient(svc, 'Robo')
   const noToken = await postForm(svc, '/oauth/access_token', { grant_type: 'delegate', delegate_client_id: robo.client_id })
   t.equal(noToken.status, 401)
-  const appToken = await postForm(svc, '/oauth/access_token', { grant_type: 'delegate', delegate_client_id: robo.client_id }, { authorization: `Bearer ${svc.appToken}` })
+  const appToken = await postForm(
+    svc,
+    '/oauth/access_token',
+    { grant_type: 'delegate', delegate_client_id: robo.client_id },
+    { authorization: `Bearer ${svc.appToken}` },
+  )
   t.equal(appToken.status, 403)
   t.equal(appToken.body.error_slug, 'wrong-token-kind')
   const alice = await svc.person('alice')
@@ -71,7 +76,12 @@ t.test('the delegate grant needs alice’s user token and a known delegate clien
   t.equal(unknown.body.error, 'invalid_request')
   const missing = await postForm(svc, '/oauth/access_token', { grant_type: 'delegate' }, alice.auth)
   t.equal(missing.status, 400)
-  const badToken = await postForm(svc, '/oauth/access_token', { grant_type: 'delegate', delegate_client_id: robo.client_id }, { authorization: 'Bearer made-up' })
+  const badToken = await postForm(
+    svc,
+    '/oauth/access_token',
+    { grant_type: 'delegate', delegate_client_id: robo.client_id },
+    { authorization: 'Bearer made-up' },
+  )
   t.equal(badToken.status, 401)
   t.equal(badToken.body.error, 'invalid_token', 'an OAuth error body, not the API envelope')
   t.notOk('meta' in badToken.body)

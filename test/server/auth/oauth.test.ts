@@ -11,8 +11,18 @@ const authorizeUrl = (clientId: string, extra: Record<string, string> = {}, mode
 async function approveAsAlice(svc: Awaited<ReturnType<typeof makeInstance>>, url: string) {
   const browser = visitor(svc)
   const signIn = await browser.get(url)
-  const consent = await browser.post(url.split('?')[0], { ...Object.fromEntries(new URL(url, 'http://x').searchParams), csrf: csrfOf(signIn.text), action: 'sign_in', username: 'alice', password: 'correct horse' })
-  const done = await browser.post(url.split('?')[0], { ...Object.fromEntries(new URL(url, 'http://x').searchParams), csrf: csrfOf(consent.text), action: 'approve' })
+  const consent = await browser.post(url.split('?')[0], {
+    ...Object.fromEntries(new URL(url, 'http://x').searchParams),
+    csrf: csrfOf(signIn.text),
+    action: 'sign_in',
+    username: 'alice',
+    password: 'correct horse',
+  })
+  const done = await browser.post(url.split('?')[0], {
+    ...Object.fromEntries(new URL(url, 'http://x').searchParams),
+    csrf: csrfOf(consent.text),
+    action: 'approve',
+  })
   return { browser, signIn, consent, done, location: new URL(String(done.headers.location)) }
 }
 
@@ -20,7 +30,14 @@ t.test('robo gets a user token for alice with the password grant and its client 
   const svc = await makeInstance(t)
   const alice = await svc.person('alice')
   const robo = await makeClient(svc)
-  const res = await postForm(svc, '/oauth/access_token', { grant_type: 'password', client_id: robo.client_id, client_secret: robo.client_secret, username: 'alice', password: 'correct horse', scope: 'stream,write_post email' })
+  const res = await postForm(svc, '/oauth/access_token', {
+    grant_type: 'password',
+    client_id: robo.client_id,
+    client_secret: robo.client_secret,
+    username: 'alice',
+    password: 'correct horse',
+    scope: 'stream,write_post email',
+  })
   t.equal(res.status, 200)
   t.notOk('meta' in res.body, 'the answer is plain JSON, not an envelope')
   t.equal(res.headers['cache-control'], 'no-store')
@@ -37,7 +54,16 @@ t.test('the password grant also takes the password-grant secret, in a JSON body'
   const svc = await makeInstance(t)
   await svc.person('alice')
   const robo = await makeClient(svc)
-  const res = await svc.call('POST', '/oauth/access_token', { payload: { grant_type: 'password', client_id: robo.client_id, password_grant_secret: robo.password_grant_secret, username: 'alice', password: 'correct horse', scope: 'follow' } })
+  const res = await svc.call('POST', '/oauth/access_token', {
+    payload: {
+      grant_type: 'password',
+      client_id: robo.client_id,
+      password_grant_secret: robo.password_grant_secret,
+      username: 'alice',
+      password: 'correct horse',
+      scope: 'follow',
+    },
+  })
   t.equal(res.status, 200)
   t.same(res.body.token.scopes, ['basic', 'follow'])
 })
@@ -87,7 +113,12 @@ t.test('an unknown grant type, a missing grant type and a malformed body are 400
   const missing = await postForm(svc, '/oauth/access_token', { client_id: 'x' })
   t.equal(missing.status, 400)
   t.equal(missing.body.error, 'invalid_request')
-  const malformed = await svc.server.inject({ method: 'POST', url: '/oauth/access_token', headers: { 'content-type': 'application/json' }, payload: '{"grant_type":' })
+  const malformed = await svc.server.inject({
+    method: 'POST',
+    url: '/oauth/access_token',
+    headers: { 'content-type': 'application/json' },
+    payload: '{"grant_type":',
+  })
   t.equal(malformed.statusCode, 400)
   t.equal(JSON.parse(malformed.payload).error, 'invalid_request')
 })
@@ -189,7 +220,10 @@ t.test('changing the granted scopes emits token.scopes_changed', async (t) => {
   svc.domain.events.onAny((e) => events.push(e.name))
   await approveAsAlice(svc, authorizeUrl(robo.client_id, { response_type: 'token', scope: 'stream' }))
   await approveAsAlice(svc, authorizeUrl(robo.client_id, { response_type: 'token', scope: 'stream follow' }, 'authorize'))
-  t.same(events.filter((e) => e.startsWith('token.')), ['token.authorized', 'token.scopes_changed'])
+  t.same(
+    events.filter((e) => e.startsWith('token.')),
+    ['token.authorized', 'token.scopes_changed'],
+  )
 })
 
 t.test('an unregistered redirect URI or an unknown client gets an error page, never a redirect', async (t) => {
@@ -217,7 +251,15 @@ t.test('a form without the session CSRF token is refused', async (t) => {
   const robo = await makeClient(svc)
   const browser = visitor(svc)
   const page = await browser.get(authorizeUrl(robo.client_id))
-  const fields = { client_id: robo.client_id, response_type: 'code', redirect_uri: REDIRECT, scope: 'stream', action: 'sign_in', username: 'alice', password: 'correct horse' }
+  const fields = {
+    client_id: robo.client_id,
+    response_type: 'code',
+    redirect_uri: REDIRECT,
+    scope: 'stream',
+    action: 'sign_in',
+    username: 'alice',
+    password: 'correct horse',
+  }
   const forged = await browser.post('/oauth/authenticate', { ...fields, csrf: 'forged' })
   t.equal(forged.status, 403)
   const noCookie = await postForm(svc, '/oauth/authenticate', { ...fields, csrf: csrfOf(page.text) })
@@ -250,7 +292,13 @@ t.test('alice can deny, and can sign out from the consent page', async (t) => {
   const url = authorizeUrl(robo.client_id)
   const page = await browser.get(url)
   const fields = { client_id: robo.client_id, response_type: 'code', redirect_uri: REDIRECT, scope: 'stream write_post', state: 'xyz' }
-  const consent = await browser.post('/oauth/authenticate', { ...fields, csrf: csrfOf(page.text), action: 'sign_in', username: 'alice', password: 'correct horse' })
+  const consent = await browser.post('/oauth/authenticate', {
+    ...fields,
+    csrf: csrfOf(page.text),
+    action: 'sign_in',
+    username: 'alice',
+    password: 'correct horse',
+  })
   t.not(csrfOf(consent.text), csrfOf(page.text), 'signing in rotates the CSRF token')
   const denied = await browser.post('/oauth/authenticate', { ...fields, csrf: csrfOf(consent.text), action: 'deny' })
   t.equal(denied.status, 302)

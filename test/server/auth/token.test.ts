@@ -59,7 +59,12 @@ t.test('a token in the body counts for POST but never for DELETE or GET', async 
   t.type(JSON.parse(post.payload).delegate_token, 'string')
   const del = await svc.call('DELETE', '/stream/0/token', { payload: { access_token: bob.token } })
   t.equal(del.status, 401)
-  const get = await svc.server.inject({ method: 'GET', url: '/stream/0/token', headers: { 'content-type': 'application/json' }, payload: JSON.stringify({ access_token: bob.token }) })
+  const get = await svc.server.inject({
+    method: 'GET',
+    url: '/stream/0/token',
+    headers: { 'content-type': 'application/json' },
+    payload: JSON.stringify({ access_token: bob.token }),
+  })
   t.equal(get.statusCode, 401)
   t.equal((await svc.call('GET', '/token', { token: bob.token })).status, 200, 'bob is still authorized')
 })

@@ -3,16 +3,24 @@ import t from 'tap'
 import { makeInstance, type Instance, type Person } from '../../fixtures/instance.js'
 
 const broadcast = async (svc: Instance, owner: Person, body: Record<string, unknown> = {}) =>
-  (await svc.call('POST', '/channels?include_channel_annotations=1', { token: owner.token, payload: { type: 'svc.core.broadcast', readers: { public: true }, ...body } })).body.data
+  (
+    await svc.call('POST', '/channels?include_channel_annotations=1', {
+      token: owner.token,
+      payload: { type: 'svc.core.broadcast', readers: { public: true }, ...body },
+    })
+  ).body.data
 
 const send = async (svc: Instance, who: Person, channel: string, payload: Record<string, unknown>) =>
   (await svc.call('POST', `/channels/${channel}/messages?include_annotations=1`, { token: who.token, payload })).body.data
 
-const fallbackUrl = (o: { annotations: { type: string; value: { url: string } }[] }): string => o.annotations.find((a) => a.type === 'svc.core.fallback_url')!.value.url
+const fallbackUrl = (o: { annotations: { type: string; value: { url: string } }[] }): string =>
+  o.annotations.find((a) => a.type === 'svc.core.fallback_url')!.value.url
 
 const page = (svc: Instance, url: string) => svc.server.inject(new URL(url).pathname + new URL(url).search)
 
-const metadata = (title: string, description?: string) => [{ type: 'svc.core.broadcast.metadata', value: { title, ...(description === undefined ? {} : { description }) } }]
+const metadata = (title: string, description?: string) => [
+  { type: 'svc.core.broadcast.metadata', value: { title, ...(description === undefined ? {} : { description }) } },
+]
 const subject = (text: string) => [{ type: 'svc.core.broadcast.message.metadata', value: { subject: text } }]
 
 t.test('the fallback URLs the API hands out answer the channel page and the message page', async (t) => {
@@ -62,7 +70,10 @@ t.test('20 messages a page, newest first, with a link to older ones by before_id
   const res = await svc.server.inject(`/c/${code}`)
   t.match(res.payload, /<title>Broadcast<\/title>/, 'no metadata: a plain title')
   const texts = (html: string) => [...html.matchAll(/>(issue \d+)</g)].map((m) => m[1])
-  t.same(texts(res.payload), Array.from({ length: 20 }, (_, n) => `issue ${21 - n}`))
+  t.same(
+    texts(res.payload),
+    Array.from({ length: 20 }, (_, n) => `issue ${21 - n}`),
+  )
   const older = `http://127.0.0.1:0/c/${code}?before_id=${sent[1].id}`
   t.ok(res.payload.includes(`<a href="${older}" rel="next">Older messages</a>`))
   const next = await page(svc, older)

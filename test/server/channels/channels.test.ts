@@ -8,7 +8,11 @@ t.test('alice creates a channel, owns it and is subscribed to it', async (t) => 
   const svc = await makeInstance(t)
   const alice = await svc.person('alice')
   const bob = await svc.person('bob')
-  const res = await chat(svc, alice, { writers: { user_ids: ['@bob', alice.user.id] }, readers: { public: true }, annotations: [{ type: 'com.example.topic', value: { name: 'tea' } }] })
+  const res = await chat(svc, alice, {
+    writers: { user_ids: ['@bob', alice.user.id] },
+    readers: { public: true },
+    annotations: [{ type: 'com.example.topic', value: { name: 'tea' } }],
+  })
   t.equal(res.status, 200)
   const c = res.body.data
   t.equal(c.type, 'com.example.chat')
@@ -78,7 +82,10 @@ t.test('only the owner edits, PUT behaves like PATCH, and immutable ACLs stay pu
   const id = (await chat(svc, alice, { readers: { any_user: true, immutable: true }, writers: { user_ids: ['@bob'] } })).body.data.id
   t.equal((await svc.call('PATCH', `/channels/${id}`, { token: bob.token, payload: { annotations: [] } })).status, 403, 'a writer is not an editor')
   t.equal((await svc.call('PUT', `/channels/${id}`, { token: alice.token, payload: { readers: { public: true } } })).status, 400, 'readers are immutable')
-  const put = await svc.call('PUT', `/channels/${id}?include_annotations=1`, { token: alice.token, payload: { annotations: [{ type: 'com.example.topic', value: { name: 'coffee' } }], writers: { user_ids: [] }, type: 'com.example.other' } })
+  const put = await svc.call('PUT', `/channels/${id}?include_annotations=1`, {
+    token: alice.token,
+    payload: { annotations: [{ type: 'com.example.topic', value: { name: 'coffee' } }], writers: { user_ids: [] }, type: 'com.example.other' },
+  })
   t.equal(put.status, 200)
   t.equal(put.body.data.type, 'com.example.chat', 'the type is not updatable')
   t.same(put.body.data.writers.user_ids, [])
@@ -113,10 +120,16 @@ t.test('/users/me/channels lists the channels alice created, newest first', asyn
   const second = (await chat(svc, alice, { type: 'com.example.notes' })).body.data.id
   await chat(svc, bob)
   const res = await svc.call('GET', '/users/me/channels', { token: alice.token })
-  t.same(res.body.data.map((c: { id: string }) => c.id), [second, first])
+  t.same(
+    res.body.data.map((c: { id: string }) => c.id),
+    [second, first],
+  )
   t.equal(res.body.meta.more, false)
   const typed = await svc.call('GET', '/users/me/channels?channel_types=com.example.notes&count=1', { token: alice.token })
-  t.same(typed.body.data.map((c: { id: string }) => c.id), [second])
+  t.same(
+    typed.body.data.map((c: { id: string }) => c.id),
+    [second],
+  )
 })
 
 t.test('GET /channels is the inbox: subscribed channels, latest message first, with unread counts', async (t) => {
@@ -130,14 +143,20 @@ t.test('GET /channels is the inbox: subscribed channels, latest message first, w
   await svc.call('POST', '/channels/pm/messages', { token: bob.token, payload: { text: 'psst', destinations: ['@alice'] } })
   const res = await svc.call('GET', '/channels', { token: alice.token })
   t.equal(res.status, 200)
-  t.same(res.body.data.slice(1).map((c: { id: string }) => c.id), [busy, quiet])
+  t.same(
+    res.body.data.slice(1).map((c: { id: string }) => c.id),
+    [busy, quiet],
+  )
   t.equal(res.body.data[0].type, 'svc.core.pm')
   t.same(res.body.meta.unread_counts, { 'svc.core.pm': 1, 'svc.core.broadcast': 0, 'com.example.chat': 2 })
   t.ok(res.body.data.every((c: { has_unread: boolean }) => c.has_unread))
   const page = await svc.call('GET', '/channels?count=2', { token: alice.token })
   t.equal(page.body.meta.more, true)
   const rest = await svc.call('GET', `/channels?count=2&before_id=${page.body.meta.min_id}`, { token: alice.token })
-  t.same(rest.body.data.map((c: { id: string }) => c.id), [quiet])
+  t.same(
+    rest.body.data.map((c: { id: string }) => c.id),
+    [quiet],
+  )
   t.equal((await svc.call('GET', '/channels', { token: svc.appToken })).status, 403, 'an app has no inbox')
 })
 
@@ -202,10 +221,20 @@ t.test('channel search finds readable channels by metadata text, type and privac
   const secret = (await chat(svc, alice, { annotations: meta('Secret tea club', ['tea']) })).body.data.id
   await chat(svc, alice, { readers: { public: true }, annotations: meta('Coffee', ['coffee']) })
   const bobs = await svc.call('GET', '/channels/search?q=tea', { token: bob.token })
-  t.same(bobs.body.data.map((c: { id: string }) => c.id), [tea], 'bob cannot find the private channel')
+  t.same(
+    bobs.body.data.map((c: { id: string }) => c.id),
+    [tea],
+    'bob cannot find the private channel',
+  )
   const alices = await svc.call('GET', '/channels/search?q=tea&order=id', { token: alice.token })
-  t.same(alices.body.data.map((c: { id: string }) => c.id), [secret, tea])
-  t.same((await svc.call('GET', '/channels/search?tags=tea&is_private=1', { token: alice.token })).body.data.map((c: { id: string }) => c.id), [secret])
+  t.same(
+    alices.body.data.map((c: { id: string }) => c.id),
+    [secret, tea],
+  )
+  t.same(
+    (await svc.call('GET', '/channels/search?tags=tea&is_private=1', { token: alice.token })).body.data.map((c: { id: string }) => c.id),
+    [secret],
+  )
   t.equal((await svc.call('GET', '/channels/search?order=loudest', { token: alice.token })).status, 400)
 })
 
@@ -216,7 +245,10 @@ t.test('a public_messages token sees public channels only', async (t) => {
   const closed = (await chat(svc, alice)).body.data.id
   const limited = await svc.domain.tokens.issueUserToken(svc.app, alice.user, ['public_messages'])
   const res = await svc.call('GET', `/channels?ids=${open},${closed}`, { token: limited.access_token })
-  t.same(res.body.data.map((c: { id: string }) => c.id), [open])
+  t.same(
+    res.body.data.map((c: { id: string }) => c.id),
+    [open],
+  )
   t.equal((await svc.call('GET', `/channels/${closed}`, { token: limited.access_token })).status, 404)
 })
 
@@ -226,17 +258,26 @@ t.test('an app token sees public channels and private ones a reader authorised i
   const open = (await chat(svc, alice, { readers: { public: true } })).body.data.id
   const closed = (await chat(svc, alice)).body.data.id
   const res = await svc.call('GET', `/channels?ids=${open},${closed}`, { token: svc.appToken })
-  t.same(res.body.data.map((c: { id: string }) => c.id), [open, closed], 'alice authorised the test app with messages')
+  t.same(
+    res.body.data.map((c: { id: string }) => c.id),
+    [open, closed],
+    'alice authorised the test app with messages',
+  )
   const { app } = await svc.domain.apps.create({ name: 'Other', redirect_uris: ['http://other.example/cb'] })
   const other = await svc.domain.tokens.issueAppToken(app)
   const seen = await svc.call('GET', `/channels?ids=${open},${closed}`, { token: other.access_token })
-  t.same(seen.body.data.map((c: { id: string }) => c.id), [open])
+  t.same(
+    seen.body.data.map((c: { id: string }) => c.id),
+    [open],
+  )
 })
 
 t.test('channel annotations refuse replacement values, so file tokens are never stored', async (t) => {
   const svc = await makeInstance(t)
   const alice = await svc.person('alice')
-  const res = await chat(svc, alice, { annotations: [{ type: 'com.example.cover', value: { '+svc.core.file': { file_id: '1', file_token: 'secret', format: 'url' } } }] })
+  const res = await chat(svc, alice, {
+    annotations: [{ type: 'com.example.cover', value: { '+svc.core.file': { file_id: '1', file_token: 'secret', format: 'url' } } }],
+  })
   t.equal(res.status, 400)
 })
 
@@ -280,7 +321,10 @@ t.test('auto_subscribe on create and on update subscribes the people on the ACLs
   t.equal(created.body.data.counts.subscribers, 2)
   const seenByBob = await svc.call('GET', `/channels/${created.body.data.id}`, { token: bob.token })
   t.equal(seenByBob.body.data.you_subscribed, true)
-  const updated = await svc.call('PUT', `/channels/${created.body.data.id}`, { token: alice.token, payload: { readers: { user_ids: ['@carol'] }, auto_subscribe: true } })
+  const updated = await svc.call('PUT', `/channels/${created.body.data.id}`, {
+    token: alice.token,
+    payload: { readers: { user_ids: ['@carol'] }, auto_subscribe: true },
+  })
   t.equal(updated.status, 200)
   t.equal(updated.body.data.counts.subscribers, 3)
   t.equal((await svc.call('POST', '/channels', { token: alice.token, payload: { type: 'com.example.chat', auto_subscribe: 'often' } })).status, 400)

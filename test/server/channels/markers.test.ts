@@ -4,7 +4,10 @@ import { makeInstance } from '../../fixtures/instance.js'
 t.test('alice sets one marker and gets it back with string ids, a version and updated_at', async (t) => {
   const svc = await makeInstance(t)
   const alice = await svc.person('alice')
-  const res = await svc.call('POST', '/stream/0/posts/marker', { token: alice.token, payload: { name: 'unified', id: '42', percentage: 30, last_read_id: '9999', version: 'mine' } })
+  const res = await svc.call('POST', '/stream/0/posts/marker', {
+    token: alice.token,
+    payload: { name: 'unified', id: '42', percentage: 30, last_read_id: '9999', version: 'mine' },
+  })
   t.equal(res.status, 200)
   const m = res.body.data
   t.equal(m.name, 'unified')
@@ -18,9 +21,18 @@ t.test('alice sets one marker and gets it back with string ids, a version and up
 t.test('a list of markers answers a list', async (t) => {
   const svc = await makeInstance(t)
   const alice = await svc.person('alice')
-  const res = await svc.call('POST', '/posts/marker', { token: alice.token, payload: [{ name: 'global', id: 5 }, { name: `posts:${alice.user.id}`, id: 7 }] })
+  const res = await svc.call('POST', '/posts/marker', {
+    token: alice.token,
+    payload: [
+      { name: 'global', id: 5 },
+      { name: `posts:${alice.user.id}`, id: 7 },
+    ],
+  })
   t.equal(res.status, 200)
-  t.same(res.body.data.map((m: { name: string }) => m.name), ['global', `posts:${alice.user.id}`])
+  t.same(
+    res.body.data.map((m: { name: string }) => m.name),
+    ['global', `posts:${alice.user.id}`],
+  )
 })
 
 t.test('last_read_id moves back only with reset_read_id=1', async (t) => {

@@ -92,13 +92,19 @@ t.test('a channel’s messages come newest first with meta.marker named for the 
   const ids: string[] = []
   for (const text of ['one', 'two', 'three']) ids.push((await send(svc, alice, id, { text })).body.data.id)
   const res = await svc.call('GET', `/channels/${id}/messages?count=2`, { token: alice.token })
-  t.same(res.body.data.map((m: { id: string }) => m.id), [ids[2], ids[1]])
+  t.same(
+    res.body.data.map((m: { id: string }) => m.id),
+    [ids[2], ids[1]],
+  )
   t.equal(res.body.meta.more, true)
   t.same(res.body.meta.marker, { name: `channel:${id}` })
   t.equal(res.body.data[0].pagination_id, ids[2])
   await svc.call('POST', '/posts/marker', { token: alice.token, payload: { name: `channel:${id}`, id: ids[1] } })
   const after = await svc.call('GET', `/channels/${id}/messages?since_id=last_read`, { token: alice.token })
-  t.same(after.body.data.map((m: { id: string }) => m.id), [ids[2]])
+  t.same(
+    after.body.data.map((m: { id: string }) => m.id),
+    [ids[2]],
+  )
   t.equal(after.body.meta.marker.last_read_id, ids[1])
   t.equal((await svc.call('GET', `/channels/${id}/messages`, { token: svc.appToken })).status, 403, 'a user token lists messages')
 })
@@ -134,7 +140,10 @@ t.test('GET /channels/messages answers the visible messages across channels', as
   const a = (await send(svc, alice, open, { text: 'public' })).body.data.id
   const b = (await send(svc, alice, closed, { text: 'private' })).body.data.id
   const res = await svc.call('GET', `/channels/messages?ids=${a},${b},999`, { token: bob.token })
-  t.same(res.body.data.map((m: { id: string }) => m.id), [a])
+  t.same(
+    res.body.data.map((m: { id: string }) => m.id),
+    [a],
+  )
   const ids = Array.from({ length: 201 }, (_, i) => i + 1).join(',')
   t.equal((await svc.call('GET', `/channels/messages?ids=${ids}`, { token: bob.token })).status, 400)
 })
@@ -147,7 +156,10 @@ t.test('/users/me/messages lists alice’s own messages across channels', async 
   const second = (await send(svc, alice, 'pm', { text: 'two', destinations: ['@bob'] })).body.data.id
   await send(svc, bob, 'pm', { text: 'not mine', destinations: ['@alice'] })
   const res = await svc.call('GET', '/users/me/messages', { token: alice.token })
-  t.same(res.body.data.map((m: { id: string }) => m.id), [second, first])
+  t.same(
+    res.body.data.map((m: { id: string }) => m.id),
+    [second, first],
+  )
 })
 
 t.test('a public_messages token cannot send or read private messages', async (t) => {

@@ -17,7 +17,20 @@ const send = async (svc: Instance, who: Person, channel: string, payload: Record
 
 const keys = (o: object): string[] => Object.keys(o).sort()
 
-const CHANNEL_KEYS = ['counts', 'editors', 'has_unread', 'id', 'is_inactive', 'owner', 'readers', 'type', 'writers', 'you_can_edit', 'you_muted', 'you_subscribed']
+const CHANNEL_KEYS = [
+  'counts',
+  'editors',
+  'has_unread',
+  'id',
+  'is_inactive',
+  'owner',
+  'readers',
+  'type',
+  'writers',
+  'you_can_edit',
+  'you_muted',
+  'you_subscribed',
+]
 const ACL_KEYS = ['any_user', 'immutable', 'public', 'user_ids', 'you']
 const MESSAGE_KEYS = ['channel_id', 'created_at', 'entities', 'html', 'id', 'machine_only', 'num_replies', 'source', 'text', 'thread_id', 'user']
 
@@ -77,7 +90,14 @@ t.test('a channel marker shows as {name} while unset, then with every marker fie
   await svc.call('POST', '/posts/marker', { token: alice.token, payload: { name: `channel:${c.id}`, id: m.id, percentage: 25 } })
   const marker = (await svc.call('GET', `/channels/${c.id}?include_marker=1`, { token: alice.token })).body.data.marker
   t.same(keys(marker), ['id', 'last_read_id', 'name', 'percentage', 'updated_at', 'version'])
-  t.match(marker, { id: m.id, last_read_id: m.id, name: `channel:${c.id}`, percentage: 25, updated_at: /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/, version: /^[0-9a-f]+$/ })
+  t.match(marker, {
+    id: m.id,
+    last_read_id: m.id,
+    name: `channel:${c.id}`,
+    percentage: 25,
+    updated_at: /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/,
+    version: /^[0-9a-f]+$/,
+  })
   t.notOk('marker' in (await svc.call('GET', `/channels/${c.id}`, { token: alice.token })).body.data, 'only with include_marker=1')
   t.notOk('marker' in (await svc.call('GET', `/channels/${c.id}?include_marker=1`, { token: svc.appToken })).body.data, 'user tokens only')
 })
@@ -102,7 +122,10 @@ t.test('channel_types filters the inbox too', async (t) => {
   await chat(svc, alice)
   const pm = await send(svc, bob, 'pm', { text: 'psst', destinations: ['@alice'] })
   const res = await svc.call('GET', '/channels?channel_types=svc.core.pm,com.example.other', { token: alice.token })
-  t.same(res.body.data.map((c: { id: string }) => c.id), [pm.channel_id])
+  t.same(
+    res.body.data.map((c: { id: string }) => c.id),
+    [pm.channel_id],
+  )
 })
 
 t.test('deactivation: an editor cannot, a PM channel cannot be, messages stay readable, search hides it unless include_inactive=1', async (t) => {
@@ -123,9 +146,16 @@ t.test('deactivation: an editor cannot, a PM channel cannot be, messages stay re
   t.equal(again.body.data.is_inactive, true)
   t.equal((await svc.call('PATCH', `/channels/${c.id}`, { token: alice.token, payload: { annotations: [] } })).status, 400, 'irreversible: no more edits')
   const messages = await svc.call('GET', `/channels/${c.id}/messages`, { token: bob.token })
-  t.same(messages.body.data.map((x: { id: string }) => x.id), [m.id], 'messages are kept')
+  t.same(
+    messages.body.data.map((x: { id: string }) => x.id),
+    [m.id],
+    'messages are kept',
+  )
   t.same((await svc.call('GET', '/channels/search?q=tea', { token: bob.token })).body.data, [])
-  t.same((await svc.call('GET', '/channels/search?q=tea&include_inactive=1', { token: bob.token })).body.data.map((x: { id: string }) => x.id), [c.id])
+  t.same(
+    (await svc.call('GET', '/channels/search?q=tea&include_inactive=1', { token: bob.token })).body.data.map((x: { id: string }) => x.id),
+    [c.id],
+  )
 })
 
 t.test('deactivating asks for a user token but no messaging scope: the owner may use any of her tokens', async (t) => {
@@ -190,8 +220,15 @@ t.test('the muted list ignores the channel general parameters', async (t) => {
   const c = await chat(svc, alice, { readers: { public: true }, annotations: [{ type: 'com.example.topic', value: { t: 1 } }] })
   await send(svc, alice, c.id, { text: 'hello' })
   await svc.call('POST', `/channels/${c.id}/mute`, { token: bob.token })
-  const res = await svc.call('GET', '/users/me/channels/muted?channel_types=com.example.other&include_read=0&include_annotations=1&include_recent_message=1&include_marker=1', { token: bob.token })
-  t.same(res.body.data.map((x: { id: string }) => x.id), [c.id])
+  const res = await svc.call(
+    'GET',
+    '/users/me/channels/muted?channel_types=com.example.other&include_read=0&include_annotations=1&include_recent_message=1&include_marker=1',
+    { token: bob.token },
+  )
+  t.same(
+    res.body.data.map((x: { id: string }) => x.id),
+    [c.id],
+  )
   t.same(keys(res.body.data[0]), [...CHANNEL_KEYS, 'recent_message_id'].sort())
   t.same(res.body.meta, { code: 200 }, 'not paginated')
 })
@@ -202,7 +239,10 @@ t.test('a client may PUT back the whole channel it fetched, immutable ACLs inclu
   const bob = await svc.person('bob')
   const c = await chat(svc, alice, { readers: { user_ids: ['@bob'], immutable: true }, writers: { any_user: true } })
   const fetched = (await svc.call('GET', `/channels/${c.id}`, { token: alice.token })).body.data
-  const put = await svc.call('PUT', `/channels/${c.id}?include_annotations=1`, { token: alice.token, payload: { ...fetched, annotations: [{ type: 'com.example.topic', value: { t: 'new' } }] } })
+  const put = await svc.call('PUT', `/channels/${c.id}?include_annotations=1`, {
+    token: alice.token,
+    payload: { ...fetched, annotations: [{ type: 'com.example.topic', value: { t: 'new' } }] },
+  })
   t.equal(put.status, 200)
   t.same(put.body.data.readers, { any_user: false, immutable: true, public: false, user_ids: [String(bob.user.id)], you: true })
   t.same(put.body.data.annotations, [{ type: 'com.example.topic', value: { t: 'new' } }])
@@ -222,13 +262,25 @@ t.test('an annotation update touches only the types it names; a type without a v
     ],
   })
   const created = await svc.call('GET', `/channels/${c.id}?include_channel_annotations=1`, { token: alice.token })
-  t.same(created.body.data.annotations, [{ type: 'com.example.topic', value: { t: 'coffee' } }, { type: 'com.example.color', value: { c: 'green' } }], 'one annotation per type, the last given')
+  t.same(
+    created.body.data.annotations,
+    [
+      { type: 'com.example.topic', value: { t: 'coffee' } },
+      { type: 'com.example.color', value: { c: 'green' } },
+    ],
+    'one annotation per type, the last given',
+  )
   const res = await svc.call('PATCH', `/channels/${c.id}?include_channel_annotations=1`, {
     token: alice.token,
-    payload: { annotations: [{ type: 'com.example.color' }, { type: 'com.example.size', value: { s: 3 } }, { type: 'com.example.topic', value: { t: 'mate' } }] },
+    payload: {
+      annotations: [{ type: 'com.example.color' }, { type: 'com.example.size', value: { s: 3 } }, { type: 'com.example.topic', value: { t: 'mate' } }],
+    },
   })
   t.equal(res.status, 200)
-  t.same(res.body.data.annotations, [{ type: 'com.example.topic', value: { t: 'mate' } }, { type: 'com.example.size', value: { s: 3 } }])
+  t.same(res.body.data.annotations, [
+    { type: 'com.example.topic', value: { t: 'mate' } },
+    { type: 'com.example.size', value: { s: 3 } },
+  ])
 })
 
 t.test('channel metadata types fit their kind of channel and are checked', async (t) => {
@@ -268,25 +320,43 @@ t.test('a broadcast channel shows a read-only fallback URL and its publishing fr
   })
   const code = Number(news.id).toString(36)
   const fresh = (await svc.call('GET', `/channels/${news.id}?include_channel_annotations=1`, { token: bob.token })).body.data
-  t.same(fresh.annotations, [
-    { type: 'svc.core.broadcast.metadata', value: { title: 'Tea news', description: 'weekly' } },
-    { type: 'svc.core.fallback_url', value: { url: `https://svc.example/c/${code}` } },
-    { type: 'svc.core.broadcast.freq', value: { avg_freq: 'Less than one message a month', intensity: 0 } },
-  ], 'the client’s fallback_url, freq and tags are dropped; the server’s are added')
+  t.same(
+    fresh.annotations,
+    [
+      { type: 'svc.core.broadcast.metadata', value: { title: 'Tea news', description: 'weekly' } },
+      { type: 'svc.core.fallback_url', value: { url: `https://svc.example/c/${code}` } },
+      { type: 'svc.core.broadcast.freq', value: { avg_freq: 'Less than one message a month', intensity: 0 } },
+    ],
+    'the client’s fallback_url, freq and tags are dropped; the server’s are added',
+  )
   const m = await send(svc, alice, news.id, {
     text: 'issue 1',
-    annotations: [{ type: 'svc.core.broadcast.message.metadata', value: { subject: 'First issue' } }, { type: 'svc.core.fallback_url', value: { url: 'https://elsewhere.example/1' } }],
+    annotations: [
+      { type: 'svc.core.broadcast.message.metadata', value: { subject: 'First issue' } },
+      { type: 'svc.core.fallback_url', value: { url: 'https://elsewhere.example/1' } },
+    ],
   })
   const withOne = (await svc.call('GET', `/channels/${news.id}?include_annotations=1&include_recent_message=1`, { token: bob.token })).body.data
-  t.same(withOne.annotations[2], { type: 'svc.core.broadcast.freq', value: { avg_freq: 'About 1 message a day', intensity: 1 } }, 'a channel younger than a day counts as one day old')
+  t.same(
+    withOne.annotations[2],
+    { type: 'svc.core.broadcast.freq', value: { avg_freq: 'About 1 message a day', intensity: 1 } },
+    'a channel younger than a day counts as one day old',
+  )
   t.same(withOne.recent_message.annotations, [
     { type: 'svc.core.broadcast.message.metadata', value: { subject: 'First issue' } },
     { type: 'svc.core.fallback_url', value: { url: `https://svc.example/c/${code}/m/${Number(m.id).toString(36)}` } },
   ])
   t.notOk('annotations' in (await svc.call('GET', `/channels/${news.id}`, { token: bob.token })).body.data, 'annotations only when asked for')
   const stored = await svc.domain.store.read.channels.get(Number(news.id))
-  t.same(stored?.annotations.map((a) => a.type), ['svc.core.broadcast.metadata'], 'the server-kept annotations are not stored')
-  const edited = await svc.call('PATCH', `/channels/${news.id}?include_channel_annotations=1`, { token: alice.token, payload: { annotations: [{ type: 'svc.core.fallback_url', value: { url: 'https://elsewhere.example' } }] } })
+  t.same(
+    stored?.annotations.map((a) => a.type),
+    ['svc.core.broadcast.metadata'],
+    'the server-kept annotations are not stored',
+  )
+  const edited = await svc.call('PATCH', `/channels/${news.id}?include_channel_annotations=1`, {
+    token: alice.token,
+    payload: { annotations: [{ type: 'svc.core.fallback_url', value: { url: 'https://elsewhere.example' } }] },
+  })
   t.equal(edited.body.data.annotations[1].value.url, `https://svc.example/c/${code}`, 'not settable by an update either')
 })
 
@@ -296,7 +366,10 @@ t.test('broadcast message metadata belongs to broadcast messages, with a subject
   const room = await chat(svc, alice)
   const news = await chat(svc, alice, { type: 'svc.core.broadcast' })
   const post = (channel: string, subject: string) =>
-    svc.call('POST', `/channels/${channel}/messages`, { token: alice.token, payload: { text: 'hi', annotations: [{ type: 'svc.core.broadcast.message.metadata', value: { subject } }] } })
+    svc.call('POST', `/channels/${channel}/messages`, {
+      token: alice.token,
+      payload: { text: 'hi', annotations: [{ type: 'svc.core.broadcast.message.metadata', value: { subject } }] },
+    })
   t.equal((await post(room.id, 'Hello')).status, 400)
   t.equal((await post(news.id, 'x'.repeat(129))).status, 400)
   t.equal((await post(news.id, 'x'.repeat(128))).status, 200)

@@ -2,7 +2,8 @@ import t from 'tap'
 import { makeInstance, type Instance, type Person } from '../../fixtures/instance.js'
 
 const openRoom = async (svc: Instance, owner: Person): Promise<string> =>
-  (await svc.call('POST', '/channels', { token: owner.token, payload: { type: 'com.example.chat', readers: { any_user: true }, writers: { any_user: true } } })).body.data.id
+  (await svc.call('POST', '/channels', { token: owner.token, payload: { type: 'com.example.chat', readers: { any_user: true }, writers: { any_user: true } } }))
+    .body.data.id
 
 t.test('bob subscribes to and unsubscribes from a channel he can read', async (t) => {
   const svc = await makeInstance(t)
@@ -38,7 +39,10 @@ t.test('subscribers are listed as users, newest first, and as ids', async (t) =>
   await svc.call('POST', `/channels/${id}/subscribe`, { token: bob.token })
   await svc.call('POST', `/channels/${id}/subscribe`, { token: carol.token })
   const users = await svc.call('GET', `/channels/${id}/subscribers?count=2`, { token: alice.token })
-  t.same(users.body.data.map((u: { username: string }) => u.username), ['carol', 'bob'])
+  t.same(
+    users.body.data.map((u: { username: string }) => u.username),
+    ['carol', 'bob'],
+  )
   t.equal(users.body.meta.more, true)
   const ids = await svc.call('GET', `/channels/${id}/subscribers/ids`, { token: svc.appToken })
   t.same(ids.body.data, [carol.user.id, bob.user.id, alice.user.id].map(String))
@@ -59,7 +63,10 @@ t.test('muting unsubscribes, keeps pm auto-subscription away, and unmuting does 
   await svc.call('POST', '/channels/pm/messages', { token: alice.token, payload: { text: 'still there?', destinations: ['@bob'] } })
   t.equal((await svc.call('GET', `/channels/${pm}`, { token: bob.token })).body.data.you_subscribed, false, 'no auto-subscription while muted')
   const list = await svc.call('GET', '/users/me/channels/muted', { token: bob.token })
-  t.same(list.body.data.map((c: { id: string }) => c.id), [pm])
+  t.same(
+    list.body.data.map((c: { id: string }) => c.id),
+    [pm],
+  )
   const unmuted = await svc.call('DELETE', `/channels/${pm}/mute`, { token: bob.token })
   t.equal(unmuted.body.data.you_muted, false)
   t.equal(unmuted.body.data.you_subscribed, false)

@@ -15,8 +15,16 @@ t.test('anyone lists the explore streams, unpaginated, each with its URL', async
     const res = await svc.call('GET', path)
     t.equal(res.status, 200)
     t.same(res.body.meta, { code: 200 }, 'no pagination meta')
-    t.same(res.body.data.map((s: { slug: string }) => s.slug), ['posts', 'conversations', 'photos', 'trending', 'checkins'])
-    t.same(res.body.data[2], { slug: 'photos', title: 'Photos', description: 'Photos uploaded by people here', url: 'https://svc.example/stream/0/posts/stream/explore/photos' })
+    t.same(
+      res.body.data.map((s: { slug: string }) => s.slug),
+      ['posts', 'conversations', 'photos', 'trending', 'checkins'],
+    )
+    t.same(res.body.data[2], {
+      slug: 'photos',
+      title: 'Photos',
+      description: 'Photos uploaded by people here',
+      url: 'https://svc.example/stream/0/posts/stream/explore/photos',
+    })
   }
 })
 
@@ -28,7 +36,10 @@ t.test('a stream answers its posts with the stream and its marker in meta', asyn
   await post(svc, bob, { text: 'no photo' })
   const res = await svc.call('GET', '/stream/0/posts/stream/explore/photos?include_post_annotations=1')
   t.equal(res.status, 200)
-  t.same(res.body.data.map((p: { id: string }) => p.id), [snap.id])
+  t.same(
+    res.body.data.map((p: { id: string }) => p.id),
+    [snap.id],
+  )
   t.equal(res.body.data[0].pagination_id, snap.id)
   t.same(res.body.data[0].annotations, [photo])
   t.equal(res.body.data[0].user.username, 'alice')

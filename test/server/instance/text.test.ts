@@ -12,7 +12,7 @@ t.test('alice processes text and gets what a post would get, with nothing stored
     html: `<span itemscope="https://app.net/schemas/Post"><span data-hashtag-name="awesome" itemprop="hashtag">#awesome</span> <span data-mention-id="${bob.user.id}" data-mention-name="bob" itemprop="mention">@Bob</span></span>`,
     entities: { mentions: [{ pos: 9, len: 4, name: 'bob', id: String(bob.user.id) }], hashtags: [{ pos: 0, len: 8, name: 'awesome' }], links: [] },
   })
-  t.equal(await svc.domain.store.read.posts.size(), 0, "no post was stored")
+  t.equal(await svc.domain.store.read.posts.size(), 0, 'no post was stored')
 })
 
 t.test('an app token may process text too, but no token is a 401', async (t) => {
@@ -48,7 +48,10 @@ t.test('user-given links are amended against phishing', async (t) => {
 t.test('markdown links are converted when asked', async (t) => {
   const svc = await makeInstance(t)
   const alice = await svc.person('alice')
-  const res = await svc.call('POST', '/text/process', { token: alice.token, payload: { text: '[App.net](https://app.net)', entities: { parse_markdown_links: true } } })
+  const res = await svc.call('POST', '/text/process', {
+    token: alice.token,
+    payload: { text: '[App.net](https://app.net)', entities: { parse_markdown_links: true } },
+  })
   t.same(res.body.data.entities.links, [{ pos: 0, len: 7, text: 'App.net', url: 'https://app.net' }])
   t.equal(res.body.data.text, 'App.net')
 })

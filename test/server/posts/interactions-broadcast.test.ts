@@ -31,34 +31,45 @@ const story = async (t: Parameters<typeof makeInstance>[0]) => {
 
 const actions = (body: { data: { action: string }[] }) => body.data.map((i) => i.action)
 
-t.test("alice's broadcast channel shows as broadcast_create, broadcast_subscribe and broadcast_unsubscribe interactions, newest first among the others", async (t) => {
-  const { svc, alice, bob, carol, hello, news, ok, starredAt, followedAt } = await story(t)
-  const res = await svc.call('GET', '/stream/0/users/me/interactions', { token: alice.token })
-  t.equal(res.status, 200)
-  t.equal(res.body.meta.more, false)
-  const r = svc.domain.store.read
-  const channel = (await r.channels.get(Number(news.id)))!
-  const bobSubscribed = (await r.subscriptions.one('pair', `${news.id}:${bob.user.id}`))!.created_at
-  const carolLeft = (await r.broadcast_unsubscriptions.one('pair', `${news.id}:${carol.user.id}`))!.unsubscribed_at
-  const [newsJson, helloJson] = [await ok('GET', `/channels/${news.id}`, alice.token), await ok('GET', `/posts/${hello.id}`, alice.token)]
-  const [aliceJson, bobJson, carolJson] = [await ok('GET', '/users/@alice', alice.token), await ok('GET', '/users/@bob', alice.token), await ok('GET', '/users/@carol', alice.token)]
-  t.equal(newsJson.counts.subscribers, 2, 'alice and bob; carol left')
-  t.same(
-    res.body.data.map(({ pagination_id: _, ...rest }: { pagination_id: string }) => rest),
-    [
-      { action: 'broadcast_unsubscribe', event_date: carolLeft, objects: [newsJson], users: [carolJson] },
-      { action: 'broadcast_subscribe', event_date: bobSubscribed, objects: [newsJson], users: [bobJson] },
-      { action: 'broadcast_create', event_date: channel.created_at, objects: [newsJson], users: [aliceJson] },
-      { action: 'follow', event_date: isoNow(followedAt), objects: [aliceJson], users: [carolJson] },
-      { action: 'star', event_date: isoNow(starredAt), objects: [helloJson], users: [bobJson] },
-    ],
-  )
-  const ids = res.body.data.map((i: { pagination_id: string }) => i.pagination_id)
-  for (const id of ids) t.match(id, /^\d+$/)
-  t.same(ids, [...ids].sort((a: string, b: string) => Number(b) - Number(a)), 'pagination ids fall down the list')
-  t.equal(new Set(ids).size, 5)
-  t.same((await svc.call('GET', '/users/me/interactions', { token: bob.token })).body.data, [], "a subscriber hears nothing of the owner's channel")
-})
+t.test(
+  "alice's broadcast channel shows as broadcast_create, broadcast_subscribe and broadcast_unsubscribe interactions, newest first among the others",
+  async (t) => {
+    const { svc, alice, bob, carol, hello, news, ok, starredAt, followedAt } = await story(t)
+    const res = await svc.call('GET', '/stream/0/users/me/interactions', { token: alice.token })
+    t.equal(res.status, 200)
+    t.equal(res.body.meta.more, false)
+    const r = svc.domain.store.read
+    const channel = (await r.channels.get(Number(news.id)))!
+    const bobSubscribed = (await r.subscriptions.one('pair', `${news.id}:${bob.user.id}`))!.created_at
+    const carolLeft = (await r.broadcast_unsubscriptions.one('pair', `${news.id}:${carol.user.id}`))!.unsubscribed_at
+    const [newsJson, helloJson] = [await ok('GET', `/channels/${news.id}`, alice.token), await ok('GET', `/posts/${hello.id}`, alice.token)]
+    const [aliceJson, bobJson, carolJson] = [
+      await ok('GET', '/users/@alice', alice.token),
+      await ok('GET', '/users/@bob', alice.token),
+      await ok('GET', '/users/@carol', alice.token),
+    ]
+    t.equal(newsJson.counts.subscribers, 2, 'alice and bob; carol left')
+    t.same(
+      res.body.data.map(({ pagination_id: _, ...rest }: { pagination_id: string }) => rest),
+      [
+        { action: 'broadcast_unsubscribe', event_date: carolLeft, objects: [newsJson], users: [carolJson] },
+        { action: 'broadcast_subscribe', event_date: bobSubscribed, objects: [newsJson], users: [bobJson] },
+        { action: 'broadcast_create', event_date: channel.created_at, objects: [newsJson], users: [aliceJson] },
+        { action: 'follow', event_date: isoNow(followedAt), objects: [aliceJson], users: [carolJson] },
+        { action: 'star', event_date: isoNow(starredAt), objects: [helloJson], users: [bobJson] },
+      ],
+    )
+    const ids = res.body.data.map((i: { pagination_id: string }) => i.pagination_id)
+    for (const id of ids) t.match(id, /^\d+$/)
+    t.same(
+      ids,
+      [...ids].sort((a: string, b: string) => Number(b) - Number(a)),
+      'pagination ids fall down the list',
+    )
+    t.equal(new Set(ids).size, 5)
+    t.same((await svc.call('GET', '/users/me/interactions', { token: bob.token })).body.data, [], "a subscriber hears nothing of the owner's channel")
+  },
+)
 
 t.test('interaction_actions picks broadcast actions alone or with others', async (t) => {
   const { svc, alice } = await story(t)
@@ -93,7 +104,11 @@ t.test('a deactivated broadcast channel leaves no interaction, and a muted subsc
   t.same(actions((await svc.call('GET', '/users/me/interactions', { token: alice.token })).body), ['broadcast_subscribe', 'broadcast_create', 'star'])
   await ok('POST', `/channels/${news.id}/mute`, bob.token)
   const afterMute = (await svc.call('GET', '/users/me/interactions?interaction_actions=broadcast_unsubscribe', { token: alice.token })).body.data
-  t.same(afterMute.map((i: { users: { username: string }[] }) => i.users.map((u) => u.username)), [['bob']], 'muting the channel is leaving it')
+  t.same(
+    afterMute.map((i: { users: { username: string }[] }) => i.users.map((u) => u.username)),
+    [['bob']],
+    'muting the channel is leaving it',
+  )
   await ok('DELETE', `/channels/${news.id}`, alice.token)
   t.same(actions((await svc.call('GET', '/users/me/interactions', { token: alice.token })).body), ['star'])
 })

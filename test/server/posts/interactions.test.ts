@@ -17,7 +17,7 @@ const story = async (t: Parameters<typeof makeInstance>[0]) => {
   return { svc, alice, bob, carol, hello }
 }
 
-t.test("alice sees who followed her and who starred, reposted and replied to her post", async (t) => {
+t.test('alice sees who followed her and who starred, reposted and replied to her post', async (t) => {
   const { svc, alice, hello } = await story(t)
   const res = await svc.call('GET', '/stream/0/users/me/interactions', { token: alice.token })
   t.equal(res.status, 200)
@@ -27,7 +27,10 @@ t.test("alice sees who followed her and who starred, reposted and replied to her
   t.equal(byAction.star.objects[0].id, hello.id)
   t.equal(byAction.star.objects[0].num_stars, 2)
   t.equal(byAction.follow.objects[0].username, 'alice')
-  t.same(byAction.follow.users.map((u: { username: string }) => u.username), ['bob'])
+  t.same(
+    byAction.follow.users.map((u: { username: string }) => u.username),
+    ['bob'],
+  )
   t.equal(byAction.reply.objects[0].id, hello.id)
   t.match(byAction.reply.event_date, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/)
   for (const i of res.body.data) t.match(i.pagination_id, /^\d+$/)
@@ -49,7 +52,10 @@ t.test('pages of interactions follow meta.min_id', async (t) => {
   const first = await svc.call('GET', '/users/me/interactions?count=2', { token: alice.token })
   t.equal(first.body.meta.more, true)
   const rest = await svc.call('GET', `/users/me/interactions?before_id=${first.body.meta.min_id}`, { token: alice.token })
-  t.same([...first.body.data, ...rest.body.data].map((i: { action: string }) => i.action), all.body.data.map((i: { action: string }) => i.action))
+  t.same(
+    [...first.body.data, ...rest.body.data].map((i: { action: string }) => i.action),
+    all.body.data.map((i: { action: string }) => i.action),
+  )
 })
 
 t.test('interactions need a user token and hide users alice blocked', async (t) => {
@@ -59,6 +65,9 @@ t.test('interactions need a user token and hide users alice blocked', async (t) 
   await svc.call('POST', `/users/${carol.user.id}/block`, { token: alice.token })
   const res = await svc.call('GET', '/users/me/interactions', { token: alice.token })
   t.same(res.body.data.map((i: { action: string }) => i.action).sort(), ['follow', 'star'])
-  t.same(res.body.data.flatMap((i: { users: { username: string }[] }) => i.users.map((u) => u.username)), ['bob', 'bob'])
+  t.same(
+    res.body.data.flatMap((i: { users: { username: string }[] }) => i.users.map((u) => u.username)),
+    ['bob', 'bob'],
+  )
   t.equal((await svc.call('GET', '/users/me/interactions', { token: bob.token })).body.data.length, 0)
 })

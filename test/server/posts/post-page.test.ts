@@ -21,7 +21,10 @@ t.test('the canonical_url GET /posts/{id} hands out answers the post page: autho
   t.equal(res.headers['content-type'], 'text/html; charset=utf-8')
   t.equal(res.headers['content-security-policy'], "default-src 'none'; img-src https://svc.example; style-src 'unsafe-inline'; frame-ancestors 'none'")
   t.ok(res.payload.includes(`<p>${html}</p>`), 'the same html as the API')
-  t.match(res.payload, /<a href="https:\/\/svc\.example\/@alice"><strong>Alice<\/strong><\/a> <a href="https:\/\/svc\.example\/@alice" class="muted">@alice<\/a>/)
+  t.match(
+    res.payload,
+    /<a href="https:\/\/svc\.example\/@alice"><strong>Alice<\/strong><\/a> <a href="https:\/\/svc\.example\/@alice" class="muted">@alice<\/a>/,
+  )
   t.match(res.payload, /<img src="https:\/\/svc\.example\/images\/default-avatar\.png\?w=48&amp;h=48"/)
   t.ok(res.payload.includes(`<time datetime="${created_at}">${created_at.replace('T', ' ').replace(/(\.\d+)?Z$/, ' UTC')}</time>`))
   t.match(res.payload, /1 reply · 1 star · 0 reposts/)
@@ -100,7 +103,12 @@ t.test('the page reads as nobody: a viewer blocked by the author still sees it',
 })
 
 t.test('the page counts against the same per-IP bucket as the user page', async (t) => {
-  const rate_limits = { enabled: true, authenticated: { limit: 6, window_s: 3600 }, write: { limit: 3, window_s: 60 }, unauthenticated: { limit: 3, window_s: 60 } }
+  const rate_limits = {
+    enabled: true,
+    authenticated: { limit: 6, window_s: 3600 },
+    write: { limit: 3, window_s: 60 },
+    unauthenticated: { limit: 3, window_s: 60 },
+  }
   const svc = await makeInstance(t, { rate_limits })
   const alice = await svc.person('alice')
   const hello = await post(svc, alice, { text: 'hello' })

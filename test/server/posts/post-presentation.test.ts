@@ -61,7 +61,9 @@ t.test('a deleted post is shown stripped at once', async (t) => {
 t.test('html, annotations and the host asked for apply to a post presented before', async (t) => {
   const svc = await makeInstance(t)
   const alice = await svc.person('alice')
-  const hello = (await svc.call('POST', '/posts', { token: alice.token, payload: { text: 'hello #svc', annotations: [{ type: 'net.example.x', value: { a: 1 } }] } })).body.data
+  const hello = (
+    await svc.call('POST', '/posts', { token: alice.token, payload: { text: 'hello #svc', annotations: [{ type: 'net.example.x', value: { a: 1 } }] } })
+  ).body.data
   const plain = await read(svc, hello.id, alice)
   t.match(plain.html, /itemprop="hashtag"/)
   t.notOk('annotations' in plain)
@@ -83,7 +85,13 @@ t.test('a list of posts gives each item its pagination id, answered whole or pre
   const first = await post(svc, alice, 'one')
   const second = await post(svc, alice, 'two')
   const res = await svc.call('GET', '/users/@alice/posts', { token: alice.token })
-  t.same(res.body.data.map((p: { id: string; pagination_id: string }) => [p.id, p.pagination_id]), [[second.id, second.id], [first.id, first.id]])
+  t.same(
+    res.body.data.map((p: { id: string; pagination_id: string }) => [p.id, p.pagination_id]),
+    [
+      [second.id, second.id],
+      [first.id, first.id],
+    ],
+  )
   t.match(res.body.meta, { code: 200, min_id: first.id, max_id: second.id, more: false })
   const pretty = await svc.call('GET', '/users/@alice/posts', { token: alice.token, headers: { 'x-svc-pretty-json': '1' } })
   t.same(pretty.body, res.body)

@@ -13,7 +13,10 @@ const story = async (t: Parameters<typeof makeInstance>[0]) => {
   const svc = await makeInstance(t)
   const alice = await svc.person('alice')
   const bob = await svc.person('bob')
-  const coffee = await post(svc, alice, { text: 'Good #coffee in Berlin', annotations: [{ type: 'svc.core.geolocation', value: { latitude: 52.5, longitude: 13.4 } }] })
+  const coffee = await post(svc, alice, {
+    text: 'Good #coffee in Berlin',
+    annotations: [{ type: 'svc.core.geolocation', value: { latitude: 52.5, longitude: 13.4 } }],
+  })
   const tea = await post(svc, bob, { text: '@alice tea beats coffee, coffee, coffee' })
   const reply = await post(svc, bob, { text: 'Berlin is lovely', reply_to: coffee.id })
   await post(svc, bob, { machine_only: true, annotations: [{ type: 'com.example.coffee', value: { beans: 'coffee' } }] })

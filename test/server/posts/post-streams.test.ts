@@ -68,7 +68,7 @@ t.test('global has everyone except reposts, bots and machine-only posts', async 
   t.same(res.body.meta.marker, { name: 'global' })
   const machine = await svc.call('GET', '/posts/stream/global?include_machine=1')
   t.equal(machine.body.data.length, 3)
-  t.same(texts(await svc.call('GET', '/users/@robo/posts')), ['beep'], 'a bot\'s own posts list shows them')
+  t.same(texts(await svc.call('GET', '/users/@robo/posts')), ['beep'], "a bot's own posts list shows them")
 })
 
 t.test('muted people vanish from streams except when asked for by name', async (t) => {

@@ -5,13 +5,30 @@ t.test('alice posts with JSON and anyone reads the post back', async (t) => {
   const svc = await makeInstance(t)
   const alice = await svc.person('alice')
   await svc.person('bob')
-  const res = await svc.call('POST', '/stream/0/posts', { token: alice.token, payload: { text: 'hi @bob #Svc', annotations: [{ type: 'com.example.mood', value: { mood: 'good' } }] } })
+  const res = await svc.call('POST', '/stream/0/posts', {
+    token: alice.token,
+    payload: { text: 'hi @bob #Svc', annotations: [{ type: 'com.example.mood', value: { mood: 'good' } }] },
+  })
   t.equal(res.status, 200)
   const post = res.body.data
-  t.match(post, { text: 'hi @bob #Svc', thread_id: post.id, num_replies: 0, num_stars: 0, num_reposts: 0, you_starred: false, you_reposted: false, machine_only: false, user: { username: 'alice' }, source: { name: 'Test Client', client_id: svc.app.client_id } })
+  t.match(post, {
+    text: 'hi @bob #Svc',
+    thread_id: post.id,
+    num_replies: 0,
+    num_stars: 0,
+    num_reposts: 0,
+    you_starred: false,
+    you_reposted: false,
+    machine_only: false,
+    user: { username: 'alice' },
+    source: { name: 'Test Client', client_id: svc.app.client_id },
+  })
   t.notOk('reply_to' in post, 'no reply_to key on a root post')
   t.notOk('annotations' in post, 'annotations only when asked for')
-  t.equal(post.html, '<span itemscope="https://app.net/schemas/Post">hi <span data-mention-id="2" data-mention-name="bob" itemprop="mention">@bob</span> <span data-hashtag-name="svc" itemprop="hashtag">#Svc</span></span>')
+  t.equal(
+    post.html,
+    '<span itemscope="https://app.net/schemas/Post">hi <span data-mention-id="2" data-mention-name="bob" itemprop="mention">@bob</span> <span data-hashtag-name="svc" itemprop="hashtag">#Svc</span></span>',
+  )
   const read = await svc.call('GET', `/posts/${post.id}?include_post_annotations=1`)
   t.same(read.body.data.annotations, [{ type: 'com.example.mood', value: { mood: 'good' } }])
   t.notOk('you_starred' in read.body.data, 'anonymous readers get no personal flags')
@@ -23,7 +40,12 @@ t.test('bob replies with a form post and the thread counts it', async (t) => {
   const alice = await svc.person('alice')
   const bob = await svc.person('bob')
   const root = (await svc.call('POST', '/posts', { token: alice.token, payload: { text: 'root' } })).body.data
-  const res = await svc.server.inject({ method: 'POST', url: '/posts', headers: { ...bob.auth, 'content-type': 'application/x-www-form-urlencoded' }, payload: `text=re%3A+root&reply_to=${root.id}` })
+  const res = await svc.server.inject({
+    method: 'POST',
+    url: '/posts',
+    headers: { ...bob.auth, 'content-type': 'application/x-www-form-urlencoded' },
+    payload: `text=re%3A+root&reply_to=${root.id}`,
+  })
   const reply = JSON.parse(res.payload).data
   t.match(reply, { text: 're: root', reply_to: root.id, thread_id: root.id })
   t.equal((await svc.call('GET', `/posts/${root.id}`)).body.data.num_replies, 1)
@@ -32,10 +54,19 @@ t.test('bob replies with a form post and the thread counts it', async (t) => {
 t.test('user-given links with parse_links, and markdown links', async (t) => {
   const svc = await makeInstance(t)
   const alice = await svc.person('alice')
-  const custom = await svc.call('POST', '/posts', { token: alice.token, payload: { text: 'see here and example.com', entities: { links: [{ pos: 4, len: 4, url: 'https://svc.example/x' }], parse_links: true } } })
+  const custom = await svc.call('POST', '/posts', {
+    token: alice.token,
+    payload: { text: 'see here and example.com', entities: { links: [{ pos: 4, len: 4, url: 'https://svc.example/x' }], parse_links: true } },
+  })
   t.equal(custom.status, 200)
-  t.same(custom.body.data.entities.links.map((l: { url: string }) => l.url), ['https://svc.example/x', 'http://example.com'])
-  const md = await svc.call('POST', '/posts', { token: alice.token, payload: { text: 'read [the docs](https://svc.example/docs)', entities: { parse_markdown_links: true } } })
+  t.same(
+    custom.body.data.entities.links.map((l: { url: string }) => l.url),
+    ['https://svc.example/x', 'http://example.com'],
+  )
+  const md = await svc.call('POST', '/posts', {
+    token: alice.token,
+    payload: { text: 'read [the docs](https://svc.example/docs)', entities: { parse_markdown_links: true } },
+  })
   t.equal(md.body.data.entities.links[0].url, 'https://svc.example/docs')
   t.notMatch(md.body.data.text, /\]\(/)
 })
@@ -43,7 +74,13 @@ t.test('user-given links with parse_links, and markdown links', async (t) => {
 t.test('bad posts are 400s that say Bad Request', async (t) => {
   const svc = await makeInstance(t)
   const alice = await svc.person('alice')
-  for (const payload of [{ text: 'x'.repeat(257) }, {}, { text: 'hi', reply_to: 'abc' }, { text: 'hi', annotations: [{ type: 'svc.core.nope', value: {} }] }, { text: 'hi', annotations: 'no' }]) {
+  for (const payload of [
+    { text: 'x'.repeat(257) },
+    {},
+    { text: 'hi', reply_to: 'abc' },
+    { text: 'hi', annotations: [{ type: 'svc.core.nope', value: {} }] },
+    { text: 'hi', annotations: 'no' },
+  ]) {
     const res = await svc.call('POST', '/posts', { token: alice.token, payload })
     t.equal(res.status, 400, JSON.stringify(payload).slice(0, 60))
     t.match(res.body.meta.error_message, /^Bad Request: /)
@@ -65,7 +102,10 @@ t.test('GET /posts answers the known ids in order and needs a token', async (t) 
   const b = (await svc.call('POST', '/posts', { token: alice.token, payload: { text: 'b' } })).body.data
   t.equal((await svc.call('GET', `/posts?ids=${a.id}`)).status, 401)
   const res = await svc.call('GET', `/posts?ids=${b.id},999,${a.id}`, { token: svc.appToken })
-  t.same(res.body.data.map((p: { text: string }) => p.text), ['b', 'a'])
+  t.same(
+    res.body.data.map((p: { text: string }) => p.text),
+    ['b', 'a'],
+  )
   t.equal((await svc.call('GET', '/posts/999')).status, 404)
 })
 
@@ -78,7 +118,14 @@ t.test('alice deletes her post: it keeps its place but loses its text', async (t
   const res = await svc.call('DELETE', `/posts/${post.id}`, { token: alice.token })
   t.equal(res.status, 200)
   const gone = res.body.data
-  t.match(gone, { id: post.id, is_deleted: true, deleted: '1', entities: { mentions: [], hashtags: [], links: [] }, user: { username: 'alice' }, thread_id: post.id })
+  t.match(gone, {
+    id: post.id,
+    is_deleted: true,
+    deleted: '1',
+    entities: { mentions: [], hashtags: [], links: [] },
+    user: { username: 'alice' },
+    thread_id: post.id,
+  })
   t.notOk('text' in gone)
   t.notOk('html' in gone)
   const read = await svc.call('GET', `/posts/${post.id}`)
@@ -94,12 +141,14 @@ t.test('more than 200 ids is a 400', async (t) => {
   t.match(res.body.meta.error_message, /^Bad Request: /)
 })
 
-t.test('include_annotations shows post and user annotations; include_post_annotations only the post\'s', async (t) => {
+t.test("include_annotations shows post and user annotations; include_post_annotations only the post's", async (t) => {
   const svc = await makeInstance(t)
   const alice = await svc.person('alice')
   // Profile editing is another part of the API; alice's annotations are set on her row here.
   await svc.domain.store.transact((tx) => tx.users.put({ ...alice.user, annotations: [{ type: 'com.example.bio', value: { x: 1 } }] }))
-  const post = (await svc.call('POST', '/posts', { token: alice.token, payload: { text: 'annotated', annotations: [{ type: 'com.example.tag', value: { y: 2 } }] } })).body.data
+  const post = (
+    await svc.call('POST', '/posts', { token: alice.token, payload: { text: 'annotated', annotations: [{ type: 'com.example.tag', value: { y: 2 } }] } })
+  ).body.data
   const all = (await svc.call('GET', `/posts/${post.id}?include_annotations=1`)).body.data
   t.same(all.annotations, [{ type: 'com.example.tag', value: { y: 2 } }])
   t.same(all.user.annotations, [{ type: 'com.example.bio', value: { x: 1 } }])
@@ -114,7 +163,10 @@ t.test('include_annotations shows post and user annotations; include_post_annota
 t.test('a machine-only post over HTTP, hidden from lists unless include_machine=1', async (t) => {
   const svc = await makeInstance(t)
   const alice = await svc.person('alice')
-  const res = await svc.call('POST', '/posts', { token: alice.token, payload: { machine_only: true, annotations: [{ type: 'com.example.sync', value: { v: 1 } }] } })
+  const res = await svc.call('POST', '/posts', {
+    token: alice.token,
+    payload: { machine_only: true, annotations: [{ type: 'com.example.sync', value: { v: 1 } }] },
+  })
   t.equal(res.status, 200)
   t.match(res.body.data, { machine_only: true, text: '' })
   t.same((await svc.call('GET', '/users/@alice/posts')).body.data, [])

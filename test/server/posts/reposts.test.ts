@@ -11,9 +11,18 @@ t.test('bob reposts alice: the repost quotes her and points at the original', as
   t.equal(res.status, 200)
   const repost = res.body.data
   t.equal(repost.text, '>> @alice: hi @carol #news')
-  t.same(repost.entities.mentions.map((m: { pos: number; name: string }) => [m.pos, m.name]), [[3, 'alice'], [14, 'carol']])
+  t.same(
+    repost.entities.mentions.map((m: { pos: number; name: string }) => [m.pos, m.name]),
+    [
+      [3, 'alice'],
+      [14, 'carol'],
+    ],
+  )
   t.equal(repost.entities.hashtags[0].pos, 21)
-  t.match(repost.html, /^<span itemscope="https:\/\/app.net\/schemas\/Post">&gt;&gt; <span data-mention-id="1" data-mention-name="alice" itemprop="mention">@alice<\/span>: hi /)
+  t.match(
+    repost.html,
+    /^<span itemscope="https:\/\/app.net\/schemas\/Post">&gt;&gt; <span data-mention-id="1" data-mention-name="alice" itemprop="mention">@alice<\/span>: hi /,
+  )
   t.equal(repost.thread_id, repost.id, 'a repost starts its own thread')
   t.match(repost.repost_of, { id: post.id, you_reposted: true, num_reposts: 1, user: { username: 'alice' } })
   const again = await svc.call('POST', `/posts/${post.id}/repost`, { token: bob.token })
@@ -50,7 +59,10 @@ t.test('reposters are listed newest first; a deleted post cannot be reposted', a
   await svc.call('POST', `/posts/${post.id}/repost`, { token: bob.token })
   await svc.call('POST', `/posts/${post.id}/repost`, { token: carol.token })
   const list = await svc.call('GET', `/posts/${post.id}/reposters`, { token: svc.appToken })
-  t.same(list.body.data.map((u: { username: string }) => u.username), ['carol', 'bob'])
+  t.same(
+    list.body.data.map((u: { username: string }) => u.username),
+    ['carol', 'bob'],
+  )
   const sample = await svc.call('GET', `/posts/${post.id}?include_reposters=1`)
   t.equal(sample.body.data.reposters.length, 2)
   await svc.call('DELETE', `/posts/${post.id}`, { token: alice.token })

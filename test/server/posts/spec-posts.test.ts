@@ -16,7 +16,21 @@ const post = async (svc: Instance, who: Person, payload: Record<string, unknown>
 const texts = (res: { body: { data: Post[] } }) => res.body.data.map((p) => p.text ?? `deleted ${p.id}`)
 const keys = (o: object) => Object.keys(o).sort()
 
-const POST_KEYS = ['canonical_url', 'created_at', 'entities', 'html', 'id', 'machine_only', 'num_replies', 'num_reposts', 'num_stars', 'source', 'text', 'thread_id', 'user']
+const POST_KEYS = [
+  'canonical_url',
+  'created_at',
+  'entities',
+  'html',
+  'id',
+  'machine_only',
+  'num_replies',
+  'num_reposts',
+  'num_stars',
+  'source',
+  'text',
+  'thread_id',
+  'user',
+]
 const ISO = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/
 
 t.test('a post has the listed fields with their types, ids as strings, and nothing unasked', async (t) => {
@@ -108,14 +122,30 @@ t.test('annotations are {type, value} objects, shown only with include_annotatio
   const svc = await makeInstance(t)
   const alice = await svc.person('alice')
   const bob = await svc.person('bob')
-  const made = await post(svc, alice, { text: 'note', annotations: [{ type: 'com.example.a', value: { n: 1 } }, { type: 'com.example.a', value: { n: 2 } }] })
+  const made = await post(svc, alice, {
+    text: 'note',
+    annotations: [
+      { type: 'com.example.a', value: { n: 1 } },
+      { type: 'com.example.a', value: { n: 2 } },
+    ],
+  })
   t.notOk('annotations' in made)
   const repost = (await svc.call('POST', `/posts/${made.id}/repost?include_annotations=1`, { token: bob.token })).body.data
   t.same(repost.annotations, [], 'a repost carries none of its own')
-  t.same(repost.repost_of.annotations, [{ type: 'com.example.a', value: { n: 1 } }, { type: 'com.example.a', value: { n: 2 } }], 'the embedded original shows its own')
+  t.same(
+    repost.repost_of.annotations,
+    [
+      { type: 'com.example.a', value: { n: 1 } },
+      { type: 'com.example.a', value: { n: 2 } },
+    ],
+    'the embedded original shows its own',
+  )
   t.same(repost.user.annotations, [])
   const listed = await svc.call('GET', '/users/@alice/posts?include_post_annotations=1')
-  t.same(listed.body.data[0].annotations, [{ type: 'com.example.a', value: { n: 1 } }, { type: 'com.example.a', value: { n: 2 } }])
+  t.same(listed.body.data[0].annotations, [
+    { type: 'com.example.a', value: { n: 1 } },
+    { type: 'com.example.a', value: { n: 2 } },
+  ])
   t.notOk('annotations' in listed.body.data[0].user)
 })
 
@@ -131,7 +161,11 @@ t.test('a deleted post keeps every field but text and html, gains is_deleted and
   t.same([gone.is_deleted, gone.deleted, gone.reply_to, gone.thread_id, gone.num_stars, gone.created_at], [true, '1', root.id, root.id, 1, reply.created_at])
   t.same(gone.entities, { mentions: [], hashtags: [], links: [] })
   const listed = await svc.call('GET', '/users/@alice/posts')
-  t.same(listed.body.data.map((p: Post) => [p.id, p.is_deleted]), [[reply.id, true]], 'include_deleted defaults to 1 in lists')
+  t.same(
+    listed.body.data.map((p: Post) => [p.id, p.is_deleted]),
+    [[reply.id, true]],
+    'include_deleted defaults to 1 in lists',
+  )
   t.same((await svc.call('GET', '/users/@alice/posts?include_deleted=0')).body.data, [])
   t.equal((await svc.call('POST', `/posts/${reply.id}/repost`, { token: bob.token })).body.meta.error_message, 'Bad Request: You cannot repost a deleted post')
 })
@@ -157,7 +191,11 @@ t.test('a repost reads ">> @user: text", may pass 256 characters, inherits entit
   t.same(keys(repost), [...POST_KEYS, 'repost_of', 'you_reposted', 'you_starred'].sort())
   t.same([repost.repost_of.id, repost.repost_of.text, repost.repost_of.you_reposted, repost.repost_of.num_reposts], [original.id, long, true, 1])
   const sample = await svc.call('GET', `/posts/${repost.id}?include_reposters=1`)
-  t.same(sample.body.data.repost_of.reposters.map((u: Post) => u.username), ['bob'], 'repost_of.reposters with include_reposters=1')
+  t.same(
+    sample.body.data.repost_of.reposters.map((u: Post) => u.username),
+    ['bob'],
+    'repost_of.reposters with include_reposters=1',
+  )
 })
 
 t.test('star and repost need a user token with write_post (or its alias post)', async (t) => {
@@ -166,7 +204,12 @@ t.test('star and repost need a user token with write_post (or its alias post)', 
   const reader = await svc.person('reader', { scopes: ['basic', 'stream'] })
   const poster = await svc.person('poster', { scopes: ['basic', 'post'] })
   const made = await post(svc, alice, { text: 'target' })
-  for (const [method, path] of [['POST', 'star'], ['DELETE', 'star'], ['POST', 'repost'], ['DELETE', 'repost']]) {
+  for (const [method, path] of [
+    ['POST', 'star'],
+    ['DELETE', 'star'],
+    ['POST', 'repost'],
+    ['DELETE', 'repost'],
+  ]) {
     const url = `/stream/0/posts/${made.id}/${path}`
     t.equal((await svc.call(method, url)).status, 401, `${method} ${path} without a token`)
     t.equal((await svc.call(method, url, { token: svc.appToken })).status, 403, `${method} ${path} with an app token`)
@@ -240,7 +283,11 @@ t.test('who can call each post list: None, Any or User (with stream for the pers
     ['/users/me/interactions', 401, 403, 200],
   ]
   for (const [url, none, app, user] of table) {
-    const got = [(await svc.call('GET', `/stream/0${url}`)).status, (await svc.call('GET', `/stream/0${url}`, { token: svc.appToken })).status, (await svc.call('GET', `/stream/0${url}`, { token: noStream.token })).status]
+    const got = [
+      (await svc.call('GET', `/stream/0${url}`)).status,
+      (await svc.call('GET', `/stream/0${url}`, { token: svc.appToken })).status,
+      (await svc.call('GET', `/stream/0${url}`, { token: noStream.token })).status,
+    ]
     t.same(got, [none, app, user], url)
   }
 })
@@ -267,7 +314,14 @@ t.test('paginated post lists: 20 by default, meta more/min_id/max_id as strings,
     const res = await svc.call('GET', url)
     t.equal(res.body.data.length, 20, url)
     t.same(res.body.meta, { code: 200, more: true, min_id: made[1].id, max_id: made[20].id, marker: res.body.meta.marker }, url)
-    t.same(res.body.data.map((p: Post) => p.pagination_id), made.slice(1).reverse().map((p) => p.id), url)
+    t.same(
+      res.body.data.map((p: Post) => p.pagination_id),
+      made
+        .slice(1)
+        .reverse()
+        .map((p) => p.id),
+      url,
+    )
   }
   const empty = await svc.call('GET', `/users/@alice/posts?since_id=${made[20].id}`)
   t.same(empty.body, { data: [], meta: { code: 200, more: false, marker: { name: `posts:${alice.user.id}` } } })
@@ -308,7 +362,11 @@ t.test('post general parameters: machine-only, starred_by and reposters samples 
     t.same([await count(''), await count('?include_machine=1')], [0, 1], url)
   }
   const listed = (await svc.call('GET', '/posts/tag/p?include_starred_by=1')).body.data[0]
-  t.same(listed.starred_by.map((u: Post) => u.username), ['bob'], 'lists take the samples too')
+  t.same(
+    listed.starred_by.map((u: Post) => u.username),
+    ['bob'],
+    'lists take the samples too',
+  )
 })
 
 t.test('include_muted is 0 in streams but 1 when asking for a muted user or their post', async (t) => {
@@ -350,7 +408,8 @@ t.test('the replies endpoint answers the whole thread from any post of it, newes
   const a = await post(svc, bob, { text: 'a', reply_to: root.id })
   const b = await post(svc, alice, { text: 'b', reply_to: root.id })
   await svc.call('POST', `/posts/${root.id}/repost`, { token: bob.token })
-  for (const from of [root, a, b]) t.same(texts(await svc.call('GET', `/posts/${from.id}/replies`, { token: bob.token })), ['b', 'a', 'root'], `from ${from.text}`)
+  for (const from of [root, a, b])
+    t.same(texts(await svc.call('GET', `/posts/${from.id}/replies`, { token: bob.token })), ['b', 'a', 'root'], `from ${from.text}`)
   const page = await svc.call('GET', `/posts/${b.id}/replies?count=2`, { token: bob.token })
   t.same(page.body.meta, { code: 200, more: true, min_id: a.id, max_id: b.id })
 })
@@ -367,23 +426,32 @@ t.test('stars and reposters of a post are paginated lists of users that take the
   }
   for (const path of ['stars', 'reposters']) {
     const first = await svc.call('GET', `/posts/${made.id}/${path}?count=1&include_html=0`, { token: alice.token })
-    t.same(first.body.data.map((u: Post) => u.username), ['carol'], path)
+    t.same(
+      first.body.data.map((u: Post) => u.username),
+      ['carol'],
+      path,
+    )
     t.notOk('html' in first.body.data[0].description, `${path}: include_html=0`)
     t.same(keys(first.body.meta), ['code', 'max_id', 'min_id', 'more'])
     t.equal(first.body.meta.more, true)
     t.equal(first.body.data[0].pagination_id, first.body.meta.min_id)
     const next = await svc.call('GET', `/posts/${made.id}/${path}?before_id=${first.body.meta.min_id}&include_user_annotations=1`, { token: alice.token })
-    t.same(next.body.data.map((u: Post) => [u.username, u.annotations]), [['bob', []]], path)
+    t.same(
+      next.body.data.map((u: Post) => [u.username, u.annotations]),
+      [['bob', []]],
+      path,
+    )
   }
 })
 
-t.test('global leaves out reposts, hashtag and mention streams too; a user\'s posts include their reposts', async (t) => {
+t.test("global leaves out reposts, hashtag and mention streams too; a user's posts include their reposts", async (t) => {
   const svc = await makeInstance(t)
   const alice = await svc.person('alice')
   const bob = await svc.person('bob')
   const made = await post(svc, alice, { text: '#x hi @bob' })
   await svc.call('POST', `/posts/${made.id}/repost`, { token: bob.token })
-  for (const url of ['/posts/stream/global', '/posts/tag/x', '/users/@bob/mentions']) t.same(texts(await svc.call('GET', url, { token: bob.token })), ['#x hi @bob'], url)
+  for (const url of ['/posts/stream/global', '/posts/tag/x', '/users/@bob/mentions'])
+    t.same(texts(await svc.call('GET', url, { token: bob.token })), ['#x hi @bob'], url)
   t.same(texts(await svc.call('GET', '/users/@bob/posts')), ['>> @alice: #x hi @bob'])
 })
 
@@ -396,7 +464,10 @@ t.test('interactions answer posts as posts: the post general parameters apply to
   const res = await svc.call('GET', '/users/me/interactions?include_html=0&include_post_annotations=1', { token: alice.token })
   const star = res.body.data.find((i: Post) => i.action === 'star')
   t.same(keys(star), ['action', 'event_date', 'objects', 'pagination_id', 'users'])
-  t.same(star.objects.map((p: Post) => [p.id, 'html' in p, p.annotations]), [[made.id, false, [{ type: 'com.example.x', value: {} }]]])
+  t.same(
+    star.objects.map((p: Post) => [p.id, 'html' in p, p.annotations]),
+    [[made.id, false, [{ type: 'com.example.x', value: {} }]]],
+  )
 })
 
 t.test('since_id and before_id are exclusive; a negative count takes the slice nearest since_id, still newest first', async (t) => {
@@ -440,7 +511,10 @@ t.test('my stream shows a post once a week: the first repost of it shows, later 
   await svc.call('POST', `/posts/${byDave.id}/repost`, { token: carol.token })
   await svc.call('POST', `/posts/${byBob.id}/repost`, { token: carol.token })
   const stream = await svc.call('GET', '/posts/stream', { token: alice.token })
-  t.same(stream.body.data.map((p: Post) => p.id), [first.id, byBob.id])
+  t.same(
+    stream.body.data.map((p: Post) => p.id),
+    [first.id, byBob.id],
+  )
   const paged: string[] = []
   let before = ''
   for (;;) {
@@ -450,7 +524,11 @@ t.test('my stream shows a post once a week: the first repost of it shows, later 
     before = `&before_id=${page.body.meta.min_id}`
   }
   t.same(paged, [first.id, byBob.id], 'page by page alike')
-  t.same(texts(await svc.call('GET', '/users/@carol/posts', { token: alice.token })), ['>> @bob: bob says', '>> @dave: dave says'], 'the rule is my stream\'s only')
+  t.same(
+    texts(await svc.call('GET', '/users/@carol/posts', { token: alice.token })),
+    ['>> @bob: bob says', '>> @dave: dave says'],
+    "the rule is my stream's only",
+  )
 })
 
 t.test('unified is my stream merged with my mentions, each part with its own defaults', async (t) => {
@@ -466,7 +544,11 @@ t.test('unified is my stream merged with my mentions, each part with its own def
   t.same(texts(await svc.call('GET', '/users/me/mentions', { token: alice.token })), ['@carol look, @alice too'])
   t.same(texts(await svc.call('GET', '/posts/stream', { token: alice.token })), ['for everyone'])
   t.same(texts(await svc.call('GET', '/posts/stream/unified', { token: alice.token })), ['for everyone', '@carol look, @alice too'])
-  t.same(texts(await svc.call('GET', '/posts/stream/unified?include_directed_posts=1', { token: alice.token })), ['for everyone', '@carol just for carol', '@carol look, @alice too'])
+  t.same(texts(await svc.call('GET', '/posts/stream/unified?include_directed_posts=1', { token: alice.token })), [
+    'for everyone',
+    '@carol just for carol',
+    '@carol look, @alice too',
+  ])
   t.same(texts(await svc.call('GET', '/posts/stream/unified?include_directed_posts=0', { token: alice.token })), ['for everyone'])
   t.same(texts(await svc.call('GET', '/posts/stream/unified?has_oembed_photo=1', { token: alice.token })), [], 'the photo facet narrows both parts')
 })

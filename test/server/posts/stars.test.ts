@@ -1,7 +1,7 @@
 import t from 'tap'
 import { makeInstance } from '../../fixtures/instance.js'
 
-t.test('bob stars alice\'s post, sees it starred, and unstars it', async (t) => {
+t.test("bob stars alice's post, sees it starred, and unstars it", async (t) => {
   const svc = await makeInstance(t)
   const alice = await svc.person('alice')
   const bob = await svc.person('bob')
@@ -15,7 +15,10 @@ t.test('bob stars alice\'s post, sees it starred, and unstars it', async (t) => 
   t.equal((await svc.call('GET', '/users/@bob')).body.data.counts.stars, 1)
   const unstarred = await svc.call('DELETE', `/posts/${post.id}/star`, { token: bob.token })
   t.match(unstarred.body.data, { you_starred: false, num_stars: 0 })
-  t.same(stars.filter((n) => n.startsWith('star.')), ['star.added', 'star.removed'])
+  t.same(
+    stars.filter((n) => n.startsWith('star.')),
+    ['star.added', 'star.removed'],
+  )
 })
 
 t.test('a repost and a deleted post cannot be starred', async (t) => {
@@ -45,13 +48,23 @@ t.test('who starred a post, and what carol starred, most recent star first', asy
   await svc.call('POST', `/posts/${first.id}/star`, { token: carol.token })
   await svc.call('POST', `/posts/${first.id}/star`, { token: bob.token })
   const starrers = await svc.call('GET', `/posts/${first.id}/stars`, { token: alice.token })
-  t.same(starrers.body.data.map((u: { username: string }) => u.username), ['bob', 'carol'])
+  t.same(
+    starrers.body.data.map((u: { username: string }) => u.username),
+    ['bob', 'carol'],
+  )
   t.equal((await svc.call('GET', `/posts/${first.id}/stars`)).status, 401)
   const starred = await svc.call('GET', '/users/@carol/stars')
-  t.same(starred.body.data.map((p: { text: string }) => p.text), ['first', 'second'], 'the older post starred later comes first')
+  t.same(
+    starred.body.data.map((p: { text: string }) => p.text),
+    ['first', 'second'],
+    'the older post starred later comes first',
+  )
   t.not(starred.body.data[0].pagination_id, first.id, 'pagination ids are star ids')
   const page = await svc.call('GET', `/users/@carol/stars?count=1&before_id=${starred.body.data[0].pagination_id}`)
-  t.same(page.body.data.map((p: { text: string }) => p.text), ['second'])
+  t.same(
+    page.body.data.map((p: { text: string }) => p.text),
+    ['second'],
+  )
   const withSample = await svc.call('GET', `/posts/${first.id}?include_starred_by=1`, { token: carol.token })
   t.same(withSample.body.data.starred_by.map((u: { username: string }) => u.username).sort(), ['bob', 'carol'])
 })

@@ -43,15 +43,24 @@ t.test('follower lists are paginated by follow and the id lists are plain string
   await svc.call('POST', '/users/@alice/follow', { token: carol.token })
   t.equal((await svc.call('GET', '/users/@alice/followers')).status, 401, 'a token is needed')
   const page = await svc.call('GET', '/users/@alice/followers?count=1', { token: svc.appToken })
-  t.same(page.body.data.map((u: { username: string }) => u.username), ['carol'])
+  t.same(
+    page.body.data.map((u: { username: string }) => u.username),
+    ['carol'],
+  )
   t.equal(page.body.meta.more, true)
   const rest = await svc.call('GET', `/users/@alice/followers?count=1&before_id=${page.body.meta.min_id}`, { token: svc.appToken })
-  t.same(rest.body.data.map((u: { username: string }) => u.username), ['bob'])
+  t.same(
+    rest.body.data.map((u: { username: string }) => u.username),
+    ['bob'],
+  )
   t.equal(rest.body.meta.more, false)
   const ids = await svc.call('GET', '/users/@alice/followers/ids', { token: alice.token })
   t.same(ids.body.data, [String(carol.user.id), String(bob.user.id)])
   const following = await svc.call('GET', '/users/@bob/following', { token: carol.token })
-  t.same(following.body.data.map((u: { username: string }) => u.username), ['alice'])
+  t.same(
+    following.body.data.map((u: { username: string }) => u.username),
+    ['alice'],
+  )
   t.equal(following.body.data[0].follows_you, false, 'users in lists carry the relation to the viewer')
   t.equal((await svc.call('GET', '/users/@alice/followers?before_id=last_read', { token: alice.token })).status, 400, 'follower lists have no marker')
 })
@@ -64,10 +73,16 @@ t.test('alice sees her muted list; bob cannot; an app sees it because alice auth
   const mute = await svc.call('POST', '/users/@carol/mute', { token: alice.token })
   t.match(mute.body.data, { username: 'carol', you_muted: true, is_muted: true })
   const mine = await svc.call('GET', '/users/me/muted', { token: alice.token })
-  t.same(mine.body.data.map((u: { username: string }) => u.username), ['carol'])
+  t.same(
+    mine.body.data.map((u: { username: string }) => u.username),
+    ['carol'],
+  )
   t.equal((await svc.call('GET', '/users/@alice/muted', { token: bob.token })).status, 403)
   const byApp = await svc.call('GET', `/users/${alice.user.id}/muted`, { token: svc.appToken })
-  t.same(byApp.body.data.map((u: { username: string }) => u.username), ['carol'])
+  t.same(
+    byApp.body.data.map((u: { username: string }) => u.username),
+    ['carol'],
+  )
   const ids = await svc.call('GET', `/users/muted/ids?ids=${alice.user.id},${bob.user.id}`, { token: svc.appToken })
   t.same(ids.body.data, { [alice.user.id]: [String(carol.user.id)], [bob.user.id]: [] })
   t.equal((await svc.call('GET', `/users/muted/ids?ids=${alice.user.id}`, { token: alice.token })).status, 403, 'the map is for app tokens')
@@ -89,7 +104,10 @@ t.test('alice blocks bob: follows go both ways, the block lists show it', async 
   t.match(seenByBob.body.data, { you_can_follow: false, you_follow: false })
   t.equal((await svc.call('POST', '/users/@alice/follow', { token: bob.token })).status, 403)
   const blocked = await svc.call('GET', '/users/me/blocked', { token: alice.token })
-  t.same(blocked.body.data.map((u: { username: string }) => u.username), ['bob'])
+  t.same(
+    blocked.body.data.map((u: { username: string }) => u.username),
+    ['bob'],
+  )
   t.equal((await svc.call('GET', '/users/@alice/blocked', { token: bob.token })).status, 403)
   const ids = await svc.call('GET', `/users/blocked/ids?ids=${alice.user.id}`, { token: svc.appToken })
   t.same(ids.body.data, { [alice.user.id]: [String(bob.user.id)] })

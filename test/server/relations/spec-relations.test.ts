@@ -27,10 +27,14 @@ t.test('the followed user comes back with every relation boolean, ids as strings
   const bobSeen = res.body.data
   t.equal(bobSeen.id, String(bob.user.id))
   t.same(bobSeen.counts, { following: 0, followers: 1, posts: 0, stars: 0 })
-  t.same(
-    Object.fromEntries(RELATION_KEYS.map((k) => [k, bobSeen[k]])),
-    { follows_you: false, you_blocked: false, you_follow: true, you_muted: false, you_can_subscribe: true, you_can_follow: true },
-  )
+  t.same(Object.fromEntries(RELATION_KEYS.map((k) => [k, bobSeen[k]])), {
+    follows_you: false,
+    you_blocked: false,
+    you_follow: true,
+    you_muted: false,
+    you_can_subscribe: true,
+    you_can_follow: true,
+  })
   t.same([bobSeen.is_following, bobSeen.is_follower, bobSeen.is_muted], [true, false, false], 'the deprecated names mirror the new ones')
 })
 
@@ -54,7 +58,14 @@ t.test('follow, mute and block answer the user with the user general parameters'
   const svc = await makeInstance(t)
   const alice = await svc.person('alice')
   await svc.person('bob')
-  for (const [method, verb] of [['POST', 'follow'], ['DELETE', 'follow'], ['POST', 'mute'], ['DELETE', 'mute'], ['POST', 'block'], ['DELETE', 'block']]) {
+  for (const [method, verb] of [
+    ['POST', 'follow'],
+    ['DELETE', 'follow'],
+    ['POST', 'mute'],
+    ['DELETE', 'mute'],
+    ['POST', 'block'],
+    ['DELETE', 'block'],
+  ]) {
     const res = await svc.call(method, `/users/@bob/${verb}?include_html=0&include_user_annotations=1`, { token: alice.token })
     t.equal(res.status, 200, `${method} ${verb}`)
     t.notOk('html' in res.body.data.description, `${method} ${verb}: include_html=0 leaves html out`)
@@ -67,7 +78,14 @@ t.test('every relation change needs a user token with the follow scope, and a kn
   const alice = await svc.person('alice')
   const reader = await svc.person('reader', { scopes: ['basic', 'stream', 'write_post'] })
   await svc.person('bob')
-  for (const [method, verb] of [['POST', 'follow'], ['DELETE', 'follow'], ['POST', 'mute'], ['DELETE', 'mute'], ['POST', 'block'], ['DELETE', 'block']]) {
+  for (const [method, verb] of [
+    ['POST', 'follow'],
+    ['DELETE', 'follow'],
+    ['POST', 'mute'],
+    ['DELETE', 'mute'],
+    ['POST', 'block'],
+    ['DELETE', 'block'],
+  ]) {
     const what = `${method} ${verb}`
     t.equal((await svc.call(method, `/users/@bob/${verb}`)).status, 401, `${what} without a token`)
     const byApp = await svc.call(method, `/users/@bob/${verb}`, { token: svc.appToken })
@@ -108,12 +126,19 @@ t.test('follower lists take an id, me or @name, need any token, and page by foll
     const res = await svc.call('GET', `/users/${ref}/followers`, { token: alice.token })
     t.equal(res.status, 200, ref)
     t.same(names(res), ['bob', 'carol'], `${ref}: most recent follow first`)
-    t.same(res.body.data.map((u: { pagination_id: string }) => u.pagination_id), [String(f3.id), String(f2.id)], `${ref}: pagination ids are follow ids`)
+    t.same(
+      res.body.data.map((u: { pagination_id: string }) => u.pagination_id),
+      [String(f3.id), String(f2.id)],
+      `${ref}: pagination ids are follow ids`,
+    )
     t.same(res.body.meta, { code: 200, more: false, max_id: String(f3.id), min_id: String(f2.id) })
   }
   const byApp = await svc.call('GET', `/users/${carol.user.id}/following`, { token: svc.appToken })
   t.same(names(byApp), ['alice', 'bob'])
-  t.same(byApp.body.data.map((u: { pagination_id: string }) => u.pagination_id), [String(f2.id), String(f1.id)])
+  t.same(
+    byApp.body.data.map((u: { pagination_id: string }) => u.pagination_id),
+    [String(f2.id), String(f1.id)],
+  )
   const newer = await svc.call('GET', `/users/@carol/following?since_id=${f1.id}`, { token: svc.appToken })
   t.same(names(newer), ['alice'])
   t.equal((await svc.call('GET', '/users/me/followers', { token: svc.appToken })).status, 400, 'an app token has no "me"')
@@ -161,7 +186,7 @@ t.test('a mute hides nothing of the follow: alice still follows bob and sees him
   t.match(seen.body.data, { you_muted: true, is_muted: true })
 })
 
-t.test('a muted user\'s posts leave alice\'s unified stream and mentions, but she can still ask for them by id', async (t) => {
+t.test("a muted user's posts leave alice's unified stream and mentions, but she can still ask for them by id", async (t) => {
   const svc = await makeInstance(t)
   const alice = await svc.person('alice')
   const bob = await svc.person('bob')
@@ -171,7 +196,10 @@ t.test('a muted user\'s posts leave alice\'s unified stream and mentions, but sh
   t.same((await svc.call('GET', '/posts/stream/unified', { token: alice.token })).body.data, [])
   t.same((await svc.call('GET', '/users/me/mentions', { token: alice.token })).body.data, [])
   t.equal((await svc.call('GET', `/posts/${shout.id}`, { token: alice.token })).body.data.id, shout.id)
-  t.same((await svc.call('GET', `/posts?ids=${shout.id}`, { token: alice.token })).body.data.map((p: { id: string }) => p.id), [shout.id])
+  t.same(
+    (await svc.call('GET', `/posts?ids=${shout.id}`, { token: alice.token })).body.data.map((p: { id: string }) => p.id),
+    [shout.id],
+  )
 })
 
 t.test('reposters and starrers are users paged by repost and star, with the user general parameters', async (t) => {
@@ -184,7 +212,10 @@ t.test('reposters and starrers are users paged by repost and star, with the user
   const repost = (await svc.call('POST', `/posts/${original.id}/repost`, { token: bob.token })).body.data
   await svc.call('POST', `/posts/${original.id}/star`, { token: bob.token })
   const star = await svc.domain.store.read.stars.one('pair', `${bob.user.id}:${original.id}`)
-  for (const [list, paginationId] of [['reposters', repost.id], ['stars', String(star?.id)]]) {
+  for (const [list, paginationId] of [
+    ['reposters', repost.id],
+    ['stars', String(star?.id)],
+  ]) {
     t.equal((await svc.call('GET', `/posts/${original.id}/${list}`)).status, 401, `${list}: a token is needed`)
     const res = await svc.call('GET', `/posts/${original.id}/${list}?include_html=0`, { token: svc.appToken })
     t.same(names(res), ['bob'], list)
@@ -195,7 +226,7 @@ t.test('reposters and starrers are users paged by repost and star, with the user
   }
 })
 
-t.test('muted and blocked lists: me or one\'s own id with a user token, any authorising user with an app token, unpaginated', async (t) => {
+t.test("muted and blocked lists: me or one's own id with a user token, any authorising user with an app token, unpaginated", async (t) => {
   const svc = await makeInstance(t)
   const alice = await svc.person('alice')
   const bob = await svc.person('bob')
@@ -203,7 +234,10 @@ t.test('muted and blocked lists: me or one\'s own id with a user token, any auth
   await svc.call('POST', '/users/@bob/mute', { token: alice.token })
   await svc.call('POST', '/users/@carol/mute', { token: alice.token })
   await svc.call('POST', '/users/@bob/block', { token: carol.token })
-  for (const [list, owner, expected] of [['muted', alice, ['carol', 'bob']], ['blocked', carol, ['bob']]] as const) {
+  for (const [list, owner, expected] of [
+    ['muted', alice, ['carol', 'bob']],
+    ['blocked', carol, ['bob']],
+  ] as const) {
     for (const ref of ['me', String(owner.user.id), `@${owner.user.username}`]) {
       const res = await svc.call('GET', `/users/${ref}/${list}?include_html=0`, { token: owner.token })
       t.equal(res.status, 200, `${list} of ${ref}`)
@@ -247,10 +281,14 @@ t.test('alice blocks bob, whom she follows: both follows and their counts go, ne
   await svc.call('POST', '/users/@bob/follow', { token: alice.token })
   await svc.call('POST', '/users/@alice/follow', { token: bob.token })
   const block = await svc.call('POST', '/users/@bob/block', { token: alice.token })
-  t.same(
-    Object.fromEntries(RELATION_KEYS.map((k) => [k, block.body.data[k]])),
-    { follows_you: false, you_blocked: true, you_follow: false, you_muted: false, you_can_subscribe: false, you_can_follow: false },
-  )
+  t.same(Object.fromEntries(RELATION_KEYS.map((k) => [k, block.body.data[k]])), {
+    follows_you: false,
+    you_blocked: true,
+    you_follow: false,
+    you_muted: false,
+    you_can_subscribe: false,
+    you_can_follow: false,
+  })
   t.same(block.body.data.counts, { following: 0, followers: 0, posts: 0, stars: 0 })
   t.same((await svc.call('GET', '/users/@alice/following/ids', { token: alice.token })).body.data, [])
   t.equal((await svc.call('POST', '/users/@bob/follow', { token: alice.token })).status, 403, 'the blocker cannot follow either')
@@ -268,14 +306,24 @@ t.test('relation booleans are left out without a token, with an app token and on
   await svc.person('bob')
   await svc.call('POST', '/users/@bob/follow', { token: alice.token })
   const deprecated = ['is_following', 'is_follower', 'is_muted']
-  for (const [who, token] of [['anonymous', undefined], ['app', svc.appToken]] as const) {
+  for (const [who, token] of [
+    ['anonymous', undefined],
+    ['app', svc.appToken],
+  ] as const) {
     const res = await svc.call('GET', '/users/@bob', { token })
     t.equal(res.status, 200)
-    t.same([...RELATION_KEYS, ...deprecated].filter((k) => k in res.body.data), [], who)
+    t.same(
+      [...RELATION_KEYS, ...deprecated].filter((k) => k in res.body.data),
+      [],
+      who,
+    )
     t.same(res.body.data.counts, { following: 0, followers: 1, posts: 0, stars: 0 }, `${who}: counts are there`)
   }
   const self = await svc.call('GET', '/users/@alice', { token: alice.token })
-  t.same([...RELATION_KEYS, ...deprecated].filter((k) => k in self.body.data), [])
+  t.same(
+    [...RELATION_KEYS, ...deprecated].filter((k) => k in self.body.data),
+    [],
+  )
 })
 
 t.test('counts: posts leave out deleted ones, stars count what the user starred', async (t) => {
@@ -304,7 +352,11 @@ t.test('robo the bot follows, mentions and messages only its followers, and says
   t.equal(refused.status, 403)
   t.equal((await svc.call('POST', '/users/@alice/follow', { token: robo.token })).status, 200)
   const beep = await post(svc, robo, { text: '@alice @bob beep' })
-  t.same(beep.entities.mentions.map((m) => m.name), ['alice'], 'bob does not follow robo, so he is not mentioned')
+  t.same(
+    beep.entities.mentions.map((m) => m.name),
+    ['alice'],
+    'bob does not follow robo, so he is not mentioned',
+  )
   const pmBob = await svc.call('POST', '/channels/pm/messages', { token: robo.token, payload: { text: 'hi', destinations: ['@bob'] } })
   t.equal(pmBob.status, 403)
   const pmAlice = await svc.call('POST', '/channels/pm/messages', { token: robo.token, payload: { text: 'hi', destinations: ['@alice'] } })
@@ -320,7 +372,10 @@ t.test('a feed account is treated as human: it follows and mentions anyone', asy
   const follow = await svc.call('POST', '/users/@alice/follow', { token: news.token })
   t.same([follow.status, follow.body.data.you_can_follow], [200, true])
   const headline = await post(svc, news, { text: 'breaking: @alice' })
-  t.same(headline.entities.mentions.map((m) => m.name), ['alice'])
+  t.same(
+    headline.entities.mentions.map((m) => m.name),
+    ['alice'],
+  )
   t.equal((await svc.call('GET', '/users/@news')).body.data.type, 'feed')
 })
 
@@ -356,12 +411,24 @@ t.test('explore: a stream pages by post id with since_id, before_id and count', 
   const ids = []
   for (const text of ['one', 'two', 'three']) ids.push((await post(svc, alice, { text })).id)
   const first = await svc.call('GET', '/posts/stream/explore/posts?count=2')
-  t.same(first.body.data.map((p: { id: string }) => p.id), [ids[2], ids[1]])
-  t.same(first.body.data.map((p: { pagination_id: string }) => p.pagination_id), [ids[2], ids[1]])
+  t.same(
+    first.body.data.map((p: { id: string }) => p.id),
+    [ids[2], ids[1]],
+  )
+  t.same(
+    first.body.data.map((p: { pagination_id: string }) => p.pagination_id),
+    [ids[2], ids[1]],
+  )
   t.match(first.body.meta, { code: 200, more: true, max_id: ids[2], min_id: ids[1] })
   const older = await svc.call('GET', `/posts/stream/explore/posts?before_id=${ids[1]}`)
-  t.same(older.body.data.map((p: { id: string }) => p.id), [ids[0]])
+  t.same(
+    older.body.data.map((p: { id: string }) => p.id),
+    [ids[0]],
+  )
   t.equal(older.body.meta.more, false)
   const newer = await svc.call('GET', `/posts/stream/explore/posts?since_id=${ids[0]}`)
-  t.same(newer.body.data.map((p: { id: string }) => p.id), [ids[2], ids[1]])
+  t.same(
+    newer.body.data.map((p: { id: string }) => p.id),
+    [ids[2], ids[1]],
+  )
 })

@@ -53,7 +53,11 @@ t.test('the avatar address redirects to the image for an id, @username and me, f
   const alice = await svc.person('alice')
   const { body } = await upload(svc, 'avatar', await flatImage(120, 120), alice.token)
   const file = body.data.avatar_image.url.split('/images/')[1]
-  for (const [ref, token] of [[String(alice.user.id), undefined], ['@alice', undefined], ['me', alice.token]] as const) {
+  for (const [ref, token] of [
+    [String(alice.user.id), undefined],
+    ['@alice', undefined],
+    ['me', alice.token],
+  ] as const) {
     const got = await follow(t, svc, `/stream/0/users/${ref}/avatar`, token)
     t.match(got.location, new RegExp(`/images/${file}$`))
     t.equal(got.size.width, 120)
@@ -125,7 +129,12 @@ t.test('what is not an image, or not in the avatar field, is a 400', async (t) =
   t.match(text.body.meta.error_message, /^Bad Request: Avatar is not a readable image/)
   const truncated = (await flatImage(300, 300, 'jpeg')).subarray(0, 200)
   t.equal((await upload(svc, 'avatar', truncated, alice.token)).status, 400, 'a truncated JPEG')
-  const tiff = await (await import('sharp')).default({ create: { width: 10, height: 10, channels: 3, background: '#000' } }).tiff().toBuffer()
+  const tiff = await (
+    await import('sharp')
+  )
+    .default({ create: { width: 10, height: 10, channels: 3, background: '#000' } })
+    .tiff()
+    .toBuffer()
   t.match((await upload(svc, 'avatar', tiff, alice.token)).body.meta.error_message, /JPEG, PNG, GIF or WebP/)
   const wrongField = await upload(svc, 'avatar', await flatImage(50, 50), alice.token, 'picture')
   t.equal(wrongField.status, 400)

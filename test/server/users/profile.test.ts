@@ -51,7 +51,10 @@ t.test('PUT needs every profile key; PATCH takes any subset', async (t) => {
 t.test('a client may PUT back the whole user it fetched', async (t) => {
   const svc = await makeInstance(t)
   const alice = await svc.person('alice')
-  await svc.call('PATCH', '/users/me', { token: alice.token, payload: { description: { text: '[my site](https://alice.example) #tea', entities: { parse_markdown_links: true } } } })
+  await svc.call('PATCH', '/users/me', {
+    token: alice.token,
+    payload: { description: { text: '[my site](https://alice.example) #tea', entities: { parse_markdown_links: true } } },
+  })
   const fetched = (await svc.call('GET', '/users/me', { token: alice.token })).body.data
   const body = { ...fetched, id: Number(fetched.id), name: 'Alice Liddell' }
   const res = await svc.call('PUT', '/users/me', { token: alice.token, payload: body })
@@ -95,8 +98,7 @@ t.test('the description answers html and entities: a mention of a real user, a h
 t.test('annotations: add, replace, delete by type alone; shown only when asked', async (t) => {
   const svc = await makeInstance(t)
   const alice = await svc.person('alice')
-  const patch = async (annotations: unknown[]) =>
-    svc.call('PATCH', '/users/me?include_user_annotations=1', { token: alice.token, payload: { annotations } })
+  const patch = async (annotations: unknown[]) => svc.call('PATCH', '/users/me?include_user_annotations=1', { token: alice.token, payload: { annotations } })
   const blog = { type: 'svc.core.directory.blog', value: { url: 'https://alice.example' } }
   const twitter = { type: 'svc.core.directory.twitter', value: { username: 'alice' } }
   t.same((await patch([blog, twitter])).body.data.annotations, [blog, twitter])

@@ -91,7 +91,17 @@ t.test('a search reaches users beyond the first scan chunk', async (t) => {
   await svc.domain.store.transact((tx) => {
     for (let i = 0; i < 12_000; i++) {
       const username = i % 5000 === 4999 ? `needle${i}` : `hay${i}`
-      tx.users.insert({ username, username_key: username, name: '', type: 'human', locale: 'en_US', timezone: 'UTC', description: empty, annotations: [], created_at: isoNow() })
+      tx.users.insert({
+        username,
+        username_key: username,
+        name: '',
+        type: 'human',
+        locale: 'en_US',
+        timezone: 'UTC',
+        description: empty,
+        annotations: [],
+        created_at: isoNow(),
+      })
     }
   })
   t.same(names(await search(svc, 'q=needle&count=200', viewer.token)), ['needle9999', 'needle4999'])

@@ -49,6 +49,9 @@ t.test('GET /users needs a token and answers the known ids only', async (t) => {
   const bob = await svc.person('bob')
   t.equal((await svc.call('GET', `/users?ids=${alice.user.id}`)).status, 401)
   const res = await svc.call('GET', `/users?ids=${alice.user.id},999,${bob.user.id}`, { token: alice.token })
-  t.same(res.body.data.map((u: { username: string }) => u.username), ['alice', 'bob'])
+  t.same(
+    res.body.data.map((u: { username: string }) => u.username),
+    ['alice', 'bob'],
+  )
   t.equal(res.headers['x-oauth-scopes'], 'basic,stream,write_post,follow,update_profile,public_messages,messages,files,export')
 })
