@@ -9,6 +9,7 @@ import Boom from '@hapi/boom'
 import type { Domain } from '../data/index.js'
 import { authPlugin } from './auth.js'
 import { envelopePlugin } from './envelope.js'
+import { sessionCookiePlugin } from './pages/session.js'
 import { rateLimitPlugin } from './rate-limit.js'
 import './hapi-types.js'
 import { mount } from './route.js'
@@ -49,6 +50,7 @@ export async function createServer(domain: Domain, options: ServerOptions = {}):
   await server.register({ plugin: authPlugin, options: { domain } })
   await server.register(envelopePlugin)
   await server.register({ plugin: rateLimitPlugin, options: { domain } })
+  await server.register({ plugin: sessionCookiePlugin, options: { secret: domain.config.session_secret } })
   server.route(mount(allRoutes(domain)))
   server.ext('onPreResponse', (_request, h) => {
     const response = _request.response

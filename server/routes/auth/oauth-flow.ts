@@ -28,8 +28,6 @@ const requestOf = (input: Record<string, unknown>): AuthorizationRequest => {
 }
 
 export const oauthFlowRoutes = (domain: Domain): SvcRoute[] => {
-  const secret = domain.config.session_secret
-
   /** The page (or redirect) for a flow step, with the session's CSRF token in its forms. */
   const show = (
     request: Request,
@@ -60,7 +58,7 @@ export const oauthFlowRoutes = (domain: Domain): SvcRoute[] => {
       svc: { token: 'none', raw: true },
       options: { validate: { query: Joi.object(flowFields).unknown(true), failAction: invalidInputPage } },
       handler: async (request, h) => {
-        const session = ensureSession(request, h, secret)
+        const session = ensureSession(request, h)
         try {
           return show(request, h, await domain.oauth.start(requestOf(request.query), session.user_id, mode), session, mode)
         } catch (err) {
@@ -87,7 +85,7 @@ export const oauthFlowRoutes = (domain: Domain): SvcRoute[] => {
       },
       handler: async (request, h) => {
         const body = request.payload as Record<string, string>
-        const session = checkedSession(request, secret, body.csrf)
+        const session = checkedSession(request, body.csrf)
         if (!session) return expiredSessionPage(h)
         const input = requestOf(body)
         try {
@@ -97,7 +95,7 @@ export const oauthFlowRoutes = (domain: Domain): SvcRoute[] => {
           }
           if (body.action === 'sign_out') {
             const fresh = newSession()
-            writeSession(request, h, secret, fresh)
+            writeSession(h, fresh)
             return show(request, h, await domain.oauth.start(input, undefined, mode), fresh, mode)
           }
           const user = await domain.oauth
@@ -108,7 +106,7 @@ export const oauthFlowRoutes = (domain: Domain): SvcRoute[] => {
             return show(request, h, step, session, mode, { message: 'Wrong username or password.', status: 401, username: body.username })
           }
           const fresh = newSession(user.id)
-          writeSession(request, h, secret, fresh)
+          writeSession(h, fresh)
           return show(request, h, await domain.oauth.start(input, user.id, mode), fresh, mode)
         } catch (err) {
           return errorResponse(h, err) ?? Promise.reject(err)

@@ -15,7 +15,6 @@ const next = Joi.string()
 const closed = () => errorPage('Sign-up is closed', 'This instance does not allow open registration. Ask its operator for an account.')
 
 export const signupRoutes = (domain: Domain): SvcRoute[] => {
-  const secret = domain.config.session_secret
   return [
     {
       method: 'GET',
@@ -30,7 +29,7 @@ export const signupRoutes = (domain: Domain): SvcRoute[] => {
       },
       handler: (request, h) => {
         if (!domain.oauth.openRegistration) return htmlResponse(h, closed(), 403)
-        const session = ensureSession(request, h, secret)
+        const session = ensureSession(request, h)
         return htmlResponse(h, signupPage({ csrf: session.csrf, next: request.query.next as string | undefined }))
       },
     },
@@ -53,11 +52,11 @@ export const signupRoutes = (domain: Domain): SvcRoute[] => {
       },
       handler: async (request, h) => {
         const body = request.payload as { csrf: string; next?: string; username: string; name?: string; password: string }
-        const session = checkedSession(request, secret, body.csrf)
+        const session = checkedSession(request, body.csrf)
         if (!session) return expiredSessionPage(h)
         try {
           const user = await domain.oauth.signUp(body)
-          writeSession(request, h, secret, newSession(user.id))
+          writeSession(h, newSession(user.id))
           return body.next ? h.redirect(body.next) : htmlResponse(h, welcomePage(user))
         } catch (err) {
           // Rule errors go back to the form with what was typed, so the visitor can fix them.
