@@ -14,10 +14,10 @@
  * timestamp; hapi-rate-limitor needs Redis.
  */
 import type { Plugin, Request } from '@hapi/hapi'
-import Boom from '@hapi/boom'
 import { DomainError, isDomainError, type Domain, type Viewer } from '../data/index.js'
 import { tokenOf } from './auth.js'
 import { RateLimiters, type BucketState, type MakeLimiter } from './rate-limiters.js'
+import { setWireHeader } from './wire-headers.js'
 
 /** Does the environment turn rate limiting off? `SVC_RATE_LIMIT=off` does, for test and benchmark runs. */
 export const rateLimitOffIn = (env: Record<string, string | undefined>): boolean =>
@@ -84,8 +84,7 @@ export const rateLimitPlugin: Plugin<{ domain: Domain; makeLimiter?: MakeLimiter
         }
         if (state.refused) headers['Retry-After'] = String(state.reset_s)
         const response = request.response
-        if (Boom.isBoom(response)) Object.assign(response.output.headers, headers)
-        else if (response) for (const [k, v] of Object.entries(headers)) response.header(k, v)
+        if (response) for (const [name, value] of Object.entries(headers)) setWireHeader(response, name, value)
         return h.continue
       },
       { after: ['svc-envelope', 'svc-auth'] },

@@ -14,6 +14,7 @@ import { rateLimitPlugin } from './rate-limit.js'
 import './hapi-types.js'
 import { mount } from './route.js'
 import { allRoutes } from './routes/index.js'
+import { setWireHeader } from './wire-headers.js'
 
 export interface ServerOptions {
   port?: number
@@ -52,9 +53,9 @@ export async function createServer(domain: Domain, options: ServerOptions = {}):
   await server.register({ plugin: rateLimitPlugin, options: { domain } })
   await server.register({ plugin: sessionCookiePlugin, options: { secret: domain.config.session_secret } })
   server.route(mount(allRoutes(domain)))
-  server.ext('onPreResponse', (_request, h) => {
-    const response = _request.response
-    if (response && 'header' in response && typeof response.header === 'function') response.header('X-SVC-Migrations-Enabled', '')
+  server.ext('onPreResponse', (request, h) => {
+    const response = request.response
+    if (response && !Boom.isBoom(response)) setWireHeader(response, 'X-SVC-Migrations-Enabled', '')
     return h.continue
   })
   return server
