@@ -21,7 +21,7 @@ export interface InstanceConfig {
     unauthenticated: { limit: number; window_s: number }
   }
   limits: { following: number; max_file_size: number; storage: number }
-  /** Signs the web sign-in cookie of the OAuth pages; generated at first start and kept. */
+  /** Seals (iron) the web sign-in cookie of the OAuth pages; generated at first start and kept. */
   session_secret: string
 }
 

@@ -9,6 +9,7 @@ import { EventBus } from './events.js'
 import { AppService } from './auth/apps.js'
 import { DelegationService } from './auth/delegation.js'
 import { OAuthService } from './auth/oauth.js'
+import { SignInFlow } from './auth/sign-in-flow.js'
 import { ExploreService } from './explore/explore.js'
 import { InteractionService } from './posts/interactions.js'
 import { PostSearchService } from './posts/post-search.js'
@@ -56,6 +57,7 @@ export interface Domain {
   readonly tokens: TokenService
   readonly delegation: DelegationService
   readonly oauth: OAuthService
+  readonly signInFlow: SignInFlow
   readonly userViews: UserViewService
   readonly explore: ExploreService
   readonly postSearch: PostSearchService
@@ -112,6 +114,7 @@ export function wireDomain(dataDir: string, config: InstanceConfig, store: Store
   const apps = new AppService(store, events)
   const tokens = new TokenService(store, events, config.limits)
   const delegation = new DelegationService(store, apps, tokens)
+  const oauth = new OAuthService(store, apps, users, tokens, delegation, config)
   const channelAccess = new ChannelAccess(store)
   const markers = new MarkerService(store, events, channelAccess)
   const posts = new PostService(store, events, users)
@@ -132,7 +135,8 @@ export function wireDomain(dataDir: string, config: InstanceConfig, store: Store
     apps,
     tokens,
     delegation,
-    oauth: new OAuthService(store, apps, users, tokens, delegation, config),
+    oauth,
+    signInFlow: new SignInFlow(oauth, users),
     userViews: new UserViewService(store),
     explore: new ExploreService(store, events, markers),
     postSearch: new PostSearchService(store),

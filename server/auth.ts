@@ -6,6 +6,7 @@
  */
 import type { Plugin, Request } from '@hapi/hapi'
 import { DomainError, hasScope, type Domain, type Viewer } from '../data/index.js'
+import { setWireHeader } from './wire-headers.js'
 
 const BODY_METHODS = new Set(['post', 'put', 'patch'])
 
@@ -56,11 +57,7 @@ export const authPlugin: Plugin<{ domain: Domain }> = {
       (request, h) => {
         const scopes = request.app.viewer?.token?.scopes
         const response = request.response
-        if (scopes && response && !('isBoom' in response && response.isBoom)) {
-          ;(response as { header: (k: string, v: string) => void }).header('X-OAuth-Scopes', scopes.join(','))
-        } else if (scopes && response && 'isBoom' in response) {
-          response.output.headers['X-OAuth-Scopes'] = scopes.join(',')
-        }
+        if (scopes && response) setWireHeader(response, 'X-OAuth-Scopes', scopes.join(','))
         return h.continue
       },
       { after: ['svc-envelope'] },

@@ -9,10 +9,12 @@ import Boom from '@hapi/boom'
 import type { Domain } from '../data/index.js'
 import { authPlugin } from './auth.js'
 import { envelopePlugin } from './envelope.js'
+import { sessionCookiePlugin } from './pages/session.js'
 import { rateLimitPlugin } from './rate-limit.js'
 import './hapi-types.js'
 import { mount } from './route.js'
 import { allRoutes } from './routes/index.js'
+import { setWireHeader } from './wire-headers.js'
 
 export interface ServerOptions {
   port?: number
@@ -49,10 +51,11 @@ export async function createServer(domain: Domain, options: ServerOptions = {}):
   await server.register({ plugin: authPlugin, options: { domain } })
   await server.register(envelopePlugin)
   await server.register({ plugin: rateLimitPlugin, options: { domain } })
+  await server.register({ plugin: sessionCookiePlugin, options: { secret: domain.config.session_secret } })
   server.route(mount(allRoutes(domain)))
-  server.ext('onPreResponse', (_request, h) => {
-    const response = _request.response
-    if (response && 'header' in response && typeof response.header === 'function') response.header('X-SVC-Migrations-Enabled', '')
+  server.ext('onPreResponse', (request, h) => {
+    const response = request.response
+    if (response && !Boom.isBoom(response)) setWireHeader(response, 'X-SVC-Migrations-Enabled', '')
     return h.continue
   })
   return server

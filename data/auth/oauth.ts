@@ -50,12 +50,6 @@ export interface GrantInput {
   delegate_client_id?: string
 }
 
-/** What the browser flow shows or does next. */
-export type FlowStep =
-  | { kind: 'sign-in'; authorization: Authorization }
-  | { kind: 'consent'; authorization: Authorization; user: UserRow }
-  | { kind: 'redirect'; authorization: Authorization; location: string }
-
 export type GrantResult = { access_token: string; info: TokenInfo } | { delegate_token: string }
 
 const oauthError = (code: 'invalid' | 'unauthenticated', slug: string, message: string): DomainError => new DomainError(code, message, { slug })
@@ -101,22 +95,6 @@ export class OAuthService {
     }
     const authorization: Authorization = { app, response_type: request.response_type, redirect_uri, scopes: parseScopes(request.scope) }
     return request.state === undefined ? authorization : { ...authorization, state: request.state }
-  }
-
-  /**
-   * The first step of the browser flow for a signed-in user (or none):
-   * sign in first; or, at `authenticate` when every asked scope is already
-   * granted, straight back to the client (as `approve`); else the consent
-   * page. Errors: as `prepare`.
-   */
-  async start(request: AuthorizationRequest, userId: number | undefined, mode: 'authenticate' | 'authorize'): Promise<FlowStep> {
-    const authorization = await this.prepare(request)
-    const user = userId === undefined ? null : await this.users.get(userId)
-    if (!user) return { kind: 'sign-in', authorization }
-    if (mode === 'authenticate' && (await this.alreadyGranted(user, authorization))) {
-      return { kind: 'redirect', authorization, location: await this.approve(user, authorization) }
-    }
-    return { kind: 'consent', authorization, user }
   }
 
   /**

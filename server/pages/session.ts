@@ -1,11 +1,12 @@
 /**
  * The web sign-in state of the OAuth pages: one cookie holding the signed-in
- * user (if any), a CSRF token the forms echo, and an expiry, signed with
- * HMAC-SHA256 under the instance's `session_secret`. It is only ever read by
- * this server, so it needs integrity, not secrecy.
+ * user (if any), a CSRF token the forms echo, and an expiry. hapi's own
+ * cookie state seals it with iron (encrypted and authenticated) under the
+ * instance's `session_secret`; a cookie that does not unseal is ignored and
+ * cleared, so a tampered or foreign one reads as signed out.
  */
-import type { Request, ResponseToolkit } from '@hapi/hapi'
-import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto'
+import type { Plugin, Request, ResponseToolkit } from '@hapi/hapi'
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto'
 
 export const SESSION_COOKIE = 'svc_session'
 const TTL_MS = 30 * 24 * 3600 * 1000
@@ -18,22 +19,46 @@ export interface Session {
   expires: number
 }
 
-const sign = (secret: string, payload: string): string => createHmac('sha256', secret).update(payload).digest('base64url')
+// iron refuses passwords under 32 characters. `svc init` makes 43; a shorter one an operator typed is stretched the same way at every start, so cookies outlive restarts.
+const ironPassword = (secret: string): string => (secret.length >= 32 ? secret : createHash('sha256').update(secret).digest('hex'))
 
-const equal = (a: string, b: string): boolean => a.length === b.length && timingSafeEqual(Buffer.from(a), Buffer.from(b))
+/** Declares the session cookie on the server: sealed with iron, HttpOnly, SameSite=Lax, Secure when the request came over https. */
+export const sessionCookiePlugin: Plugin<{ secret: string }> = {
+  name: 'svc-session-cookie',
+  register(server, { secret }) {
+    server.state(SESSION_COOKIE, {
+      encoding: 'iron',
+      password: ironPassword(secret),
+      path: '/',
+      isHttpOnly: true,
+      isSameSite: 'Lax',
+      isSecure: false,
+      ttl: TTL_MS,
+      strictHeader: true,
+      ignoreErrors: true,
+      clearInvalid: true,
+      contextualize: (definition, request) => {
+        definition.isSecure = request.server.info.protocol === 'https' || request.headers['x-forwarded-proto'] === 'https'
+      },
+    })
+  },
+}
+
+const isSession = (value: unknown): value is Session => {
+  const s = value as Partial<Session> | null
+  return (
+    typeof s === 'object' &&
+    s !== null &&
+    typeof s.csrf === 'string' &&
+    typeof s.expires === 'number' &&
+    (s.user_id === undefined || typeof s.user_id === 'number')
+  )
+}
 
 /** The request's valid session, or null (absent, tampered with, expired). */
-export function readSession(request: Request, secret: string): Session | null {
-  const raw = request.state?.[SESSION_COOKIE]
-  if (typeof raw !== 'string') return null
-  const [payload, mac] = raw.split('.')
-  if (!payload || !mac || !equal(mac, sign(secret, payload))) return null
-  try {
-    const session = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as Session
-    return typeof session.csrf === 'string' && session.expires > Date.now() ? session : null
-  } catch {
-    return null
-  }
+export function readSession(request: Request): Session | null {
+  const session: unknown = request.state?.[SESSION_COOKIE]
+  return isSession(session) && session.expires > Date.now() ? session : null
 }
 
 /** A fresh session (a new CSRF token each time, so signing in rotates it). */
@@ -44,31 +69,23 @@ export const newSession = (user_id?: number): Session => ({
 })
 
 /** Sets the session cookie on the response being built. */
-export function writeSession(request: Request, h: ResponseToolkit, secret: string, session: Session): void {
-  const payload = Buffer.from(JSON.stringify(session)).toString('base64url')
-  const secure = request.server.info.protocol === 'https' || request.headers['x-forwarded-proto'] === 'https'
-  h.state(SESSION_COOKIE, `${payload}.${sign(secret, payload)}`, {
-    encoding: 'none',
-    path: '/',
-    isHttpOnly: true,
-    isSameSite: 'Lax',
-    isSecure: secure,
-    ttl: TTL_MS,
-    strictHeader: true,
-  })
+export function writeSession(h: ResponseToolkit, session: Session): void {
+  h.state(SESSION_COOKIE, session)
 }
 
 /** The session of a page view, starting one when there is none (a sign-in form needs a CSRF token too). */
-export function ensureSession(request: Request, h: ResponseToolkit, secret: string): Session {
-  const existing = readSession(request, secret)
+export function ensureSession(request: Request, h: ResponseToolkit): Session {
+  const existing = readSession(request)
   if (existing) return existing
   const session = newSession()
-  writeSession(request, h, secret, session)
+  writeSession(h, session)
   return session
 }
 
+const equal = (a: string, b: string): boolean => a.length === b.length && timingSafeEqual(Buffer.from(a), Buffer.from(b))
+
 /** Does a posted form carry the CSRF token of a valid session? Answers that session. */
-export function checkedSession(request: Request, secret: string, csrf: unknown): Session | null {
-  const session = readSession(request, secret)
+export function checkedSession(request: Request, csrf: unknown): Session | null {
+  const session = readSession(request)
   return session && typeof csrf === 'string' && equal(csrf, session.csrf) ? session : null
 }

@@ -1,6 +1,8 @@
 import t from 'tap'
 import { makeInstance, type Instance } from '../fixtures/instance.js'
-import { FixedWindows, rateLimitOffIn } from '../../server/rate-limit.js'
+import type { Viewer } from '../../data/index.js'
+import { rateLimitOffIn } from '../../server/rate-limit.js'
+import { memoryLimiter, RateLimiters } from '../../server/rate-limiters.js'
 
 /** Small limits so a test can run a bucket dry: 6 calls an hour per token, 3 writes a minute, 4 unauthenticated calls a minute per IP. */
 const SMALL = { enabled: true, authenticated: { limit: 6, window_s: 3600 }, write: { limit: 3, window_s: 60 }, unauthenticated: { limit: 4, window_s: 60 } }
@@ -159,40 +161,37 @@ t.test('SVC_RATE_LIMIT=off turns rate limiting off; unset or anything else leave
   for (const value of [undefined, '', 'on', '1', 'true', 'of']) t.notOk(rateLimitOffIn({ SVC_RATE_LIMIT: value }), String(value))
 })
 
-t.test('fixed windows: a new window starts when the old one ends, ended windows are pruned, and the oldest go past the cap', async (t) => {
-  let now = 1_000_000
-  const windows = new FixedWindows(() => now, 3)
-  const hourly = { limit: 2, window_s: 3600 }
-  const minute = { limit: 1, window_s: 60 }
-  t.match(windows.take([{ key: 'a', window: hourly }]), { remaining: 1, reset_s: 3600, refused: false })
-  now += 1500
-  t.match(windows.take([{ key: 'a', window: hourly }]), { remaining: 0, reset_s: 3599, refused: false }, 'reset rounds up to whole seconds')
-  t.match(windows.take([{ key: 'a', window: hourly }]), { limit: 2, remaining: 0, refused: true })
-  now = 1_000_000 + 3600_000
-  t.match(windows.take([{ key: 'a', window: hourly }]), { remaining: 1, reset_s: 3600, refused: false }, 'the next window starts afresh')
+t.test('the limiters: the tighter bucket is reported, a refused call costs nothing, and an ended window starts afresh', async (t) => {
+  const limiters = new RateLimiters({
+    enabled: true,
+    authenticated: { limit: 3, window_s: 3600 },
+    write: { limit: 1, window_s: 2 },
+    unauthenticated: SMALL.unauthenticated,
+  })
+  const alice = { token: { id: 7 } } as unknown as Viewer
+  t.match(await limiters.take('GET', alice, '203.0.113.1'), { limit: 3, remaining: 2, reset_s: 3600, refused: false })
+  t.match(await limiters.take('POST', alice, '203.0.113.1'), { limit: 1, remaining: 0, reset_s: 2, refused: false }, 'the tighter bucket is reported')
+  t.match(await limiters.take('POST', alice, '203.0.113.1'), { limit: 1, remaining: 0, reset_s: 2, refused: true })
+  t.match(
+    await limiters.take('GET', alice, '203.0.113.1'),
+    { limit: 3, remaining: 0, refused: false },
+    'the refused write did not count against the hourly bucket',
+  )
+  await new Promise((resolve) => setTimeout(resolve, 2100))
+  t.match(
+    await limiters.take('DELETE', alice, '203.0.113.1'),
+    { limit: 3, remaining: 0, refused: true },
+    'the write window started afresh, the hourly one is full',
+  )
+  t.match(await limiters.take('GET', { token: { id: 8 } } as unknown as Viewer, '203.0.113.1'), { limit: 3, remaining: 2 }, 'bob has buckets of his own')
+})
 
-  t.match(
-    windows.take([
-      { key: 'b', window: hourly },
-      { key: 'c', window: minute },
-    ]),
-    { limit: 1, remaining: 0, reset_s: 60 },
-    'the tighter bucket is reported',
-  )
-  t.match(
-    windows.take([
-      { key: 'b', window: hourly },
-      { key: 'c', window: minute },
-    ]),
-    { limit: 1, refused: true, reset_s: 60 },
-  )
-  t.match(windows.take([{ key: 'b', window: hourly }]), { remaining: 0, refused: false }, 'the refused call did not count against b')
-  t.equal(windows.size, 3)
-  now += 61_000
-  windows.prune()
-  t.equal(windows.size, 2, "c's minute ended")
-  windows.take([{ key: 'd', window: minute }])
-  windows.take([{ key: 'e', window: minute }])
-  t.equal(windows.size, 3, 'never more than the cap')
-  t.match(windows.take([{ key: 'a', window: hourly }]), { remaining: 1 }, 'a, the oldest, was evicted and starts over')
+t.test('the limiters are built in one place, so another store can stand in for memory', async (t) => {
+  const made: string[] = []
+  const limiters = new RateLimiters(SMALL, (bucket, window) => {
+    made.push(`${bucket} ${window.limit}/${window.window_s}s`)
+    return memoryLimiter(bucket, window)
+  })
+  t.same(made, ['token 6/3600s', 'write 3/60s', 'ip 4/60s'])
+  t.match(await limiters.take('GET', {}, '198.51.100.1'), { limit: 4, remaining: 3 })
 })

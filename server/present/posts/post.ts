@@ -7,12 +7,12 @@
  */
 import { renderHtml, type AppRow, type PostList, type PostRow, type PostView, type UserRow } from '../../../data/index.js'
 import { RawJson, type Envelope } from '../../envelope.js'
-import { BoundedCache, cachePerOwner } from '../bounded-cache.js'
 import type { PresentContext } from '../context.js'
 import { presentMarker } from '../channels/marker.js'
 import { presentPage } from '../page.js'
 import { userCanonicalUrl } from '../users/user.js'
 import { presentUsersJson } from '../users/user-json.js'
+import { textCachePerDomain } from '../text-cache.js'
 
 const EMPTY_ENTITIES = { mentions: [], hashtags: [], links: [] }
 
@@ -38,7 +38,11 @@ interface Kept {
 export const postCanonicalUrl = (baseUrl: string, post: PostRow, user: UserRow | null): string =>
   user ? `${userCanonicalUrl(baseUrl, user)}/post/${post.id}` : `${baseUrl}/posts/${post.id}`
 
-const keptOf = cachePerOwner(() => new BoundedCache<number, Kept>(10_000))
+const keptOf = textCachePerDomain<Kept>({
+  max: 10_000,
+  maxChars: 32_000_000,
+  charsOf: (kept) => kept.head.length + kept.source.length + kept.withHtml.length + kept.withoutHtml.length,
+})
 
 function keep(ctx: PresentContext, view: PostView): Kept {
   const { post, user, app } = view

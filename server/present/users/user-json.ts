@@ -6,8 +6,8 @@
  * replaced or a count moves; the viewer's relation is added per request.
  */
 import type { UserCounts, UserRow, UserView } from '../../../data/index.js'
-import { BoundedCache, cachePerOwner } from '../bounded-cache.js'
 import type { PresentContext } from '../context.js'
+import { textCachePerDomain } from '../text-cache.js'
 import { presentUserView, relationFields } from './user.js'
 
 interface Kept {
@@ -18,7 +18,7 @@ interface Kept {
   json: string
 }
 
-const keptOf = cachePerOwner(() => new BoundedCache<number, Kept>(5_000))
+const keptOf = textCachePerDomain<Kept>({ max: 5_000, maxChars: 8_000_000, charsOf: (kept) => kept.json.length })
 
 const sameCounts = (a: UserCounts, b: UserCounts): boolean =>
   a.following === b.following && a.followers === b.followers && a.posts === b.posts && a.stars === b.stars

@@ -1,12 +1,13 @@
 /**
  * The browser flow of OAuth 2.0 at `/oauth/authenticate` and
  * `/oauth/authorize`: sign in, consent, and back to the client with a code
- * (query) or a token (fragment). Forms post back to the same path.
+ * (query) or a token (fragment). Forms post back to the same path. The
+ * domain's sign-in flow decides each step; these routes render it.
  */
 import type { Request, ResponseToolkit } from '@hapi/hapi'
 import Joi from 'joi'
-import { isDomainError, type AuthorizationRequest, type Domain, type FlowStep } from '../../../data/index.js'
-import { errorResponse, expiredSessionPage, htmlResponse, invalidInputPage } from '../../pages/layout.js'
+import type { AuthorizationRequest, Domain, FlowAction, FlowMode, FlowOutcome } from '../../../data/index.js'
+import { expiredSessionPage, htmlResponse, invalidInputPage, pageHandler } from '../../pages/layout.js'
 import { consentPage, requestFields, signInPage } from '../../pages/oauth-pages.js'
 import { checkedSession, ensureSession, newSession, writeSession, type Session } from '../../pages/session.js'
 import type { SvcRoute } from '../../route.js'
@@ -22,51 +23,46 @@ const flowFields = {
   adnview: Joi.string().max(20),
 }
 
-const requestOf = (input: Record<string, unknown>): AuthorizationRequest => {
-  const { client_id, response_type, redirect_uri, scope, state } = input as Record<string, string | undefined>
+type FlowForm = Partial<Record<keyof typeof flowFields | 'csrf' | 'action' | 'username' | 'password', string>>
+
+const requestOf = (input: FlowForm): AuthorizationRequest => {
+  const { client_id, response_type, redirect_uri, scope, state } = input
   return { client_id: client_id ?? '', response_type: response_type ?? '', redirect_uri, scope, state }
 }
 
+const actionOf = (form: FlowForm): FlowAction =>
+  form.action === 'sign_in'
+    ? { kind: 'sign_in', username: form.username ?? '', password: form.password ?? '' }
+    : { kind: form.action as 'sign_out' | 'approve' | 'deny' }
+
+/** The outcome as an answer: a new session first when the flow starts one, then the redirect or the step's page with the session's CSRF token. */
+function render(h: ResponseToolkit, mode: FlowMode, request: AuthorizationRequest, session: Session, outcome: FlowOutcome) {
+  const current = outcome.newSession ? newSession(outcome.newSession.userId) : session
+  if (current !== session) writeSession(h, current)
+  const { step } = outcome
+  if (step.kind === 'redirect') return h.redirect(step.location)
+  const page = { action: `/oauth/${mode}`, request, authorization: step.authorization, csrf: current.csrf }
+  if (step.kind === 'consent') return htmlResponse(h, consentPage(page, step.user))
+  const fields = Object.entries(requestFields(request)).filter((e): e is [string, string] => e[1] !== undefined)
+  const signupHref = step.offerSignUp ? `/signup?next=${encodeURIComponent(`/oauth/${mode}?${new URLSearchParams(fields)}`)}` : undefined
+  return htmlResponse(h, signInPage({ ...page, error: step.failed?.message }, { signupHref, username: step.failed?.username }), step.failed ? 401 : 200)
+}
+
 export const oauthFlowRoutes = (domain: Domain): SvcRoute[] => {
-  const secret = domain.config.session_secret
-
-  /** The page (or redirect) for a flow step, with the session's CSRF token in its forms. */
-  const show = (
-    request: Request,
-    h: ResponseToolkit,
-    step: FlowStep,
-    session: Session,
-    mode: string,
-    error?: { message: string; status: number; username?: string },
-  ) => {
-    if (step.kind === 'redirect') return h.redirect(step.location)
-    const input = requestOf(request.method === 'get' ? request.query : (request.payload as Record<string, unknown>))
-    const page = { action: `/oauth/${mode}`, request: input, authorization: step.authorization, csrf: session.csrf, error: error?.message }
-    if (step.kind === 'consent') return htmlResponse(h, consentPage(page, step.user), error?.status)
-    const back = `/oauth/${mode}?${new URLSearchParams(Object.entries(requestFields(input)).filter((e): e is [string, string] => e[1] !== undefined))}`
-    const offerSignup = domain.oauth.openRegistration && (request.query.adnview ?? (request.payload as { adnview?: string } | null)?.adnview) !== 'appstore'
-    return htmlResponse(
-      h,
-      signInPage(page, { signupHref: offerSignup ? `/signup?next=${encodeURIComponent(back)}` : undefined, username: error?.username }),
-      error?.status,
-    )
-  }
-
-  const flowRoutes = (mode: 'authenticate' | 'authorize'): SvcRoute[] => [
+  const flowRoutes = (mode: FlowMode): SvcRoute[] => [
     {
       method: 'GET',
       path: `/oauth/${mode}`,
       rootOnly: true,
       svc: { token: 'none', raw: true },
       options: { validate: { query: Joi.object(flowFields).unknown(true), failAction: invalidInputPage } },
-      handler: async (request, h) => {
-        const session = ensureSession(request, h, secret)
-        try {
-          return show(request, h, await domain.oauth.start(requestOf(request.query), session.user_id, mode), session, mode)
-        } catch (err) {
-          return errorResponse(h, err) ?? Promise.reject(err)
-        }
-      },
+      handler: pageHandler(async (request: Request, h) => {
+        const session = ensureSession(request, h)
+        const query = request.query as FlowForm
+        const input = requestOf(query)
+        const outcome = await domain.signInFlow.next({ mode, request: input, userId: session.user_id, action: { kind: 'view' }, view: query.adnview })
+        return render(h, mode, input, session, outcome)
+      }),
     },
     {
       method: 'POST',
@@ -85,35 +81,15 @@ export const oauthFlowRoutes = (domain: Domain): SvcRoute[] => {
           failAction: invalidInputPage,
         },
       },
-      handler: async (request, h) => {
-        const body = request.payload as Record<string, string>
-        const session = checkedSession(request, secret, body.csrf)
+      handler: pageHandler(async (request: Request, h) => {
+        const form = request.payload as FlowForm
+        const session = checkedSession(request, form.csrf)
         if (!session) return expiredSessionPage(h)
-        const input = requestOf(body)
-        try {
-          if (body.action === 'approve' || body.action === 'deny') {
-            if (session.user_id === undefined) return show(request, h, await domain.oauth.start(input, undefined, mode), session, mode)
-            return h.redirect(await domain.oauth.decide(input, session.user_id, body.action === 'approve'))
-          }
-          if (body.action === 'sign_out') {
-            const fresh = newSession()
-            writeSession(request, h, secret, fresh)
-            return show(request, h, await domain.oauth.start(input, undefined, mode), fresh, mode)
-          }
-          const user = await domain.oauth
-            .signIn(body.username ?? '', body.password ?? '')
-            .catch((err) => (isDomainError(err) && err.slug === 'invalid-grant' ? null : Promise.reject(err)))
-          if (!user) {
-            const step = await domain.oauth.start(input, undefined, mode)
-            return show(request, h, step, session, mode, { message: 'Wrong username or password.', status: 401, username: body.username })
-          }
-          const fresh = newSession(user.id)
-          writeSession(request, h, secret, fresh)
-          return show(request, h, await domain.oauth.start(input, user.id, mode), fresh, mode)
-        } catch (err) {
-          return errorResponse(h, err) ?? Promise.reject(err)
-        }
-      },
+        const input = requestOf(form)
+        const view = (request.query as FlowForm).adnview ?? form.adnview
+        const outcome = await domain.signInFlow.next({ mode, request: input, userId: session.user_id, action: actionOf(form), view })
+        return render(h, mode, input, session, outcome)
+      }),
     },
   ]
 

@@ -1,7 +1,7 @@
 /** The sign-up page (`/signup`), open when the instance allows open registration. */
 import Joi from 'joi'
-import { isDomainError, type Domain } from '../../../data/index.js'
-import { errorPage, errorResponse, expiredSessionPage, htmlResponse, invalidInputPage } from '../../pages/layout.js'
+import type { Domain } from '../../../data/index.js'
+import { errorPage, expiredSessionPage, htmlResponse, invalidInputPage, pageHandler } from '../../pages/layout.js'
 import { signupPage, welcomePage } from '../../pages/oauth-pages.js'
 import { checkedSession, ensureSession, newSession, writeSession } from '../../pages/session.js'
 import type { SvcRoute } from '../../route.js'
@@ -14,59 +14,52 @@ const next = Joi.string()
 
 const closed = () => errorPage('Sign-up is closed', 'This instance does not allow open registration. Ask its operator for an account.')
 
-export const signupRoutes = (domain: Domain): SvcRoute[] => {
-  const secret = domain.config.session_secret
-  return [
-    {
-      method: 'GET',
-      path: '/signup',
-      rootOnly: true,
-      svc: { token: 'none', raw: true },
-      options: {
-        validate: {
-          query: Joi.object({ next }),
-          failAction: invalidInputPage,
-        },
-      },
-      handler: (request, h) => {
-        if (!domain.oauth.openRegistration) return htmlResponse(h, closed(), 403)
-        const session = ensureSession(request, h, secret)
-        return htmlResponse(h, signupPage({ csrf: session.csrf, next: request.query.next as string | undefined }))
+export const signupRoutes = (domain: Domain): SvcRoute[] => [
+  {
+    method: 'GET',
+    path: '/signup',
+    rootOnly: true,
+    svc: { token: 'none', raw: true },
+    options: {
+      validate: {
+        query: Joi.object({ next }),
+        failAction: invalidInputPage,
       },
     },
-    {
-      method: 'POST',
-      path: '/signup',
-      rootOnly: true,
-      svc: { token: 'none', raw: true },
-      options: {
-        validate: {
-          payload: Joi.object({
-            csrf: Joi.string().max(100).required(),
-            next,
-            username: Joi.string().max(100).required(),
-            name: Joi.string().max(200).allow(''),
-            password: Joi.string().max(200).required(),
-          }),
-          failAction: invalidInputPage,
-        },
-      },
-      handler: async (request, h) => {
-        const body = request.payload as { csrf: string; next?: string; username: string; name?: string; password: string }
-        const session = checkedSession(request, secret, body.csrf)
-        if (!session) return expiredSessionPage(h)
-        try {
-          const user = await domain.oauth.signUp(body)
-          writeSession(request, h, secret, newSession(user.id))
-          return body.next ? h.redirect(body.next) : htmlResponse(h, welcomePage(user))
-        } catch (err) {
-          // Rule errors go back to the form with what was typed, so the visitor can fix them.
-          if (isDomainError(err) && (err.code === 'invalid' || err.code === 'conflict')) {
-            return htmlResponse(h, signupPage({ csrf: session.csrf, next: body.next, username: body.username, name: body.name, error: err.message }), 400)
-          }
-          return errorResponse(h, err) ?? Promise.reject(err)
-        }
+    handler: (request, h) => {
+      if (!domain.signInFlow.signUpOpen) return htmlResponse(h, closed(), 403)
+      const session = ensureSession(request, h)
+      return htmlResponse(h, signupPage({ csrf: session.csrf, next: request.query.next as string | undefined }))
+    },
+  },
+  {
+    method: 'POST',
+    path: '/signup',
+    rootOnly: true,
+    svc: { token: 'none', raw: true },
+    options: {
+      validate: {
+        payload: Joi.object({
+          csrf: Joi.string().max(100).required(),
+          next,
+          username: Joi.string().max(100).required(),
+          name: Joi.string().max(200).allow(''),
+          password: Joi.string().max(200).required(),
+        }),
+        failAction: invalidInputPage,
       },
     },
-  ]
-}
+    handler: pageHandler(async (request, h) => {
+      const body = request.payload as { csrf: string; next?: string; username: string; name?: string; password: string }
+      const session = checkedSession(request, body.csrf)
+      if (!session) return expiredSessionPage(h)
+      const outcome = await domain.signInFlow.signUp(body)
+      // A broken rule goes back to the form with what was typed, so the visitor can fix it.
+      if (outcome.kind === 'retry') {
+        return htmlResponse(h, signupPage({ csrf: session.csrf, next: body.next, username: body.username, name: body.name, error: outcome.message }), 400)
+      }
+      writeSession(h, newSession(outcome.user.id))
+      return outcome.next ? h.redirect(outcome.next) : htmlResponse(h, welcomePage(outcome.user))
+    }),
+  },
+]
