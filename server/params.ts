@@ -79,13 +79,13 @@ export const entitiesInput = () =>
  * the key repeated (`ids=1&ids=2`, which client libraries of the original API
  * send for a list and hapi hands over as an array), or both (`ids=1,2&ids=3`).
  */
-export const listParam = (value: Joi.StringSchema = Joi.string()) =>
+export const listParam = (value: Joi.StringSchema = Joi.string(), separator: string | RegExp = ',') =>
   Joi.array()
     .items(value)
     .single()
     .custom((values: string[]) =>
       values
-        .flatMap((value) => value.split(','))
+        .flatMap((value) => value.split(separator))
         .map((s) => s.trim())
         .filter((s) => s.length > 0),
     )

@@ -355,3 +355,20 @@ t.test('channel_types may be repeated too, as client libraries send a list', asy
     [notes, chatRoom],
   )
 })
+
+t.test('channel search takes repeated tags as one list, every tag required', async (t) => {
+  const svc = await makeInstance(t)
+  const alice = await svc.person('alice')
+  const meta = (title: string, tags: string[]) => [{ type: 'svc.core.channel.metadata', value: { title, description: 'a place', tags } }]
+  const green = (await chat(svc, alice, { readers: { public: true }, annotations: meta('Green tea', ['tea', 'green']) })).body.data.id
+  await chat(svc, alice, { readers: { public: true }, annotations: meta('Black tea', ['tea', 'black']) })
+  for (const query of ['tags=tea&tags=green', 'tags=tea,green']) {
+    const res = await svc.call('GET', `/channels/search?${query}`, { token: alice.token })
+    t.equal(res.status, 200, query)
+    t.same(
+      res.body.data.map((c: { id: string }) => c.id),
+      [green],
+      query,
+    )
+  }
+})
