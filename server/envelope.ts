@@ -133,7 +133,11 @@ export const envelopePlugin: Plugin<void> = {
     server.route({
       method: '*',
       path: '/{p*}',
-      options: { plugins: { svc: { token: 'none' } } },
+      options: {
+        plugins: { svc: { token: 'none' } },
+        // Nothing here reads the body, so it is left unread: a multipart, malformed or huge body gets the same quick 404 (or 405), not a parse error.
+        payload: { parse: false, output: 'stream', override: 'application/octet-stream', maxBytes: Number.MAX_SAFE_INTEGER },
+      },
       handler: () => Boom.notFound('Not found'),
     })
   },

@@ -74,16 +74,24 @@ export const entitiesInput = () =>
     parse_markdown_links: flag(),
   }).unknown(true)
 
-/** A comma separated list of channel types (`channel_types=svc.core.pm,com.example.chat`). */
-export const channelTypeList = () =>
-  Joi.string()
-    .max(2000)
-    .custom((value: string) =>
-      value
-        .split(',')
+/**
+ * A list-valued query parameter as its values: comma separated (`ids=1,2`),
+ * the key repeated (`ids=1&ids=2`, which client libraries of the original API
+ * send for a list and hapi hands over as an array), or both (`ids=1,2&ids=3`).
+ */
+export const listParam = (value: Joi.StringSchema = Joi.string(), separator: string | RegExp = ',') =>
+  Joi.array()
+    .items(value)
+    .single()
+    .custom((values: string[]) =>
+      values
+        .flatMap((value) => value.split(separator))
         .map((s) => s.trim())
         .filter((s) => s.length > 0),
     )
+
+/** A list of channel types (`channel_types=svc.core.pm,com.example.chat`). */
+export const channelTypeList = () => listParam(Joi.string().max(2000))
 
 /** Message general parameters; the filter flags keep their list defaults in the domain. */
 export const messageGeneralQuery = {
@@ -115,13 +123,9 @@ export const commonQuery = {
   subscription_id: Joi.string().max(64),
 }
 
-/** A comma separated id list (`ids=1,2,@bob`), at most `max` entries. */
+/** An id list (`ids=1,2,@bob`), at most `max` entries counted over every repeat of the key. */
 export const idList = (max = 200, pattern = /^\d{1,15}$/) =>
-  Joi.string().custom((value: string, helpers) => {
-    const ids = value
-      .split(',')
-      .map((s) => s.trim())
-      .filter((s) => s.length > 0)
+  listParam().custom((ids: string[], helpers) => {
     if (ids.length > max) return helpers.message({ custom: `at most ${max} ids are allowed` })
     if (ids.some((s) => !pattern.test(s))) return helpers.message({ custom: 'ids must be a comma separated list of ids' })
     return ids

@@ -4,6 +4,7 @@
  * CORS, X-OAuth-Scopes, bad bodies, pagination bounds, where a token may
  * travel, and what a missing or bad token answers.
  */
+import { request } from 'node:http'
 import t, { type Test } from 'tap'
 import { makeInstance, type Instance, type Person } from '../fixtures/instance.js'
 
@@ -259,5 +260,64 @@ t.test('a bad token is a 401 invalid-token everywhere, even where no token is ne
     ] as const) {
       t.equal(isErrorEnvelope(t, res, 401, `${url} (${how})`).meta.error_slug, 'invalid-token')
     }
+  }
+})
+
+t.test('a multipart body to an unknown path is a 404 in the envelope, whatever the method', async (t) => {
+  const svc = await makeInstance(t)
+  const alice = await svc.person('alice')
+  const payload = '--XyZ\r\nContent-Disposition: form-data; name="avatar"; filename="a.png"\r\nContent-Type: image/png\r\n\r\nnot really a png\r\n--XyZ--\r\n'
+  const headers = { ...alice.auth, 'content-type': 'multipart/form-data; boundary=XyZ' }
+  for (const method of ['POST', 'PUT', 'PATCH', 'DELETE']) {
+    for (const url of ['/stream/0/users/me/avatar/nowhere', '/nowhere']) {
+      t.equal(isErrorEnvelope(t, await inject(svc, method, url, headers, payload), 404, `${method} ${url}`).meta.error_message, 'Not found')
+    }
+  }
+  const wrongMethod = await inject(svc, 'PUT', '/stream/0/users/me/avatar', headers, payload)
+  isErrorEnvelope(t, wrongMethod, 405, 'PUT to the avatar')
+  t.equal(wrongMethod.headers.allow, 'GET,POST')
+})
+
+t.test('an unknown path never reads the body: malformed, of any type or too large, it is a 404', async (t) => {
+  const svc = await makeInstance(t)
+  const cases: [string, Record<string, string>, string | Buffer][] = [
+    ['JSON that does not parse', { 'content-type': 'application/json' }, '{"text":'],
+    ['multipart without a boundary', { 'content-type': 'multipart/form-data' }, 'zz'],
+    ['a type no route reads', { 'content-type': 'application/xml' }, '<post>hi</post>'],
+    ['a content-type that does not parse', { 'content-type': '/;;' }, 'zz'],
+    ['gzip that is not gzip', { 'content-type': 'application/json', 'content-encoding': 'gzip' }, 'zz'],
+    ['2 MB, over the 1 MB any route takes', { 'content-type': 'application/octet-stream' }, Buffer.alloc(2 * 1024 * 1024)],
+  ]
+  for (const [label, headers, payload] of cases) {
+    const res = await svc.server.inject({ method: 'POST', url: '/stream/0/nowhere', headers, payload })
+    isErrorEnvelope(t, { status: res.statusCode, headers: res.headers, text: res.payload }, 404, label)
+  }
+})
+
+t.test('over a real connection, an unknown path answers its 404 before the body has arrived', { timeout: 10_000 }, async (t) => {
+  const svc = await makeInstance(t)
+  await svc.server.start()
+  for (const method of ['POST', 'PUT', 'PATCH', 'DELETE']) {
+    // The body announced is under the 1 MB limit and never ends: a server that waited for it would never answer.
+    const { status, body } = await new Promise<{ status: number; body: string }>((resolve, reject) => {
+      const req = request(
+        {
+          host: '127.0.0.1',
+          port: svc.server.info.port,
+          method,
+          path: '/stream/0/nowhere',
+          headers: { 'content-type': 'multipart/form-data; boundary=XyZ', 'content-length': String(512 * 1024) },
+        },
+        async (res) => {
+          let text = ''
+          for await (const chunk of res) text += chunk
+          resolve({ status: res.statusCode ?? 0, body: text })
+        },
+      )
+      req.on('error', reject)
+      req.write(Buffer.alloc(16 * 1024))
+    })
+    t.equal(status, 404, method)
+    t.equal(JSON.parse(body).meta.code, 404, `${method}: in the envelope`)
   }
 })

@@ -3,7 +3,7 @@ import Joi from 'joi'
 import type { ChannelFilter, Domain } from '../../../data/index.js'
 import { viewerOf } from '../../auth.js'
 import { ok } from '../../envelope.js'
-import { channelGeneralQuery, commonQuery, flag, idList, idParam, paginationQuery, userRef } from '../../params.js'
+import { channelGeneralQuery, commonQuery, flag, idList, idParam, listParam, paginationQuery, userRef } from '../../params.js'
 import { presentChannel, presentChannels } from '../../present/channels/channel.js'
 import { contextOf } from '../../present/context.js'
 import { presentPage } from '../../present/page.js'
@@ -129,7 +129,7 @@ export const channelRoutes = (domain: Domain): SvcRoute[] => [
           order: Joi.string().valid('popularity', 'id', 'activity').default('popularity'),
           type: Joi.string().max(255),
           creator_id: idParam(),
-          tags: Joi.string().max(1000),
+          tags: listParam(Joi.string().max(1000)),
           is_private: flag(),
           is_public: flag(),
         }),
@@ -143,10 +143,7 @@ export const channelRoutes = (domain: Domain): SvcRoute[] => [
         order,
         type,
         creator_id: creator_id === undefined ? undefined : Number(creator_id),
-        tags: (tags as string | undefined)
-          ?.split(',')
-          .map((t) => t.trim())
-          .filter(Boolean),
+        tags,
         is_private,
         is_public,
       }

@@ -2,18 +2,14 @@
 import Joi from 'joi'
 import { INTERACTION_ACTIONS, type Domain, type InteractionAction } from '../../../data/index.js'
 import { viewerOf } from '../../auth.js'
-import { commonQuery, paginationQuery, postGeneralQuery } from '../../params.js'
+import { commonQuery, listParam, paginationQuery, postGeneralQuery } from '../../params.js'
 import { contextOf } from '../../present/context.js'
 import { presentInteractionPage } from '../../present/posts/interaction.js'
 import type { SvcRoute } from '../../route.js'
 
-/** `interaction_actions=star,follow`: a comma list of known actions. */
+/** `interaction_actions=star,follow` (or the key repeated): a list of known actions. */
 const actionList = () =>
-  Joi.string().custom((value: string, helpers) => {
-    const actions = value
-      .split(',')
-      .map((s) => s.trim())
-      .filter((s) => s.length > 0)
+  listParam().custom((actions: string[], helpers) => {
     const unknown = actions.filter((a) => !(INTERACTION_ACTIONS as readonly string[]).includes(a))
     if (unknown.length > 0) return helpers.message({ custom: `unknown interaction action ${unknown.join(', ')}; use ${INTERACTION_ACTIONS.join(', ')}` })
     return actions as InteractionAction[]

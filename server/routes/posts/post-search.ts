@@ -2,21 +2,18 @@
 import Joi from 'joi'
 import type { Domain, PostSearchInput } from '../../../data/index.js'
 import { viewerOf } from '../../auth.js'
-import { commonQuery, flag, paginationQuery, postGeneralQuery } from '../../params.js'
+import { commonQuery, flag, listParam, paginationQuery, postGeneralQuery } from '../../params.js'
 import { contextOf } from '../../present/context.js'
 import { presentPage } from '../../present/page.js'
 import { presentPosts } from '../../present/posts/post.js'
 import type { SvcRoute } from '../../route.js'
 
-/** A space (or comma) separated list, as App.net's search filters were written. */
+/** A space (or comma) separated list, as App.net's search filters were written, or the key repeated. */
 const wordList = (max = 20) =>
-  Joi.string()
-    .max(2000)
-    .custom((value: string, helpers) => {
-      const words = value.split(/[\s,]+/).filter((s) => s.length > 0)
-      if (words.length === 0 || words.length > max) return helpers.message({ custom: `{{#label}} must list 1 to ${max} values` })
-      return words
-    })
+  listParam(Joi.string().max(2000), /[\s,]+/).custom((words: string[], helpers) => {
+    if (words.length === 0 || words.length > max) return helpers.message({ custom: `{{#label}} must list 1 to ${max} values` })
+    return words
+  })
 
 const id = () => Joi.number().integer().min(1).max(999_999_999_999_999)
 

@@ -330,3 +330,45 @@ t.test('auto_subscribe on create and on update subscribes the people on the ACLs
   t.equal((await svc.call('POST', '/channels', { token: alice.token, payload: { type: 'com.example.chat', auto_subscribe: 'often' } })).status, 400)
   t.equal((await svc.call('GET', `/channels/${created.body.data.id}`, { token: carol.token })).body.data.you_subscribed, true)
 })
+
+t.test('GET /channels takes a repeated ids key as one list', async (t) => {
+  const svc = await makeInstance(t)
+  const alice = await svc.person('alice')
+  const first = (await chat(svc, alice)).body.data.id
+  const second = (await chat(svc, alice)).body.data.id
+  const third = (await chat(svc, alice)).body.data.id
+  const res = await svc.call('GET', `/channels?ids=${first},${second}&ids=${third}`, { token: alice.token })
+  t.equal(res.status, 200)
+  t.same(res.body.data.map((c: { id: string }) => c.id).sort(), [first, second, third].sort())
+})
+
+t.test('channel_types may be repeated too, as client libraries send a list', async (t) => {
+  const svc = await makeInstance(t)
+  const alice = await svc.person('alice')
+  const chatRoom = (await chat(svc, alice)).body.data.id
+  const notes = (await chat(svc, alice, { type: 'com.example.notes' })).body.data.id
+  await chat(svc, alice, { type: 'com.example.diary' })
+  const res = await svc.call('GET', '/users/me/channels?channel_types=com.example.chat&channel_types=com.example.notes', { token: alice.token })
+  t.equal(res.status, 200)
+  t.same(
+    res.body.data.map((c: { id: string }) => c.id),
+    [notes, chatRoom],
+  )
+})
+
+t.test('channel search takes repeated tags as one list, every tag required', async (t) => {
+  const svc = await makeInstance(t)
+  const alice = await svc.person('alice')
+  const meta = (title: string, tags: string[]) => [{ type: 'svc.core.channel.metadata', value: { title, description: 'a place', tags } }]
+  const green = (await chat(svc, alice, { readers: { public: true }, annotations: meta('Green tea', ['tea', 'green']) })).body.data.id
+  await chat(svc, alice, { readers: { public: true }, annotations: meta('Black tea', ['tea', 'black']) })
+  for (const query of ['tags=tea&tags=green', 'tags=tea,green']) {
+    const res = await svc.call('GET', `/channels/search?${query}`, { token: alice.token })
+    t.equal(res.status, 200, query)
+    t.same(
+      res.body.data.map((c: { id: string }) => c.id),
+      [green],
+      query,
+    )
+  }
+})

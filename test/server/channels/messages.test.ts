@@ -182,3 +182,17 @@ t.test('anyone may read a message of a public channel by id, even without a toke
   t.equal((await svc.call('GET', `/channels/${open}/messages/${msg}`)).status, 401, 'the endpoint takes any token, not none')
   t.equal((await svc.call('GET', `/channels/999/messages/${msg}`, { token: alice.token })).status, 404, 'the message must be in that channel')
 })
+
+t.test('GET /channels/messages takes a repeated ids key as one list', async (t) => {
+  const svc = await makeInstance(t)
+  const alice = await svc.person('alice')
+  const bob = await svc.person('bob')
+  const open = await room(svc, alice, { readers: { any_user: true } })
+  const closed = await room(svc, alice)
+  const a = (await send(svc, alice, open, { text: 'one' })).body.data.id
+  const b = (await send(svc, alice, open, { text: 'two' })).body.data.id
+  const hidden = (await send(svc, alice, closed, { text: 'private' })).body.data.id
+  const res = await svc.call('GET', `/channels/messages?ids=${a}&ids=${hidden},${b}`, { token: bob.token })
+  t.equal(res.status, 200)
+  t.same(res.body.data.map((m: { text: string }) => m.text).sort(), ['one', 'two'])
+})

@@ -102,3 +102,14 @@ t.test('subscribing needs a user token with a messaging scope', async (t) => {
   t.equal((await svc.call('POST', `/channels/${id}/subscribe`, { token: bob.token })).status, 403)
   t.equal((await svc.call('POST', `/channels/${id}/subscribe`, { token: svc.appToken })).status, 403)
 })
+
+t.test('GET /channels/subscribers/ids takes a repeated ids key as one list', async (t) => {
+  const svc = await makeInstance(t)
+  const alice = await svc.person('alice')
+  const bob = await svc.person('bob')
+  const first = await openRoom(svc, alice)
+  const second = await openRoom(svc, bob)
+  const res = await svc.call('GET', `/channels/subscribers/ids?ids=${first}&ids=${second}`, { token: alice.token })
+  t.equal(res.status, 200)
+  t.same(res.body.data, { [first]: [String(alice.user.id)], [second]: [String(bob.user.id)] })
+})

@@ -71,3 +71,13 @@ t.test('interactions need a user token and hide users alice blocked', async (t) 
   )
   t.equal((await svc.call('GET', '/users/me/interactions', { token: bob.token })).body.data.length, 0)
 })
+
+t.test('interaction_actions may be repeated, as client libraries send a list', async (t) => {
+  const { svc, alice } = await story(t)
+  const res = await svc.call('GET', '/users/me/interactions?interaction_actions=follow&interaction_actions=repost,welcome', { token: alice.token })
+  t.equal(res.status, 200)
+  t.same(res.body.data.map((i: { action: string }) => i.action).sort(), ['follow', 'repost'])
+  const bad = await svc.call('GET', '/users/me/interactions?interaction_actions=follow&interaction_actions=hug', { token: alice.token })
+  t.equal(bad.status, 400)
+  t.match(bad.body.meta.error_message, /^Bad Request: .*hug/)
+})

@@ -72,3 +72,19 @@ t.test('alice does not find posts by people she muted', async (t) => {
   await svc.call('POST', `/users/${bob.user.id}/mute`, { token: alice.token })
   t.same(ids(await svc.call('GET', '/posts/search?query=coffee', { token: alice.token })), [coffee.id])
 })
+
+t.test('a repeated filter key is one list, as client libraries send a list', async (t) => {
+  const { svc, alice, bob } = await story(t)
+  const both = await post(svc, alice, { text: 'More #coffee in #Berlin' })
+  const app = { token: svc.appToken }
+  const repeated = await svc.call('GET', '/posts/search?hashtags=coffee&hashtags=berlin', app)
+  t.equal(repeated.status, 200)
+  t.same(ids(repeated), [both.id], 'every hashtag listed must be there')
+  t.same(ids(await svc.call('GET', '/posts/search?hashtags=coffee,berlin', app)), [both.id], 'as with one comma separated value')
+  const mentions = await svc.call('GET', '/posts/search?mentions=alice&mentions=bob', { token: bob.token })
+  t.equal(mentions.status, 200)
+  const tooMany = Array.from({ length: 21 }, (_, i) => `hashtags=t${i}`).join('&')
+  const refused = await svc.call('GET', `/posts/search?${tooMany}`, { token: alice.token })
+  t.equal(refused.status, 400)
+  t.equal(refused.body.meta.error_message, 'Bad Request: hashtags must list 1 to 20 values')
+})

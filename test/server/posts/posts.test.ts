@@ -174,3 +174,17 @@ t.test('a machine-only post over HTTP, hidden from lists unless include_machine=
   const empty = await svc.call('POST', '/posts', { token: alice.token, payload: { machine_only: true } })
   t.equal(empty.status, 400)
 })
+
+t.test('GET /posts takes a repeated ids key as one list', async (t) => {
+  const svc = await makeInstance(t)
+  const alice = await svc.person('alice')
+  const a = (await svc.call('POST', '/posts', { token: alice.token, payload: { text: 'a' } })).body.data
+  const b = (await svc.call('POST', '/posts', { token: alice.token, payload: { text: 'b' } })).body.data
+  const c = (await svc.call('POST', '/posts', { token: alice.token, payload: { text: 'c' } })).body.data
+  const res = await svc.call('GET', `/posts?ids=${c.id}&ids=${a.id},999&ids=${b.id}`, { token: svc.appToken })
+  t.equal(res.status, 200)
+  t.same(
+    res.body.data.map((p: { text: string }) => p.text),
+    ['c', 'a', 'b'],
+  )
+})

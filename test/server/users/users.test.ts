@@ -55,3 +55,62 @@ t.test('GET /users needs a token and answers the known ids only', async (t) => {
   )
   t.equal(res.headers['x-oauth-scopes'], 'basic,stream,write_post,follow,update_profile,public_messages,messages,files,export')
 })
+
+t.test('GET /users takes ids the way client libraries send a list: repeated keys, commas, or both', async (t) => {
+  const svc = await makeInstance(t)
+  const alice = await svc.person('alice')
+  const bob = await svc.person('bob')
+  const carol = await svc.person('carol')
+  const [a, b, c] = [alice, bob, carol].map((p) => p.user.id)
+  for (const query of [`ids=${a}&ids=${b}&ids=${c}`, `ids=${a},${b}&ids=${c}`, `ids=${a}&ids=999&ids=${b},${c}`]) {
+    const res = await svc.call('GET', `/stream/0/users?${query}`, { token: alice.token })
+    t.equal(res.status, 200, query)
+    t.same(
+      res.body.data.map((u: { username: string }) => u.username),
+      ['alice', 'bob', 'carol'],
+      query,
+    )
+  }
+})
+
+t.test('the 200 ids limit counts every repeat of the key, and says so as it does for commas', async (t) => {
+  const svc = await makeInstance(t)
+  const alice = await svc.person('alice')
+  const upTo = (from: number, to: number) => Array.from({ length: to - from + 1 }, (_, i) => from + i)
+  const commas = await svc.call('GET', `/users?ids=${upTo(1, 201).join(',')}`, { token: alice.token })
+  t.equal(commas.status, 400, '201 comma separated ids')
+  for (const query of [
+    upTo(1, 201)
+      .map((id) => `ids=${id}`)
+      .join('&'),
+    `ids=${upTo(1, 150).join(',')}&${upTo(151, 201)
+      .map((id) => `ids=${id}`)
+      .join('&')}`,
+  ]) {
+    const over = await svc.call('GET', `/users?${query}`, { token: alice.token })
+    t.equal(over.status, 400, '201 ids over repeats')
+    t.equal(over.body.meta.code, 400)
+    t.equal(over.body.meta.error_message, commas.body.meta.error_message)
+    t.equal(over.body.meta.error_message, 'Bad Request: at most 200 ids are allowed')
+  }
+  const atLimit = await svc.call(
+    'GET',
+    `/users?ids=${upTo(1, 150).join(',')}&${upTo(151, 200)
+      .map((id) => `ids=${id}`)
+      .join('&')}`,
+    { token: alice.token },
+  )
+  t.equal(atLimit.status, 200, '200 ids over repeats')
+  t.same(
+    atLimit.body.data.map((u: { username: string }) => u.username),
+    ['alice'],
+  )
+})
+
+t.test('a repeated ids key with a bad value is refused like a bad comma separated one', async (t) => {
+  const svc = await makeInstance(t)
+  const alice = await svc.person('alice')
+  const res = await svc.call('GET', `/users?ids=${alice.user.id}&ids=@bob`, { token: alice.token })
+  t.equal(res.status, 400)
+  t.equal(res.body.meta.error_message, 'Bad Request: ids must be a comma separated list of ids')
+})
