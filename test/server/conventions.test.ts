@@ -7,6 +7,8 @@
 import t, { type Test } from 'tap'
 import { makeInstance, type Instance, type Person } from '../fixtures/instance.js'
 
+const upTo = (n: number) => Array.from({ length: n }, (_, i) => i + 1).join(',')
+
 const inject = async (svc: Instance, method: string, url: string, headers: Record<string, string> = {}, payload?: string) => {
   const res = await svc.server.inject({ method, url, headers, payload })
   return { status: res.statusCode, headers: res.headers, text: res.payload }
@@ -259,5 +261,44 @@ t.test('a bad token is a 401 invalid-token everywhere, even where no token is ne
     ] as const) {
       t.equal(isErrorEnvelope(t, res, 401, `${url} (${how})`).meta.error_slug, 'invalid-token')
     }
+  }
+})
+
+t.test('limits: at most 200 ids per request for users and channels', async (t) => {
+  const svc = await makeInstance(t)
+  const alice = await svc.person('alice')
+  for (const path of ['/users', '/channels']) {
+    const over = await svc.call('GET', `/stream/0${path}?ids=${upTo(201)}`, { token: alice.token })
+    t.equal(over.status, 400, `${path}: 201 ids`)
+    t.equal(over.body.meta.error_message, 'Bad Request: at most 200 ids are allowed')
+    t.equal((await svc.call('GET', `/stream/0${path}?ids=${upTo(200)}`, { token: alice.token })).status, 200, `${path}: 200 ids`)
+  }
+})
+
+t.test('version 0: this area answers alike under /stream/0 and at the root', async (t) => {
+  const svc = await makeInstance(t)
+  const alice = await svc.person('alice')
+  for (const [url, token] of [
+    ['/token', alice.token],
+    ['/apps/me/tokens/user_ids', svc.appToken],
+    ['/users/@alice', undefined],
+    [`/users?ids=${alice.user.id}`, alice.token],
+    ['/config', undefined],
+  ] as const) {
+    const versioned = await svc.call('GET', `/stream/0${url}`, { token })
+    const root = await svc.call('GET', url, { token })
+    t.equal(versioned.status, 200, `/stream/0${url}`)
+    t.same(root.body, versioned.body, `${url} at the root`)
+  }
+  t.equal((await svc.call('GET', '/stream/1/token', { token: alice.token })).status, 404, 'no other version')
+})
+
+t.test('a JSONP call as jQuery makes it, with its _ cache buster, is answered', async (t) => {
+  const svc = await makeInstance(t)
+  const alice = await svc.person('alice')
+  for (const url of ['/stream/0/config', '/stream/0/users/@alice', `/stream/0/token?access_token=${alice.token}`]) {
+    const res = await svc.server.inject(`${url}${url.includes('?') ? '&' : '?'}callback=jQuery1910_17&_=1380000000000`)
+    t.equal(res.statusCode, 200, url)
+    t.equal(JSON.parse(/^jQuery1910_17\((.*)\)$/s.exec(res.payload)?.[1] ?? '{}').meta.code, 200, `${url} meta.code`)
   }
 })
