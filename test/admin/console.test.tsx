@@ -97,6 +97,15 @@ const open = (t: { teardown(fn: () => unknown): void }) => {
   return { ...instance, ui }
 }
 
+/** Opens the console and moves to the Explore tab, its streams drawn. */
+const openOnExplore = async (t: { teardown(fn: () => unknown): void }) => {
+  const opened = open(t)
+  await opened.ui.until('@alice')
+  opened.ui.press(keys.tab)
+  await opened.ui.until('photos')
+  return opened
+}
+
 t.test('the ui opens on the live tokens: app, user, scopes and when each was created', async (t) => {
   const { ui } = open(t)
   const frame = await ui.until('@bob')
@@ -159,10 +168,7 @@ t.test('p pins a typed post id to the selected stream', async (t) => {
 })
 
 t.test('u unpins the selected pin; on a stream line it says what to select', async (t) => {
-  const { ui, changes } = open(t)
-  await ui.until('@alice')
-  ui.press(keys.tab)
-  await ui.until('photos')
+  const { ui, changes } = await openOnExplore(t)
   ui.press('u')
   await ui.until('error: select a pinned post (under its stream) to unpin it')
   ui.press(keys.down)
@@ -174,10 +180,7 @@ t.test('u unpins the selected pin; on a stream line it says what to select', asy
 })
 
 t.test('d deletes the selected stream after a y; Esc leaves a typed pin unsent', async (t) => {
-  const { ui, changes } = open(t)
-  await ui.until('@alice')
-  ui.press(keys.tab)
-  await ui.until('photos')
+  const { ui, changes } = await openOnExplore(t)
   ui.press('p')
   await ui.until('pin which post id to photos?')
   ui.press('4', keys.escape)
@@ -192,10 +195,7 @@ t.test('d deletes the selected stream after a y; Esc leaves a typed pin unsent',
 })
 
 t.test("the server's errors show on the status line and the console carries on", async (t) => {
-  const { ui, changes } = open(t)
-  await ui.until('@alice')
-  ui.press(keys.tab)
-  await ui.until('photos')
+  const { ui, changes } = await openOnExplore(t)
   ui.press('p')
   await ui.until('pin which post id to photos?')
   ui.press('9', '9', '9', keys.enter)

@@ -8,6 +8,8 @@ import { request } from 'node:http'
 import t, { type Test } from 'tap'
 import { makeInstance, type Instance, type Person } from '../fixtures/instance.js'
 
+const upTo = (n: number) => Array.from({ length: n }, (_, i) => i + 1).join(',')
+
 const inject = async (svc: Instance, method: string, url: string, headers: Record<string, string> = {}, payload?: string) => {
   const res = await svc.server.inject({ method, url, headers, payload })
   return { status: res.statusCode, headers: res.headers, text: res.payload }
@@ -263,6 +265,7 @@ t.test('a bad token is a 401 invalid-token everywhere, even where no token is ne
   }
 })
 
+<<<<<<< HEAD
 t.test('a multipart body to an unknown path is a 404 in the envelope, whatever the method', async (t) => {
   const svc = await makeInstance(t)
   const alice = await svc.person('alice')
@@ -319,5 +322,43 @@ t.test('over a real connection, an unknown path answers its 404 before the body 
     })
     t.equal(status, 404, method)
     t.equal(JSON.parse(body).meta.code, 404, `${method}: in the envelope`)
+=======
+t.test('limits: at most 200 ids per request for users and channels', async (t) => {
+  const svc = await makeInstance(t)
+  const alice = await svc.person('alice')
+  for (const path of ['/users', '/channels']) {
+    const over = await svc.call('GET', `/stream/0${path}?ids=${upTo(201)}`, { token: alice.token })
+    t.equal(over.status, 400, `${path}: 201 ids`)
+    t.equal(over.body.meta.error_message, 'Bad Request: at most 200 ids are allowed')
+    t.equal((await svc.call('GET', `/stream/0${path}?ids=${upTo(200)}`, { token: alice.token })).status, 200, `${path}: 200 ids`)
+  }
+})
+
+t.test('version 0: this area answers alike under /stream/0 and at the root', async (t) => {
+  const svc = await makeInstance(t)
+  const alice = await svc.person('alice')
+  for (const [url, token] of [
+    ['/token', alice.token],
+    ['/apps/me/tokens/user_ids', svc.appToken],
+    ['/users/@alice', undefined],
+    [`/users?ids=${alice.user.id}`, alice.token],
+    ['/config', undefined],
+  ] as const) {
+    const versioned = await svc.call('GET', `/stream/0${url}`, { token })
+    const root = await svc.call('GET', url, { token })
+    t.equal(versioned.status, 200, `/stream/0${url}`)
+    t.same(root.body, versioned.body, `${url} at the root`)
+  }
+  t.equal((await svc.call('GET', '/stream/1/token', { token: alice.token })).status, 404, 'no other version')
+})
+
+t.test('a JSONP call as jQuery makes it, with its _ cache buster, is answered', async (t) => {
+  const svc = await makeInstance(t)
+  const alice = await svc.person('alice')
+  for (const url of ['/stream/0/config', '/stream/0/users/@alice', `/stream/0/token?access_token=${alice.token}`]) {
+    const res = await svc.server.inject(`${url}${url.includes('?') ? '&' : '?'}callback=jQuery1910_17&_=1380000000000`)
+    t.equal(res.statusCode, 200, url)
+    t.equal(JSON.parse(/^jQuery1910_17\((.*)\)$/s.exec(res.payload)?.[1] ?? '{}').meta.code, 200, `${url} meta.code`)
+>>>>>>> tests
   }
 })

@@ -1,5 +1,6 @@
 import t from 'tap'
 import type { DomainEvent, Viewer } from '../../../data/index.js'
+import { recordEvents } from '../../fixtures/events.js'
 import { makeInstance, type Instance } from '../../fixtures/instance.js'
 
 const viewer = (svc: Instance, token: string): Promise<Viewer> => svc.domain.tokens.authenticate(token)
@@ -143,4 +144,17 @@ t.test('auto_subscribe subscribes everyone on the ACLs who has not muted the cha
 
   const broadcast = await svc.domain.channels.create(asAlice, { type: 'svc.core.broadcast', readers: { user_ids: ['@bob'] }, auto_subscribe: true })
   t.same(await subscribers(broadcast.id), [alice.user.id], 'broadcasts are opt-in')
+})
+
+t.test('a refused channel change emits nothing', async (t) => {
+  const svc = await makeInstance(t)
+  const [alice, bob] = await svc.people('alice', 'bob')
+  const av = await viewer(svc, alice.token)
+  const channel = await svc.domain.channels.create(av, { type: 'com.example.chat', readers: { immutable: true } })
+  const seen = recordEvents(svc)
+  await t.rejects(svc.domain.channels.create(av, { type: 'svc.core.pm' }), { code: 'invalid' })
+  await t.rejects(svc.domain.channels.update(av, channel.id, { readers: { any_user: true } }), { code: 'invalid' })
+  await t.rejects(svc.domain.channels.deactivate(await viewer(svc, bob.token), channel.id), { code: 'not_found' })
+  await t.rejects(svc.domain.markers.set(await viewer(svc, bob.token), [{ name: `channel:${channel.id}`, id: 1 }]), { code: 'not_found' })
+  t.same(seen, [])
 })

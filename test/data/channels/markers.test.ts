@@ -1,4 +1,6 @@
 import t from 'tap'
+import type { DomainEvent } from '../../../data/index.js'
+import { recordEvents } from '../../fixtures/events.js'
 import { makeInstance } from '../../fixtures/instance.js'
 
 const viewerOf = async (svc: Awaited<ReturnType<typeof makeInstance>>, token: string) => svc.domain.tokens.authenticate(token)
@@ -65,4 +67,27 @@ t.test('unknown marker names, percentages outside 0 to 100 and unreadable channe
   await t.rejects(svc.domain.markers.set(viewer, [{ name: 'unified', percentage: Number.NaN }]), { code: 'invalid' })
   await t.rejects(svc.domain.markers.set(viewer, [{ name: 'channel:999', id: 1 }]), { code: 'not_found' })
   await t.rejects(svc.domain.markers.set({}, [{ name: 'unified', id: 1 }]), { code: 'invalid' })
+})
+
+t.test('a channel marker’s event carries the channel; any other marker’s event has no channel at all', async (t) => {
+  const svc = await makeInstance(t)
+  const alice = await svc.person('alice')
+  const av = await viewerOf(svc, alice.token)
+  const channel = await svc.domain.channels.create(av, { type: 'com.example.chat' })
+  const seen = recordEvents(svc)
+  await svc.domain.markers.set(av, [
+    { name: `channel:${channel.id}`, id: 7 },
+    { name: 'unified', id: 3 },
+  ])
+  const [forChannel, forStream] = seen as DomainEvent<'marker.set'>[]
+  t.same(
+    seen.map((e) => e.name),
+    ['marker.set', 'marker.set'],
+  )
+  t.equal(forChannel.payload.channel?.id, channel.id)
+  t.equal(forChannel.payload.channel?.type, 'com.example.chat')
+  t.equal(forChannel.payload.user.id, alice.user.id)
+  t.equal(forChannel.payload.marker.name, `channel:${channel.id}`)
+  t.same(Object.keys(forStream.payload).sort(), ['marker', 'user'])
+  t.equal(forStream.payload.marker.last_read_id, 3)
 })

@@ -1,5 +1,6 @@
 import t from 'tap'
 import type { DomainEvent, Viewer } from '../../../data/index.js'
+import { recordEvents } from '../../fixtures/events.js'
 import { makeInstance, type Instance } from '../../fixtures/instance.js'
 
 const viewer = (svc: Instance, token: string): Promise<Viewer> => svc.domain.tokens.authenticate(token)
@@ -127,5 +128,52 @@ t.test('a machine-only message may name users by id in entities.mentions', async
   t.same(
     message.entities.mentions.map((m) => m.id),
     [String(bob.user.id)],
+  )
+})
+
+t.test('message events carry the channel and exactly the users subscribed after the change', async (t) => {
+  const svc = await makeInstance(t)
+  const [alice, bob, carol] = await svc.people('alice', 'bob', 'carol')
+  const av = await viewer(svc, alice.token)
+  const channel = await svc.domain.channels.create(av, { type: 'com.example.chat', readers: { any_user: true }, writers: { any_user: true } })
+  await svc.domain.subscriptions.subscribe(await viewer(svc, bob.token), channel.id)
+  await svc.domain.subscriptions.subscribe(await viewer(svc, carol.token), channel.id)
+  await svc.domain.subscriptions.unsubscribe(await viewer(svc, carol.token), channel.id)
+  const seen = recordEvents(svc)
+  const message = await svc.domain.messages.create(await viewer(svc, carol.token), channel.id, { text: 'from outside' })
+  await svc.domain.messages.delete(await viewer(svc, carol.token), channel.id, message.id)
+  t.same(
+    seen.map((e) => e.name),
+    ['message.created', 'message.deleted'],
+  )
+  const [created, deleted] = seen as DomainEvent<'message.created'>[]
+  t.equal(created.payload.message.id, message.id)
+  t.equal(created.payload.channel.type, 'com.example.chat')
+  t.same([...created.payload.subscribed_user_ids].sort(), [alice.user.id, bob.user.id].sort(), 'carol wrote but is not subscribed')
+  t.equal(deleted.payload.message.is_deleted, true)
+  t.equal(deleted.payload.message.text, '')
+  t.equal(deleted.payload.channel.id, channel.id)
+  t.same([...deleted.payload.subscribed_user_ids].sort(), [alice.user.id, bob.user.id].sort())
+})
+
+t.test('a new PM group’s channel event lists both members; the next message to the group creates no channel', async (t) => {
+  const svc = await makeInstance(t)
+  const [alice, bob] = await svc.people('alice', 'bob')
+  const av = await viewer(svc, alice.token)
+  const seen = recordEvents(svc)
+  const { channel } = await svc.domain.privateMessages.send(av, ['@bob'], { text: 'one' })
+  const created = seen.find((e) => e.name === 'channel.created') as DomainEvent<'channel.created'>
+  t.equal(created.payload.channel.id, channel.id)
+  t.equal(created.payload.channel.type, 'svc.core.pm')
+  t.same([...created.payload.subscribed_user_ids].sort(), [alice.user.id, bob.user.id].sort())
+  const added = seen.filter((e) => e.name === 'subscription.added') as DomainEvent<'subscription.added'>[]
+  t.same(added.map((e) => e.payload.user.id).sort(), [alice.user.id, bob.user.id].sort())
+  t.ok(added.every((e) => e.payload.channel.id === channel.id))
+  seen.length = 0
+  await svc.domain.privateMessages.send(av, ['@bob'], { text: 'two' })
+  t.same(
+    seen.map((e) => e.name),
+    ['message.created'],
+    'both still subscribed: only the message',
   )
 })

@@ -1,5 +1,6 @@
 import t from 'tap'
 import type { DomainEvent } from '../../../data/index.js'
+import { onFirst } from '../../fixtures/events.js'
 import { makeInstance, type Instance, type Person } from '../../fixtures/instance.js'
 
 const as = (svc: Instance, p: Person) => svc.domain.tokens.authenticate(p.token)
@@ -130,4 +131,31 @@ t.test('a block hides posts both ways and stops replies', async (t) => {
   await t.rejects(svc.domain.reposts.repost(asBob, post.id), { code: 'not_found' })
   const bobs = await svc.domain.posts.create(asBob, { text: 'bob here' })
   await t.rejects(svc.domain.posts.find(await as(svc, alice), bobs.id), { code: 'not_found' }, 'the blocker does not see the blocked either')
+})
+
+t.test('post events carry the post: created as stored, deleted with is_deleted, reposts included', async (t) => {
+  const svc = await makeInstance(t)
+  const [alice, bob] = await svc.people('alice', 'bob')
+  const posts: DomainEvent<'post.created' | 'post.deleted'>[] = []
+  svc.domain.events.on('post.created', (e) => posts.push(e))
+  svc.domain.events.on('post.deleted', (e) => posts.push(e))
+  const read = svc.domain.store.read
+  const stored = onFirst(svc, 'post.created', async (e) => t.same(await read.posts.get(e.payload.post.id), e.payload.post, 'the event post is the stored row'))
+  const original = await svc.domain.posts.create(await as(svc, alice), { text: 'hello #world' })
+  await Promise.all(stored)
+  const asBob = await as(svc, bob)
+  const repost = await svc.domain.reposts.repost(asBob, original.id)
+  await svc.domain.reposts.repost(asBob, original.id)
+  await svc.domain.reposts.unrepost(asBob, original.id)
+  await svc.domain.reposts.unrepost(asBob, original.id)
+  t.same(
+    posts.map((e) => [e.name, e.payload.post.id, e.payload.post.repost_of, e.payload.post.is_deleted]),
+    [
+      ['post.created', original.id, undefined, undefined],
+      ['post.created', repost.id, original.id, undefined],
+      ['post.deleted', repost.id, original.id, true],
+    ],
+    'a repeated repost or unrepost announces nothing',
+  )
+  t.same(posts[0].payload.post.entities.hashtags, [{ name: 'world', pos: 6, len: 6 }], 'the created post is the processed one')
 })

@@ -1,5 +1,7 @@
 import t from 'tap'
 import type { DomainEvent } from '../../../data/index.js'
+import { pair } from '../../../data/store/schema.js'
+import { eventLog, onFirst } from '../../fixtures/events.js'
 import { makeInstance, type Instance, type Person } from '../../fixtures/instance.js'
 
 const viewerOf = async (svc: Instance, p: Person) => svc.domain.tokens.authenticate(p.token)
@@ -120,4 +122,62 @@ t.test('mute lists are private to their owner and to apps the owner authorised',
     [alice.user.id]: [String(carol.user.id)],
     [carol.user.id]: [],
   })
+})
+
+t.test('follow events name the follower as user and the followed as target, committed before they fire', async (t) => {
+  const svc = await makeInstance(t)
+  const [alice, bob] = await svc.people('alice', 'bob')
+  const seen = eventLog(svc)
+  const read = svc.domain.store.read
+  const added = onFirst(svc, 'follow.added', async (e) => {
+    t.same([e.payload.user.id, e.payload.target.id], [alice.user.id, bob.user.id])
+    t.ok(await read.follows.one('pair', pair(alice.user.id, bob.user.id)), 'the follow is in the store when the event fires')
+  })
+  await svc.domain.relations.follow(await viewerOf(svc, alice), '@bob')
+  const removed = onFirst(svc, 'follow.removed', async () => t.equal(await read.follows.one('pair', pair(alice.user.id, bob.user.id)), null))
+  await svc.domain.relations.unfollow(await viewerOf(svc, alice), '@bob')
+  await Promise.all([...added, ...removed])
+  t.same(seen, ['follow.added alice->bob', 'follow.removed alice->bob'])
+})
+
+t.test('mute and block events name who acted as user and whom as target', async (t) => {
+  const svc = await makeInstance(t)
+  const [alice] = await svc.people('alice', 'bob')
+  const asAlice = await viewerOf(svc, alice)
+  const seen = eventLog(svc)
+  await svc.domain.relations.mute(asAlice, '@bob')
+  await svc.domain.relations.unmute(asAlice, '@bob')
+  await svc.domain.relations.unmute(asAlice, '@bob')
+  await svc.domain.relations.block(asAlice, '@bob')
+  await svc.domain.relations.block(asAlice, '@bob')
+  await svc.domain.relations.unblock(asAlice, '@bob')
+  await svc.domain.relations.unblock(asAlice, '@bob')
+  t.same(seen, ['mute.added alice->bob', 'mute.removed alice->bob', 'block.added alice->bob', 'block.removed alice->bob'])
+})
+
+t.test('a block first announces each follow it removed, in its own direction, then the block', async (t) => {
+  const svc = await makeInstance(t)
+  const [alice, bob] = await svc.people('alice', 'bob')
+  await svc.domain.relations.follow(await viewerOf(svc, bob), '@alice')
+  const seen = eventLog(svc)
+  const read = svc.domain.store.read
+  const checked = onFirst(svc, 'follow.removed', async () =>
+    t.ok(await read.blocks.one('pair', pair(alice.user.id, bob.user.id)), 'the block is committed with it'),
+  )
+  await svc.domain.relations.block(await viewerOf(svc, alice), '@bob')
+  await Promise.all(checked)
+  t.same(seen, ['follow.removed bob->alice', 'block.added alice->bob'], 'only bob followed alice')
+})
+
+t.test('refused relation changes announce nothing', async (t) => {
+  const svc = await makeInstance(t)
+  const [alice, bob] = await svc.people('alice', 'bob')
+  const robo = await svc.person('robo', { type: 'bot' })
+  await svc.domain.relations.block(await viewerOf(svc, bob), '@alice')
+  const seen = eventLog(svc)
+  await t.rejects(svc.domain.relations.follow(await viewerOf(svc, alice), '@bob'), { code: 'forbidden' })
+  await t.rejects(svc.domain.relations.follow(await viewerOf(svc, robo), '@alice'), { code: 'forbidden' })
+  await t.rejects(svc.domain.relations.mute(await viewerOf(svc, alice), '@nobody'), { code: 'not_found' })
+  await t.rejects(svc.domain.relations.block(await viewerOf(svc, alice), 'me'), { code: 'invalid' })
+  t.same(seen, [])
 })

@@ -1,4 +1,5 @@
 import t from 'tap'
+import { openChannel, sendMessage } from '../../fixtures/channels.js'
 import { makeInstance, type Instance, type Person } from '../../fixtures/instance.js'
 
 const chat = (svc: Instance, owner: Person, body: Record<string, unknown> = {}) =>
@@ -331,6 +332,7 @@ t.test('auto_subscribe on create and on update subscribes the people on the ACLs
   t.equal((await svc.call('GET', `/channels/${created.body.data.id}`, { token: carol.token })).body.data.you_subscribed, true)
 })
 
+<<<<<<< HEAD
 t.test('GET /channels takes a repeated ids key as one list', async (t) => {
   const svc = await makeInstance(t)
   const alice = await svc.person('alice')
@@ -371,4 +373,56 @@ t.test('channel search takes repeated tags as one list, every tag required', asy
       query,
     )
   }
+=======
+t.test('channel_types filters the inbox too', async (t) => {
+  const svc = await makeInstance(t)
+  const [alice, bob] = await svc.people('alice', 'bob')
+  await openChannel(svc, alice)
+  const pm = await sendMessage(svc, bob, 'pm', { text: 'psst', destinations: ['@alice'] })
+  const res = await svc.call('GET', '/channels?channel_types=svc.core.pm,com.example.other', { token: alice.token })
+  t.same(
+    res.body.data.map((c: { id: string }) => c.id),
+    [pm.channel_id],
+  )
+})
+
+t.test('deactivation: an editor cannot, a PM channel cannot be, messages stay readable, search hides it unless include_inactive=1', async (t) => {
+  const svc = await makeInstance(t)
+  const [alice, bob] = await svc.people('alice', 'bob')
+  const meta = [{ type: 'svc.core.channel.metadata', value: { title: 'Tea room', description: 'about tea' } }]
+  const c = await openChannel(svc, alice, { editors: { user_ids: ['@bob'] }, readers: { public: true }, annotations: meta })
+  const m = await sendMessage(svc, bob, c.id, { text: 'kept' })
+  t.equal((await svc.call('DELETE', `/channels/${c.id}`, { token: bob.token })).status, 403, 'editors cannot deactivate')
+  const pm = await sendMessage(svc, alice, 'pm', { text: 'hi', destinations: ['@bob'] })
+  const refused = await svc.call('DELETE', `/channels/${pm.channel_id}`, { token: alice.token })
+  t.equal(refused.status, 400)
+  t.equal(refused.body.meta.error_message, 'Bad Request: private message channels cannot be deactivated')
+  t.equal((await svc.call('DELETE', `/channels/${c.id}`, { token: alice.token })).body.data.is_inactive, true)
+  const again = await svc.call('DELETE', `/channels/${c.id}`, { token: alice.token })
+  t.equal(again.status, 200, 'deactivating twice answers the channel again')
+  t.equal(again.body.data.is_inactive, true)
+  t.equal((await svc.call('PATCH', `/channels/${c.id}`, { token: alice.token, payload: { annotations: [] } })).status, 400, 'irreversible: no more edits')
+  const messages = await svc.call('GET', `/channels/${c.id}/messages`, { token: bob.token })
+  t.same(
+    messages.body.data.map((x: { id: string }) => x.id),
+    [m.id],
+    'messages are kept',
+  )
+  t.same((await svc.call('GET', '/channels/search?q=tea', { token: bob.token })).body.data, [])
+  t.same(
+    (await svc.call('GET', '/channels/search?q=tea&include_inactive=1', { token: bob.token })).body.data.map((x: { id: string }) => x.id),
+    [c.id],
+  )
+})
+
+t.test('deactivating asks for a user token but no messaging scope: the owner may use any of her tokens', async (t) => {
+  const svc = await makeInstance(t)
+  const alice = await svc.person('alice')
+  const c = await openChannel(svc, alice)
+  const basic = await svc.domain.tokens.issueUserToken(svc.app, alice.user, ['basic'])
+  const res = await svc.call('DELETE', `/channels/${c.id}`, { token: basic.access_token })
+  t.equal(res.status, 200)
+  t.equal(res.body.data.is_inactive, true)
+  t.equal((await svc.call('DELETE', `/channels/${c.id}`, { token: svc.appToken })).status, 403, 'an app token is refused')
+>>>>>>> tests
 })

@@ -1,5 +1,7 @@
 import t from 'tap'
+import { openChannel, sendMessage } from '../../fixtures/channels.js'
 import { makeInstance } from '../../fixtures/instance.js'
+import { keys } from '../../fixtures/shapes.js'
 
 t.test('alice sets one marker and gets it back with string ids, a version and updated_at', async (t) => {
   const svc = await makeInstance(t)
@@ -64,4 +66,36 @@ t.test('bob cannot set a marker on a channel he cannot read', async (t) => {
   const id = (await svc.call('POST', '/channels', { token: alice.token, payload: { type: 'com.example.chat' } })).body.data.id
   t.equal((await svc.call('POST', '/posts/marker', { token: bob.token, payload: { name: `channel:${id}`, id: 1 } })).status, 404)
   t.equal((await svc.call('POST', '/posts/marker', { token: alice.token, payload: { name: `channel:${id}`, id: 1 } })).status, 200)
+})
+
+t.test('a channel marker shows as {name} while unset, then with every marker field; never for an app token', async (t) => {
+  const svc = await makeInstance(t)
+  const alice = await svc.person('alice')
+  const c = await openChannel(svc, alice, { readers: { public: true } })
+  const m = await sendMessage(svc, alice, c.id, { text: 'one' })
+  t.same((await svc.call('GET', `/channels/${c.id}?include_marker=1`, { token: alice.token })).body.data.marker, { name: `channel:${c.id}` })
+  await svc.call('POST', '/posts/marker', { token: alice.token, payload: { name: `channel:${c.id}`, id: m.id, percentage: 25 } })
+  const marker = (await svc.call('GET', `/channels/${c.id}?include_marker=1`, { token: alice.token })).body.data.marker
+  t.same(keys(marker), ['id', 'last_read_id', 'name', 'percentage', 'updated_at', 'version'])
+  t.match(marker, {
+    id: m.id,
+    last_read_id: m.id,
+    name: `channel:${c.id}`,
+    percentage: 25,
+    updated_at: /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/,
+    version: /^[0-9a-f]+$/,
+  })
+  t.notOk('marker' in (await svc.call('GET', `/channels/${c.id}`, { token: alice.token })).body.data, 'only with include_marker=1')
+  t.notOk('marker' in (await svc.call('GET', `/channels/${c.id}?include_marker=1`, { token: svc.appToken })).body.data, 'user tokens only')
+})
+
+t.test('a marker’s percentage is a number: an integer comes back as sent, and so does a fraction', async (t) => {
+  const svc = await makeInstance(t)
+  const alice = await svc.person('alice')
+  const whole = await svc.call('POST', '/posts/marker', { token: alice.token, payload: { name: 'unified', id: 4, percentage: 50 } })
+  t.equal(whole.body.data.percentage, 50)
+  const part = await svc.call('POST', '/posts/marker', { token: alice.token, payload: { name: 'unified', id: 4, percentage: 12.5 } })
+  t.equal(part.status, 200)
+  t.equal(part.body.data.percentage, 12.5)
+  t.equal(part.body.data.last_read_id, '4')
 })

@@ -1,5 +1,9 @@
 import t from 'tap'
+import { sendMessage } from '../../fixtures/channels.js'
 import { makeInstance, type Instance, type Person } from '../../fixtures/instance.js'
+import { keys } from '../../fixtures/shapes.js'
+
+const MESSAGE_KEYS = ['channel_id', 'created_at', 'entities', 'html', 'id', 'machine_only', 'num_replies', 'source', 'text', 'thread_id', 'user']
 
 const room = async (svc: Instance, owner: Person, body: Record<string, unknown> = {}): Promise<string> =>
   (await svc.call('POST', '/channels', { token: owner.token, payload: { type: 'com.example.chat', ...body } })).body.data.id
@@ -183,6 +187,7 @@ t.test('anyone may read a message of a public channel by id, even without a toke
   t.equal((await svc.call('GET', `/channels/999/messages/${msg}`, { token: alice.token })).status, 404, 'the message must be in that channel')
 })
 
+<<<<<<< HEAD
 t.test('GET /channels/messages takes a repeated ids key as one list', async (t) => {
   const svc = await makeInstance(t)
   const alice = await svc.person('alice')
@@ -195,4 +200,18 @@ t.test('GET /channels/messages takes a repeated ids key as one list', async (t) 
   const res = await svc.call('GET', `/channels/messages?ids=${a}&ids=${hidden},${b}`, { token: bob.token })
   t.equal(res.status, 200)
   t.same(res.body.data.map((m: { text: string }) => m.text).sort(), ['one', 'two'])
+=======
+t.test('a message carries exactly the listed fields; destinations are input only', async (t) => {
+  const svc = await makeInstance(t)
+  const [alice, bob] = await svc.people('alice', 'bob')
+  const m = await sendMessage(svc, alice, 'pm', { text: 'hi #tea', destinations: [bob.user.id], annotations: [{ type: 'com.example.x', value: { a: 1 } }] })
+  t.same(keys(m), MESSAGE_KEYS, 'no annotations unless asked, no reply_to on a root, no is_deleted on a live message')
+  t.match(m, { id: /^\d+$/, channel_id: /^\d+$/, thread_id: m.id, machine_only: false, num_replies: 0, text: 'hi #tea' })
+  t.same(m.entities.hashtags, [{ pos: 3, len: 4, name: 'tea' }])
+  t.same(keys(m.source), ['client_id', 'link', 'name'])
+  const page = await svc.call('GET', `/channels/${m.channel_id}/messages?include_annotations=1`, { token: bob.token })
+  t.same(keys(page.body.data[0]), [...MESSAGE_KEYS, 'annotations', 'pagination_id'].sort())
+  t.same(page.body.data[0].annotations, [{ type: 'com.example.x', value: { a: 1 } }])
+  t.equal(page.body.data[0].pagination_id, m.id)
+>>>>>>> tests
 })

@@ -1,5 +1,7 @@
 import t from 'tap'
+import { openChannel, sendMessage } from '../../fixtures/channels.js'
 import { makeInstance, type Instance, type Person } from '../../fixtures/instance.js'
+import { CHANNEL_KEYS, keys } from '../../fixtures/shapes.js'
 
 const openRoom = async (svc: Instance, owner: Person): Promise<string> =>
   (await svc.call('POST', '/channels', { token: owner.token, payload: { type: 'com.example.chat', readers: { any_user: true }, writers: { any_user: true } } }))
@@ -103,6 +105,7 @@ t.test('subscribing needs a user token with a messaging scope', async (t) => {
   t.equal((await svc.call('POST', `/channels/${id}/subscribe`, { token: svc.appToken })).status, 403)
 })
 
+<<<<<<< HEAD
 t.test('GET /channels/subscribers/ids takes a repeated ids key as one list', async (t) => {
   const svc = await makeInstance(t)
   const alice = await svc.person('alice')
@@ -112,4 +115,23 @@ t.test('GET /channels/subscribers/ids takes a repeated ids key as one list', asy
   const res = await svc.call('GET', `/channels/subscribers/ids?ids=${first}&ids=${second}`, { token: alice.token })
   t.equal(res.status, 200)
   t.same(res.body.data, { [first]: [String(alice.user.id)], [second]: [String(bob.user.id)] })
+=======
+t.test('the muted list ignores the channel general parameters', async (t) => {
+  const svc = await makeInstance(t)
+  const [alice, bob] = await svc.people('alice', 'bob')
+  const c = await openChannel(svc, alice, { readers: { public: true }, annotations: [{ type: 'com.example.topic', value: { t: 1 } }] })
+  await sendMessage(svc, alice, c.id, { text: 'hello' })
+  await svc.call('POST', `/channels/${c.id}/mute`, { token: bob.token })
+  const res = await svc.call(
+    'GET',
+    '/users/me/channels/muted?channel_types=com.example.other&include_read=0&include_annotations=1&include_recent_message=1&include_marker=1',
+    { token: bob.token },
+  )
+  t.same(
+    res.body.data.map((x: { id: string }) => x.id),
+    [c.id],
+  )
+  t.same(keys(res.body.data[0]), [...CHANNEL_KEYS, 'recent_message_id'].sort())
+  t.same(res.body.meta, { code: 200 }, 'not paginated')
+>>>>>>> tests
 })

@@ -1,13 +1,8 @@
 import t from 'tap'
-import { makeInstance, type Instance, type Person } from '../../fixtures/instance.js'
+import { makeInstance } from '../../fixtures/instance.js'
+import { post } from '../../fixtures/posts.js'
 
 const photo = { type: 'svc.core.oembed', value: { type: 'photo', version: '1.0', width: 640, height: 480, url: 'https://img.example/cat.jpg' } }
-
-const post = async (svc: Instance, who: Person, payload: Record<string, unknown>) => {
-  const res = await svc.call('POST', '/stream/0/posts', { token: who.token, payload })
-  if (res.status !== 200) throw new Error(`post failed: ${JSON.stringify(res.body)}`)
-  return res.body.data as { id: string }
-}
 
 t.test('anyone lists the explore streams, unpaginated, each with its URL', async (t) => {
   const svc = await makeInstance(t, { public_url: 'https://svc.example' })
@@ -85,4 +80,58 @@ t.test('muted authors stay out of explore for alice but not for anonymous reader
   t.same((await svc.call('GET', '/posts/stream/explore/posts', { token: alice.token })).body.data, [])
   t.equal((await svc.call('GET', '/posts/stream/explore/posts')).body.data.length, 1)
   t.equal((await svc.call('GET', '/posts/stream/explore/posts?include_muted=1', { token: alice.token })).body.data.length, 1)
+})
+
+t.test('explore: the list is open to all and names each stream with its four strings', async (t) => {
+  const svc = await makeInstance(t, { public_url: 'https://svc.example' })
+  const alice = await svc.person('alice')
+  for (const token of [undefined, alice.token, svc.appToken]) {
+    const res = await svc.call('GET', '/stream/0/posts/stream/explore', { token })
+    t.equal(res.status, 200)
+    for (const stream of res.body.data) {
+      t.same(Object.keys(stream).sort(), ['description', 'slug', 'title', 'url'])
+      t.match(stream.slug, /^[a-z0-9]+$/, 'slugs are lowercase alphanumeric')
+      t.equal(stream.url, `https://svc.example/stream/0/posts/stream/explore/${stream.slug}`)
+    }
+  }
+})
+
+t.test('explore: each shipped stream names its marker explore:<slug> and echoes itself in meta', async (t) => {
+  const svc = await makeInstance(t)
+  const alice = await svc.person('alice')
+  const list = (await svc.call('GET', '/posts/stream/explore')).body.data as { slug: string }[]
+  for (const stream of list) {
+    const res = await svc.call('GET', `/stream/0/posts/stream/explore/${stream.slug}`, { token: alice.token })
+    t.equal(res.status, 200, stream.slug)
+    t.same(res.body.meta.marker, { name: `explore:${stream.slug}` }, stream.slug)
+    t.same(res.body.meta.explore_stream, stream, `${stream.slug}: the same object as in the list`)
+  }
+})
+
+t.test('explore: a stream pages by post id with since_id, before_id and count', async (t) => {
+  const svc = await makeInstance(t)
+  const alice = await svc.person('alice')
+  const ids = []
+  for (const text of ['one', 'two', 'three']) ids.push((await post(svc, alice, { text })).id)
+  const first = await svc.call('GET', '/posts/stream/explore/posts?count=2')
+  t.same(
+    first.body.data.map((p: { id: string }) => p.id),
+    [ids[2], ids[1]],
+  )
+  t.same(
+    first.body.data.map((p: { pagination_id: string }) => p.pagination_id),
+    [ids[2], ids[1]],
+  )
+  t.match(first.body.meta, { code: 200, more: true, max_id: ids[2], min_id: ids[1] })
+  const older = await svc.call('GET', `/posts/stream/explore/posts?before_id=${ids[1]}`)
+  t.same(
+    older.body.data.map((p: { id: string }) => p.id),
+    [ids[0]],
+  )
+  t.equal(older.body.meta.more, false)
+  const newer = await svc.call('GET', `/posts/stream/explore/posts?since_id=${ids[0]}`)
+  t.same(
+    newer.body.data.map((p: { id: string }) => p.id),
+    [ids[2], ids[1]],
+  )
 })

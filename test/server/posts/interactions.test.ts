@@ -1,5 +1,7 @@
 import t from 'tap'
 import { makeInstance } from '../../fixtures/instance.js'
+import { post, type Post } from '../../fixtures/posts.js'
+import { keys } from '../../fixtures/shapes.js'
 
 const story = async (t: Parameters<typeof makeInstance>[0]) => {
   const svc = await makeInstance(t)
@@ -72,6 +74,7 @@ t.test('interactions need a user token and hide users alice blocked', async (t) 
   t.equal((await svc.call('GET', '/users/me/interactions', { token: bob.token })).body.data.length, 0)
 })
 
+<<<<<<< HEAD
 t.test('interaction_actions may be repeated, as client libraries send a list', async (t) => {
   const { svc, alice } = await story(t)
   const res = await svc.call('GET', '/users/me/interactions?interaction_actions=follow&interaction_actions=repost,welcome', { token: alice.token })
@@ -80,4 +83,18 @@ t.test('interaction_actions may be repeated, as client libraries send a list', a
   const bad = await svc.call('GET', '/users/me/interactions?interaction_actions=follow&interaction_actions=hug', { token: alice.token })
   t.equal(bad.status, 400)
   t.match(bad.body.meta.error_message, /^Bad Request: .*hug/)
+=======
+t.test('interactions answer posts as posts: the post general parameters apply to them', async (t) => {
+  const svc = await makeInstance(t)
+  const [alice, bob] = await svc.people('alice', 'bob')
+  const made = await post(svc, alice, { text: 'star me', annotations: [{ type: 'com.example.x', value: {} }] })
+  await svc.call('POST', `/posts/${made.id}/star`, { token: bob.token })
+  const res = await svc.call('GET', '/users/me/interactions?include_html=0&include_post_annotations=1', { token: alice.token })
+  const star = res.body.data.find((i: Post) => i.action === 'star')
+  t.same(keys(star), ['action', 'event_date', 'objects', 'pagination_id', 'users'])
+  t.same(
+    star.objects.map((p: Post) => [p.id, 'html' in p, p.annotations]),
+    [[made.id, false, [{ type: 'com.example.x', value: {} }]]],
+  )
+>>>>>>> tests
 })

@@ -1,8 +1,6 @@
 import t from 'tap'
-import { makeInstance, type Instance, type Person } from '../../fixtures/instance.js'
-
-const texts = (res: { body: { data: { text?: string; id: string }[] } }) => res.body.data.map((p) => p.text ?? `deleted ${p.id}`)
-const post = async (svc: Instance, who: Person, payload: Record<string, unknown>) => (await svc.call('POST', '/posts', { token: who.token, payload })).body.data
+import { makeInstance } from '../../fixtures/instance.js'
+import { post, texts, type Post } from '../../fixtures/posts.js'
 
 t.test('my stream: my posts, the people I follow and their reposts, without strangers', async (t) => {
   const svc = await makeInstance(t)
@@ -178,4 +176,136 @@ t.test('lists refuse bad pages and unknown users', async (t) => {
     t.equal(res.status, 400, query)
     t.match(res.body.meta.error_message, /^Bad Request: /)
   }
+})
+
+t.test('who can call each post list: None, Any or User (with stream for the personal streams)', async (t) => {
+  const svc = await makeInstance(t)
+  const alice = await svc.person('alice')
+  const noStream = await svc.person('nostream', { scopes: ['basic'] })
+  const made = await post(svc, alice, { text: 'hello @alice #tag' })
+  const table: [string, number, number, number][] = [
+    // url, no token, app token, user token without stream
+    ['/users/@alice/posts', 200, 200, 200],
+    ['/users/@alice/stars', 200, 200, 200],
+    ['/posts/stream/global', 200, 200, 200],
+    ['/posts/tag/tag', 200, 200, 200],
+    ['/users/@alice/mentions', 401, 200, 200],
+    [`/posts/${made.id}/replies`, 401, 200, 200],
+    [`/posts/${made.id}/stars`, 401, 200, 200],
+    [`/posts/${made.id}/reposters`, 401, 200, 200],
+    ['/posts/search?query=hello', 401, 200, 200],
+    ['/posts/stream', 401, 403, 403],
+    ['/posts/stream/unified', 401, 403, 403],
+    ['/users/me/interactions', 401, 403, 200],
+  ]
+  for (const [url, none, app, user] of table) {
+    const got = [
+      (await svc.call('GET', `/stream/0${url}`)).status,
+      (await svc.call('GET', `/stream/0${url}`, { token: svc.appToken })).status,
+      (await svc.call('GET', `/stream/0${url}`, { token: noStream.token })).status,
+    ]
+    t.same(got, [none, app, user], url)
+  }
+})
+
+t.test('include_muted is 0 in streams but 1 when asking for a muted user or their post', async (t) => {
+  const svc = await makeInstance(t)
+  const [alice, bob, carol] = await svc.people('alice', 'bob', 'carol')
+  const loud = await post(svc, bob, { text: 'loud @alice #m' })
+  await svc.call('POST', `/posts/${loud.id}/repost`, { token: carol.token })
+  await svc.call('POST', '/users/@carol/follow', { token: alice.token })
+  await svc.call('POST', '/users/@bob/mute', { token: alice.token })
+  for (const url of ['/posts/stream', '/posts/stream/unified', '/posts/stream/global', '/users/me/mentions', '/posts/tag/m', '/posts/search?query=loud']) {
+    t.same(texts(await svc.call('GET', url, { token: alice.token })), [], `${url} hides bob and reposts of him`)
+  }
+  t.same(texts(await svc.call('GET', '/posts/stream?include_muted=1', { token: alice.token })), ['>> @bob: loud @alice #m'])
+  t.same(texts(await svc.call('GET', '/posts/stream/unified?include_muted=1', { token: alice.token })), ['>> @bob: loud @alice #m', 'loud @alice #m'])
+  t.equal((await svc.call('GET', `/posts/${loud.id}`, { token: alice.token })).body.data.text, 'loud @alice #m')
+  t.same(texts(await svc.call('GET', '/users/@bob/posts', { token: alice.token })), ['loud @alice #m'])
+})
+
+t.test('include_directed_posts is 0 on my stream and 1 on the other lists', async (t) => {
+  const svc = await makeInstance(t)
+  const [alice, bob] = await svc.people('alice', 'bob', 'carol')
+  await svc.call('POST', '/users/@bob/follow', { token: alice.token })
+  await post(svc, bob, { text: '@carol only for you #d' })
+  t.same(texts(await svc.call('GET', '/posts/stream', { token: alice.token })), [])
+  for (const url of ['/posts/stream/global', '/posts/tag/d', '/users/@bob/posts', '/users/@carol/mentions', '/posts/search?hashtags=d']) {
+    t.same(texts(await svc.call('GET', url, { token: alice.token })), ['@carol only for you #d'], url)
+  }
+})
+
+t.test('the replies endpoint answers the whole thread from any post of it, newest first, paginated', async (t) => {
+  const svc = await makeInstance(t)
+  const [alice, bob] = await svc.people('alice', 'bob')
+  const root = await post(svc, alice, { text: 'root' })
+  const a = await post(svc, bob, { text: 'a', reply_to: root.id })
+  const b = await post(svc, alice, { text: 'b', reply_to: root.id })
+  await svc.call('POST', `/posts/${root.id}/repost`, { token: bob.token })
+  for (const from of [root, a, b])
+    t.same(texts(await svc.call('GET', `/posts/${from.id}/replies`, { token: bob.token })), ['b', 'a', 'root'], `from ${from.text}`)
+  const page = await svc.call('GET', `/posts/${b.id}/replies?count=2`, { token: bob.token })
+  t.same(page.body.meta, { code: 200, more: true, min_id: a.id, max_id: b.id })
+})
+
+t.test("global leaves out reposts, hashtag and mention streams too; a user's posts include their reposts", async (t) => {
+  const svc = await makeInstance(t)
+  const [alice, bob] = await svc.people('alice', 'bob')
+  const made = await post(svc, alice, { text: '#x hi @bob' })
+  await svc.call('POST', `/posts/${made.id}/repost`, { token: bob.token })
+  for (const url of ['/posts/stream/global', '/posts/tag/x', '/users/@bob/mentions'])
+    t.same(texts(await svc.call('GET', url, { token: bob.token })), ['#x hi @bob'], url)
+  t.same(texts(await svc.call('GET', '/users/@bob/posts')), ['>> @alice: #x hi @bob'])
+})
+
+t.test('my stream shows a post once a week: the first repost of it shows, later ones and reposts of what I saw do not, on every page', async (t) => {
+  const svc = await makeInstance(t)
+  const [alice, bob, carol, dave] = await svc.people('alice', 'bob', 'carol', 'dave')
+  for (const who of ['@bob', '@carol']) await svc.call('POST', `/users/${who}/follow`, { token: alice.token })
+  const byDave = await post(svc, dave, { text: 'dave says' })
+  const byBob = await post(svc, bob, { text: 'bob says' })
+  const first = (await svc.call('POST', `/posts/${byDave.id}/repost`, { token: bob.token })).body.data
+  await svc.call('POST', `/posts/${byDave.id}/repost`, { token: carol.token })
+  await svc.call('POST', `/posts/${byBob.id}/repost`, { token: carol.token })
+  const stream = await svc.call('GET', '/posts/stream', { token: alice.token })
+  t.same(
+    stream.body.data.map((p: Post) => p.id),
+    [first.id, byBob.id],
+  )
+  const paged: string[] = []
+  let before = ''
+  for (;;) {
+    const page = await svc.call('GET', `/posts/stream?count=1${before}`, { token: alice.token })
+    paged.push(...page.body.data.map((p: Post) => p.id))
+    if (!page.body.meta.more) break
+    before = `&before_id=${page.body.meta.min_id}`
+  }
+  t.same(paged, [first.id, byBob.id], 'page by page alike')
+  t.same(
+    texts(await svc.call('GET', '/users/@carol/posts', { token: alice.token })),
+    ['>> @bob: bob says', '>> @dave: dave says'],
+    "the rule is my stream's only",
+  )
+})
+
+t.test('unified is my stream merged with my mentions, each part with its own defaults', async (t) => {
+  const svc = await makeInstance(t)
+  const alice = await svc.person('alice')
+  const bob = await svc.person('bob')
+  await svc.person('carol')
+  const dave = await svc.person('dave')
+  await svc.call('POST', '/users/@dave/follow', { token: alice.token })
+  await post(svc, bob, { text: '@carol look, @alice too' })
+  await post(svc, dave, { text: '@carol just for carol' })
+  await post(svc, dave, { text: 'for everyone' })
+  t.same(texts(await svc.call('GET', '/users/me/mentions', { token: alice.token })), ['@carol look, @alice too'])
+  t.same(texts(await svc.call('GET', '/posts/stream', { token: alice.token })), ['for everyone'])
+  t.same(texts(await svc.call('GET', '/posts/stream/unified', { token: alice.token })), ['for everyone', '@carol look, @alice too'])
+  t.same(texts(await svc.call('GET', '/posts/stream/unified?include_directed_posts=1', { token: alice.token })), [
+    'for everyone',
+    '@carol just for carol',
+    '@carol look, @alice too',
+  ])
+  t.same(texts(await svc.call('GET', '/posts/stream/unified?include_directed_posts=0', { token: alice.token })), ['for everyone'])
+  t.same(texts(await svc.call('GET', '/posts/stream/unified?has_oembed_photo=1', { token: alice.token })), [], 'the photo facet narrows both parts')
 })

@@ -175,6 +175,7 @@ t.test('a machine-only post over HTTP, hidden from lists unless include_machine=
   t.equal(empty.status, 400)
 })
 
+<<<<<<< HEAD
 t.test('GET /posts takes a repeated ids key as one list', async (t) => {
   const svc = await makeInstance(t)
   const alice = await svc.person('alice')
@@ -187,4 +188,21 @@ t.test('GET /posts takes a repeated ids key as one list', async (t) => {
     res.body.data.map((p: { text: string }) => p.text),
     ['c', 'a', 'b'],
   )
+=======
+t.test('post text is at most 256 code points; annotations at most 8192 bytes', async (t) => {
+  const svc = await makeInstance(t)
+  const alice = await svc.person('alice')
+  t.equal((await svc.call('POST', '/posts', { token: alice.token, payload: { text: '😊'.repeat(256) } })).status, 200)
+  const long = await svc.call('POST', '/posts', { token: alice.token, payload: { text: '😊'.repeat(257) } })
+  t.equal(long.status, 400)
+  t.match(long.body.meta.error_message, /^Bad Request: .*256/)
+  const annotation = (bytes: number) => {
+    const empty = JSON.stringify([{ type: 'com.example.big', value: { v: '' } }]).length
+    return [{ type: 'com.example.big', value: { v: 'x'.repeat(bytes - empty) } }]
+  }
+  t.equal((await svc.call('POST', '/posts', { token: alice.token, payload: { text: 'fits', annotations: annotation(8192) } })).status, 200)
+  const big = await svc.call('POST', '/posts', { token: alice.token, payload: { text: 'too big', annotations: annotation(8193) } })
+  t.equal(big.status, 400)
+  t.match(big.body.meta.error_message, /^Bad Request: .*8192/)
+>>>>>>> tests
 })

@@ -1,5 +1,7 @@
 import t from 'tap'
 import { makeInstance } from '../../fixtures/instance.js'
+import { post, type Post } from '../../fixtures/posts.js'
+import { keys, POST_KEYS } from '../../fixtures/shapes.js'
 
 t.test('bob reposts alice: the repost quotes her and points at the original', async (t) => {
   const svc = await makeInstance(t)
@@ -68,4 +70,47 @@ t.test('reposters are listed newest first; a deleted post cannot be reposted', a
   await svc.call('DELETE', `/posts/${post.id}`, { token: alice.token })
   t.same((await svc.call('GET', `/posts/${post.id}/reposters`, { token: svc.appToken })).body.data, [], 'reposts go with their original')
   t.equal((await svc.call('POST', `/posts/${post.id}/repost`, { token: bob.token })).status, 400)
+})
+
+t.test('a repost reads ">> @user: text", may pass 256 characters, inherits entities and html, and embeds the original', async (t) => {
+  const svc = await makeInstance(t)
+  const [alice, bob] = await svc.people('alice', 'bob')
+  const long = `#tag ${'x'.repeat(251)}`
+  const original = await post(svc, alice, { text: long })
+  const res = await svc.call('POST', `/posts/${original.id}/repost`, { token: bob.token })
+  t.equal(res.status, 200)
+  const repost = res.body.data
+  t.equal(repost.text, `>> @alice: ${long}`)
+  t.equal([...repost.text].length, 267)
+  t.same(repost.entities, { mentions: [{ pos: 3, len: 6, name: 'alice', id: String(alice.user.id) }], hashtags: [{ pos: 11, len: 4, name: 'tag' }], links: [] })
+  t.equal(
+    repost.html,
+    `<span itemscope="https://app.net/schemas/Post">&gt;&gt; <span data-mention-id="${alice.user.id}" data-mention-name="alice" itemprop="mention">@alice</span>: ` +
+      `<span data-hashtag-name="tag" itemprop="hashtag">#tag</span> ${'x'.repeat(251)}</span>`,
+  )
+  t.same([repost.user.username, repost.you_reposted, repost.num_reposts, repost.machine_only], ['bob', false, 0, false])
+  t.same(keys(repost), [...POST_KEYS, 'repost_of', 'you_reposted', 'you_starred'].sort())
+  t.same([repost.repost_of.id, repost.repost_of.text, repost.repost_of.you_reposted, repost.repost_of.num_reposts], [original.id, long, true, 1])
+  const sample = await svc.call('GET', `/posts/${repost.id}?include_reposters=1`)
+  t.same(
+    sample.body.data.repost_of.reposters.map((u: Post) => u.username),
+    ['bob'],
+    'repost_of.reposters with include_reposters=1',
+  )
+})
+
+t.test('reposting sets you_reposted; unreposting by either id or deleting the repost clears it', async (t) => {
+  const svc = await makeInstance(t)
+  const [alice, bob] = await svc.people('alice', 'bob')
+  const made = await post(svc, alice, { text: 'original' })
+  const flag = async () => (await svc.call('GET', `/posts/${made.id}`, { token: bob.token })).body.data.you_reposted
+  const first = (await svc.call('POST', `/posts/${made.id}/repost`, { token: bob.token })).body.data
+  t.equal(await flag(), true)
+  const undone = await svc.call('DELETE', `/posts/${first.id}/repost`, { token: bob.token })
+  t.same([undone.body.data.id, undone.body.data.you_reposted, await flag()], [made.id, false, false], 'by the repost id, the original comes back')
+  const second = (await svc.call('POST', `/posts/${made.id}/repost`, { token: bob.token })).body.data
+  t.equal(await flag(), true)
+  await svc.call('DELETE', `/posts/${second.id}`, { token: bob.token })
+  t.equal(await flag(), false, 'deleting the repost post')
+  t.equal((await svc.call('GET', `/posts/${made.id}/reposters`, { token: svc.appToken })).body.data.length, 0)
 })

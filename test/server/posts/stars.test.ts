@@ -1,5 +1,7 @@
 import t from 'tap'
-import { makeInstance } from '../../fixtures/instance.js'
+import { makeInstance, type Person } from '../../fixtures/instance.js'
+import { post, type Post } from '../../fixtures/posts.js'
+import { keys, usernames } from '../../fixtures/shapes.js'
 
 t.test("bob stars alice's post, sees it starred, and unstars it", async (t) => {
   const svc = await makeInstance(t)
@@ -67,4 +69,114 @@ t.test('who starred a post, and what carol starred, most recent star first', asy
   )
   const withSample = await svc.call('GET', `/posts/${first.id}?include_starred_by=1`, { token: carol.token })
   t.same(withSample.body.data.starred_by.map((u: { username: string }) => u.username).sort(), ['bob', 'carol'])
+})
+
+t.test('star and repost need a user token with write_post (or its alias post)', async (t) => {
+  const svc = await makeInstance(t)
+  const alice = await svc.person('alice')
+  const reader = await svc.person('reader', { scopes: ['basic', 'stream'] })
+  const poster = await svc.person('poster', { scopes: ['basic', 'post'] })
+  const made = await post(svc, alice, { text: 'target' })
+  for (const [method, path] of [
+    ['POST', 'star'],
+    ['DELETE', 'star'],
+    ['POST', 'repost'],
+    ['DELETE', 'repost'],
+  ]) {
+    const url = `/stream/0/posts/${made.id}/${path}`
+    t.equal((await svc.call(method, url)).status, 401, `${method} ${path} without a token`)
+    t.equal((await svc.call(method, url, { token: svc.appToken })).status, 403, `${method} ${path} with an app token`)
+    t.equal((await svc.call(method, url, { token: reader.token })).status, 403, `${method} ${path} without write_post`)
+    t.equal((await svc.call(method, url, { token: poster.token })).status, 200, `${method} ${path} with post`)
+  }
+})
+
+t.test('stars: POST answers you_starred true and num_stars up, DELETE you_starred false and num_stars down', async (t) => {
+  const svc = await makeInstance(t)
+  const [alice, bob, carol] = await svc.people('alice', 'bob', 'carol')
+  const made = await post(svc, alice, { text: 'starry' })
+  await svc.call('POST', `/posts/${made.id}/star`, { token: carol.token })
+  const starred = (await svc.call('POST', `/posts/${made.id}/star`, { token: bob.token })).body.data
+  t.same([starred.id, starred.you_starred, starred.num_stars], [made.id, true, 2])
+  const unstarred = (await svc.call('DELETE', `/posts/${made.id}/star`, { token: bob.token })).body.data
+  t.same([unstarred.id, unstarred.you_starred, unstarred.num_stars], [made.id, false, 1])
+  const never = await svc.call('DELETE', `/posts/${made.id}/star`, { token: alice.token })
+  t.same([never.status, never.body.data.you_starred, never.body.data.num_stars], [200, false, 1], 'unstarring a post one never starred changes nothing')
+})
+
+t.test('a repost cannot be starred: star the parent', async (t) => {
+  const svc = await makeInstance(t)
+  const [alice, bob] = await svc.people('alice', 'bob')
+  const made = await post(svc, alice, { text: 'original' })
+  const repost = (await svc.call('POST', `/posts/${made.id}/repost`, { token: bob.token })).body.data
+  const res = await svc.call('POST', `/posts/${repost.id}/star`, { token: alice.token })
+  t.equal(res.status, 400)
+  t.match(res.body.meta.error_message, /^Bad Request: .*repost/)
+  t.equal((await svc.call('GET', `/posts/${repost.id}`)).body.data.num_stars, 0)
+})
+
+t.test('the starred_by sample puts people the viewer follows first', async (t) => {
+  const svc = await makeInstance(t)
+  const alice = await svc.person('alice')
+  const made = await post(svc, alice, { text: 'popular' })
+  const fans: Person[] = []
+  for (let i = 0; i < 12; i++) fans.push(await svc.person(`fan${i}`))
+  for (const fan of fans) await svc.call('POST', `/posts/${made.id}/star`, { token: fan.token })
+  await svc.call('POST', '/users/@fan0/follow', { token: alice.token })
+  const sample = (await svc.call('GET', `/posts/${made.id}?include_starred_by=1`, { token: alice.token })).body.data.starred_by
+  t.equal(sample[0].username, 'fan0')
+  t.ok(sample.length < 12, 'a sample, not the whole list')
+  t.equal((await svc.call('GET', `/posts/${made.id}/stars?count=200`, { token: alice.token })).body.data.length, 12, 'the full list is /posts/{id}/stars')
+})
+
+t.test('stars and reposters of a post are paginated lists of users that take the user general parameters', async (t) => {
+  const svc = await makeInstance(t)
+  const [alice, bob, carol] = await svc.people('alice', 'bob', 'carol')
+  const made = await post(svc, alice, { text: 'liked' })
+  for (const who of [bob, carol]) {
+    await svc.call('POST', `/posts/${made.id}/star`, { token: who.token })
+    await svc.call('POST', `/posts/${made.id}/repost`, { token: who.token })
+  }
+  for (const path of ['stars', 'reposters']) {
+    const first = await svc.call('GET', `/posts/${made.id}/${path}?count=1&include_html=0`, { token: alice.token })
+    t.same(
+      first.body.data.map((u: Post) => u.username),
+      ['carol'],
+      path,
+    )
+    t.notOk('html' in first.body.data[0].description, `${path}: include_html=0`)
+    t.same(keys(first.body.meta), ['code', 'max_id', 'min_id', 'more'])
+    t.equal(first.body.meta.more, true)
+    t.equal(first.body.data[0].pagination_id, first.body.meta.min_id)
+    const next = await svc.call('GET', `/posts/${made.id}/${path}?before_id=${first.body.meta.min_id}&include_user_annotations=1`, { token: alice.token })
+    t.same(
+      next.body.data.map((u: Post) => [u.username, u.annotations]),
+      [['bob', []]],
+      path,
+    )
+  }
+})
+
+t.test('reposters and starrers are users paged by repost and star, with the user general parameters', async (t) => {
+  const svc = await makeInstance(t)
+  // carol comes first so that no user id equals a repost or star id.
+  await svc.person('carol')
+  const alice = await svc.person('alice')
+  const bob = await svc.person('bob')
+  const original = await post(svc, alice, { text: 'share me' })
+  const repost = (await svc.call('POST', `/posts/${original.id}/repost`, { token: bob.token })).body.data
+  await svc.call('POST', `/posts/${original.id}/star`, { token: bob.token })
+  const star = await svc.domain.store.read.stars.one('pair', `${bob.user.id}:${original.id}`)
+  for (const [list, paginationId] of [
+    ['reposters', repost.id],
+    ['stars', String(star?.id)],
+  ]) {
+    t.equal((await svc.call('GET', `/posts/${original.id}/${list}`)).status, 401, `${list}: a token is needed`)
+    const res = await svc.call('GET', `/posts/${original.id}/${list}?include_html=0`, { token: svc.appToken })
+    t.same(usernames(res), ['bob'], list)
+    t.not(paginationId, String(bob.user.id))
+    t.equal(res.body.data[0].pagination_id, paginationId, `${list}: pagination id`)
+    t.same(res.body.meta, { code: 200, more: false, max_id: paginationId, min_id: paginationId })
+    t.notOk('html' in res.body.data[0].description, `${list}: include_html=0`)
+  }
 })

@@ -1,4 +1,5 @@
 import t, { type Test } from 'tap'
+import type { DomainEvent } from '../../../data/index.js'
 import { readdirSync } from 'node:fs'
 import { join } from 'node:path'
 import { makeInstance, type Instance, type Person } from '../../fixtures/instance.js'
@@ -219,4 +220,34 @@ t.test('avatar and cover redirects and images are left out of rate limiting', as
     t.equal(svc.server.match('GET', path)?.settings.plugins?.svc?.unlimited, true, path)
   }
   t.not(svc.server.match('POST', '/users/me/avatar')?.settings.plugins?.svc?.unlimited, true, 'uploads are limited')
+})
+
+t.test('limits: a cover under 4 MB is taken, one of 4 MB or more is a 400', async (t) => {
+  const svc = await makeInstance(t)
+  const alice = await svc.person('alice')
+  const upload = async (data: Buffer) => {
+    const { payload, headers } = multipart('cover', data)
+    return svc.call('POST', '/stream/0/users/me/cover', { token: alice.token, payload, headers })
+  }
+  const justOver = await noisyPng(1190, 1190)
+  t.ok(justOver.length >= 4 * 1024 * 1024 && justOver.length < 4 * 1024 * 1024 + 64 * 1024, 'the svc check is the one that sees it')
+  for (const data of [justOver, await noisyPng(1400, 1400)]) {
+    const res = await upload(data)
+    t.equal(res.status, 400)
+    t.match(res.body.meta.error_message, /^Bad Request: Cover image must be smaller than 4 MB/)
+  }
+  const under = await upload(await noisyPng(1150, 1150))
+  t.equal(under.status, 200)
+  t.match(under.body.data.cover_image, { is_default: false, width: 1150, height: 1150 })
+})
+
+t.test('a new cover is a profile update: user.updated with the new row', async (t) => {
+  const svc = await makeInstance(t)
+  const alice = await svc.person('alice')
+  const updated: DomainEvent<'user.updated'>['payload']['user'][] = []
+  svc.domain.events.on('user.updated', (e) => updated.push(e.payload.user))
+  const { payload, headers } = multipart('cover', await flatImage(960, 300))
+  await svc.call('POST', '/users/me/cover', { token: alice.token, payload, headers })
+  t.equal(updated.length, 1)
+  t.same([updated[0].id, updated[0].cover?.width, updated[0].cover?.height], [alice.user.id, 960, 300])
 })
