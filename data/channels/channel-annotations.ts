@@ -8,7 +8,7 @@
  */
 import { invalid } from '../errors.js'
 import type { Annotation } from '../model/entities.js'
-import { checkAnnotations as checkPostLike, type Check } from '../annotations/annotation-rules.js'
+import { checkAnnotations as checkPostLike, type Check } from '../annotations/annotations.js'
 import { BROADCAST_TYPE } from './channel-acl.js'
 import { checkAnnotations as checkShape } from './channel-input.js'
 import { mergeUserAnnotations } from '../users/profile.js'

@@ -13,7 +13,7 @@ import { fillTemplates, processText, type EntitiesInput } from '../text/process.
 import { isoNow } from '../time.js'
 import type { Viewer } from '../viewer.js'
 import { actingUser } from '../users/acting-user.js'
-import { checkAnnotations } from '../annotations/annotation-rules.js'
+import { checkAnnotations } from '../annotations/annotations.js'
 import { blockedEitherWay, hasRelation } from '../relations/relation-reads.js'
 import type { UserService } from '../users/users.js'
 

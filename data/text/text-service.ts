@@ -5,7 +5,7 @@
 import type { Entities } from '../model/entities.js'
 import type { UserService } from '../users/users.js'
 import { renderHtml } from './html.js'
-import { POST_TEXT_MAX_LENGTH } from './limits.js'
+import { POST_TEXT_MAX_LENGTH } from '../client-config.js'
 import { processText, type EntitiesInput } from './process.js'
 
 export interface ProcessedText {

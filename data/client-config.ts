@@ -2,8 +2,8 @@
  * The text and annotation limits svc enforces, and the document that tells
  * clients about them (`GET /config`), so the two cannot disagree.
  */
-import { ANNOTATION_MAX_BYTES } from '../annotations/annotation-rules.js'
-import { MESSAGE_MAX_LENGTH } from '../channels/messages.js'
+import { ANNOTATION_MAX_BYTES } from './annotations/annotations.js'
+import { MESSAGE_MAX_LENGTH } from './channels/messages.js'
 
 /** Longest post text, in code points (anti-phishing additions excluded). */
 export const POST_TEXT_MAX_LENGTH = 256
