@@ -5,9 +5,9 @@
  * are checked against their schema and unknown ones are refused.
  */
 import { invalid } from '../errors.js'
+import { ANNOTATION_MAX_BYTES, ANNOTATION_TYPE_MAX_LENGTH } from '../limits.js'
 import type { Annotation } from '../model/entities.js'
 
-export const ANNOTATION_MAX_BYTES = 8192
 const CORE = 'svc.core.'
 const TYPE_PATTERN = /^[A-Za-z0-9_-]+(\.[A-Za-z0-9_-]+)+$/
 
@@ -76,8 +76,9 @@ const CORE_TYPES: Record<string, Check> = {
   'svc.core.oembed': oembed,
 }
 
-/** Is `type` a reversed-domain annotation type (`com.example.note`) of at most 255 characters? */
-export const isAnnotationType = (type: unknown): type is string => typeof type === 'string' && type.length <= 255 && TYPE_PATTERN.test(type)
+/** Is `type` a reversed-domain annotation type (`com.example.note`) of at most `ANNOTATION_TYPE_MAX_LENGTH` characters? */
+export const isAnnotationType = (type: unknown): type is string =>
+  typeof type === 'string' && type.length <= ANNOTATION_TYPE_MAX_LENGTH && TYPE_PATTERN.test(type)
 
 /** Replacement keys (`+svc.core.file` ...) are resolved by their own services; none is resolved here. */
 const findReplacementKey = (value: unknown): string | null => {

@@ -7,6 +7,7 @@
  * channel and its messages, `svc.core.broadcast.freq` on the channel.
  */
 import { invalid } from '../errors.js'
+import { CHANNEL_DESCRIPTION_MAX_LENGTH, CHANNEL_MAX_TAGS, CHANNEL_TAG_MAX_LENGTH, CHANNEL_TITLE_MAX_LENGTH, MESSAGE_SUBJECT_MAX_LENGTH } from '../limits.js'
 import type { Annotation } from '../model/entities.js'
 import { checkAnnotations as checkPostLike, type Check } from '../annotations/annotations.js'
 import { BROADCAST_TYPE } from './channel-acl.js'
@@ -21,13 +22,16 @@ export const BROADCAST_MESSAGE_METADATA = 'svc.core.broadcast.message.metadata'
 
 const text = (v: unknown, max: number): boolean => typeof v === 'string' && [...v].length <= max
 const title = (value: Record<string, unknown>): string | null =>
-  typeof value.title === 'string' && value.title.length > 0 && text(value.title, 75) ? null : 'title must be a string of 1 to 75 characters'
-const description = (value: Record<string, unknown>): string | null =>
-  text(value.description, 1000) ? null : 'description must be a string of at most 1000 characters'
-const tags = (value: Record<string, unknown>): string | null =>
-  value.tags === undefined || (Array.isArray(value.tags) && value.tags.length <= 3 && value.tags.every((t) => text(t, 15) && t !== ''))
+  typeof value.title === 'string' && value.title.length > 0 && text(value.title, CHANNEL_TITLE_MAX_LENGTH)
     ? null
-    : 'tags must list at most 3 tags of at most 15 characters'
+    : `title must be a string of 1 to ${CHANNEL_TITLE_MAX_LENGTH} characters`
+const description = (value: Record<string, unknown>): string | null =>
+  text(value.description, CHANNEL_DESCRIPTION_MAX_LENGTH) ? null : `description must be a string of at most ${CHANNEL_DESCRIPTION_MAX_LENGTH} characters`
+const tags = (value: Record<string, unknown>): string | null =>
+  value.tags === undefined ||
+  (Array.isArray(value.tags) && value.tags.length <= CHANNEL_MAX_TAGS && value.tags.every((t) => text(t, CHANNEL_TAG_MAX_LENGTH) && t !== ''))
+    ? null
+    : `tags must list at most ${CHANNEL_MAX_TAGS} tags of at most ${CHANNEL_TAG_MAX_LENGTH} characters`
 
 const CHANNEL_CHECKS: Record<string, Check> = {
   [CHANNEL_METADATA]: (v) => title(v) ?? description(v) ?? tags(v),
@@ -35,7 +39,9 @@ const CHANNEL_CHECKS: Record<string, Check> = {
 }
 
 const subject: Check = (v) =>
-  typeof v.subject === 'string' && v.subject.length > 0 && text(v.subject, 128) ? null : 'subject must be a string of 1 to 128 characters'
+  typeof v.subject === 'string' && v.subject.length > 0 && text(v.subject, MESSAGE_SUBJECT_MAX_LENGTH)
+    ? null
+    : `subject must be a string of 1 to ${MESSAGE_SUBJECT_MAX_LENGTH} characters`
 
 /**
  * One channel annotation checked for a channel of `type`: answers it as

@@ -4,6 +4,7 @@
  * right), and the combinations the API forbids refused.
  */
 import { invalid } from '../errors.js'
+import { ANNOTATION_MAX_BYTES, CHANNEL_TYPE_MAX_LENGTH, MAX_ACL_USERS } from '../limits.js'
 import type { Annotation } from '../model/entities.js'
 import type { Acl } from '../model/channel.js'
 import type { UserRow } from '../model/user.js'
@@ -18,16 +19,13 @@ export interface AclInput {
 
 export type AclName = 'readers' | 'writers' | 'editors'
 
-export const MAX_ACL_USERS = 200
-export const MAX_ANNOTATION_BYTES = 8192
-
 const TYPE_PATTERN = /^[A-Za-z0-9-]+(\.[A-Za-z0-9_-]+)+$/
 
 export const emptyAcl = (): Acl => ({ any_user: false, immutable: false, public: false, user_ids: [] })
 
 /** Checks a channel type: reversed-domain form, `svc.core` reserved except broadcast. */
 export function checkChannelType(type: string): void {
-  if (type.length > 128 || !TYPE_PATTERN.test(type)) throw invalid('type must be a reversed-domain string such as com.example.chat')
+  if (type.length > CHANNEL_TYPE_MAX_LENGTH || !TYPE_PATTERN.test(type)) throw invalid('type must be a reversed-domain string such as com.example.chat')
   if (type === PM_TYPE) throw invalid('svc.core.pm channels are created by sending a message to channel pm')
   if (type.toLowerCase().startsWith('svc.core.') && type !== BROADCAST_TYPE) throw invalid('the svc.core namespace is reserved')
 }
@@ -52,7 +50,7 @@ export function checkAnnotations(annotations: readonly Annotation[]): void {
     }
     if (hasReplacementKey(a.value)) throw invalid(`annotation ${a.type}: replacement values cannot be used on channels`)
   }
-  if (Buffer.byteLength(JSON.stringify(annotations)) > MAX_ANNOTATION_BYTES) throw invalid(`annotations are larger than ${MAX_ANNOTATION_BYTES} bytes`)
+  if (Buffer.byteLength(JSON.stringify(annotations)) > ANNOTATION_MAX_BYTES) throw invalid(`annotations are larger than ${ANNOTATION_MAX_BYTES} bytes`)
 }
 
 /**

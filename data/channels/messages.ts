@@ -5,6 +5,7 @@
  */
 import { forbidden, invalid, notFound } from '../errors.js'
 import type { EventBus } from '../events.js'
+import { MESSAGE_MAX_LENGTH } from '../limits.js'
 import type { ChannelRow, MarkerRow, MessageRow } from '../model/channel.js'
 import type { UserRow } from '../model/user.js'
 import { paginate, type Page } from '../pagination/pagination.js'
@@ -19,8 +20,6 @@ import { resolvePage, type PageInput } from '../pagination/page-input.js'
 import { hasRelation } from '../relations/relation-reads.js'
 import { autoSubscribe, subscriberIdsOf } from './subscriptions.js'
 import type { UserService } from '../users/users.js'
-
-export const MESSAGE_MAX_LENGTH = 2048
 
 export interface CreateMessageInput {
   text?: string

@@ -7,6 +7,7 @@
  */
 import { DomainError, forbidden, invalid } from '../errors.js'
 import type { EventBus } from '../events.js'
+import { MAX_DESTINATIONS } from '../limits.js'
 import type { ChannelRow, MessageRow } from '../model/channel.js'
 import type { UserRow } from '../model/user.js'
 import type { Store, Tx } from '../store/port.js'
@@ -16,8 +17,6 @@ import { channelUser, PM_TYPE } from './channel-acl.js'
 import { type CreateMessageInput, type MessageService } from './messages.js'
 import { blockedEitherWay, hasRelation } from '../relations/relation-reads.js'
 import type { UserService } from '../users/users.js'
-
-export const MAX_DESTINATIONS = 200
 
 /** The key of a PM group: its member ids, sorted, joined by `,`. */
 export const pmKey = (memberIds: readonly number[]): string => [...new Set(memberIds)].sort((a, b) => a - b).join(',')

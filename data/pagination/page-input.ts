@@ -4,6 +4,7 @@
  * `marker` or `marker_inclusive`, which stand for the marker's ids.
  */
 import { invalid } from '../errors.js'
+import { DEFAULT_COUNT } from '../limits.js'
 import type { MarkerRow } from '../model/channel.js'
 import type { PageQuery } from './pagination.js'
 
@@ -32,5 +33,5 @@ const bound = (value: string | number | undefined, side: 'since' | 'before', mar
  * Errors: `invalid` (marker words without a usable marker).
  */
 export function resolvePage(input: PageInput, marker?: MarkerRow | null): PageQuery {
-  return { since_id: bound(input.since_id, 'since', marker), before_id: bound(input.before_id, 'before', marker), count: input.count ?? 20 }
+  return { since_id: bound(input.since_id, 'since', marker), before_id: bound(input.before_id, 'before', marker), count: input.count ?? DEFAULT_COUNT }
 }

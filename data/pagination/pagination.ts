@@ -3,6 +3,7 @@
  * (default 20, at most 200; negative walks forward from `since_id`), newest
  * first, `more` when more matched than fitted.
  */
+import { MAX_COUNT } from '../limits.js'
 import type { Range } from '../store/port.js'
 
 export interface PageQuery {
@@ -21,8 +22,6 @@ export interface Page<T> {
   items: PageItem<T>[]
   more: boolean
 }
-
-export const MAX_COUNT = 200
 
 /**
  * Pages over an ordered id source. `load` maps source ids to items (null for

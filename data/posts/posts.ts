@@ -6,6 +6,7 @@
  */
 import { forbidden, invalid, notFound } from '../errors.js'
 import type { EventBus } from '../events.js'
+import { POST_MAX_LENGTH } from '../limits.js'
 import type { PostRow } from '../model/post.js'
 import type { UserRow } from '../model/user.js'
 import type { Store } from '../store/port.js'
@@ -20,7 +21,6 @@ import type { UserService } from '../users/users.js'
 /** Kept here too: other services took it from posts before it had its own file. */
 export { actingUser } from '../users/acting-user.js'
 
-export const POST_MAX_LENGTH = 256
 const ALL = Number.MAX_SAFE_INTEGER
 
 export interface CreatePostInput {

@@ -4,6 +4,7 @@
  * users, hashtags, anti-phishing amendments, in code-point positions.
  */
 import { invalid } from '../errors.js'
+import { MAX_USER_MENTIONS } from '../limits.js'
 import type { Entities, HashtagEntity, LinkEntity, MentionEntity } from '../model/entities.js'
 import type { UserRow } from '../model/user.js'
 import { codePointLength, contains, overlaps, toCodePoint, toUtf16, type Range } from './code-points.js'
@@ -35,8 +36,6 @@ export interface TextOptions {
   /** User-given `mentions` are accepted (machine-only posts), at most 10. */
   allowUserMentions?: boolean
 }
-
-export const MAX_USER_MENTIONS = 10
 
 interface Found<T> extends Range {
   entity: T

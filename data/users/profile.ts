@@ -5,17 +5,15 @@
  */
 import { DomainError, invalid, notFound } from '../errors.js'
 import type { EventBus } from '../events.js'
+import { ANNOTATION_MAX_BYTES, DESCRIPTION_MAX_LENGTH, NAME_MAX_LENGTH } from '../limits.js'
 import type { Annotation } from '../model/entities.js'
 import type { UserRow } from '../model/user.js'
 import type { Store } from '../store/port.js'
-import { DESCRIPTION_MAX_LENGTH } from '../client-config.js'
 import { processText, type EntitiesInput } from '../text/process.js'
 import type { Viewer } from '../viewer.js'
 import { actingUser } from './acting-user.js'
-import { ANNOTATION_MAX_BYTES, checkAnnotations, isAnnotationType } from '../annotations/annotations.js'
+import { checkAnnotations, isAnnotationType } from '../annotations/annotations.js'
 import type { UserService } from './users.js'
-
-export const NAME_MAX_LENGTH = 50
 
 export interface DescriptionInput {
   text?: string
