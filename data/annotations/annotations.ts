@@ -1,121 +1,125 @@
 /**
- * Annotation rules for objects whose annotations are set once at creation
- * (posts, messages): the `{type, value}` shape, reversed-domain types, the
- * 8192-byte budget, and the reserved `svc.core` namespace, where known types
- * are checked against their schema and unknown ones are refused.
+ * The annotation rules every object shares (users, posts, channels, messages,
+ * and later files): the `{type, value}` shape, reversed-domain types, no
+ * unresolved replacement values, the byte budget, and the reserved `svc.core`
+ * namespace. Posts and messages set theirs once (`checkAnnotations`); users
+ * and channels change theirs type by type (`mergeAnnotations`).
  */
 import { invalid } from '../errors.js'
 import { ANNOTATION_MAX_BYTES, ANNOTATION_TYPE_MAX_LENGTH } from '../limits.js'
 import type { Annotation } from '../model/entities.js'
+import { CORE_TYPES, isObject, type Check } from './core-types.js'
 
-const CORE = 'svc.core.'
-const TYPE_PATTERN = /^[A-Za-z0-9_-]+(\.[A-Za-z0-9_-]+)+$/
+export * from './core-types.js'
 
-type Value = Record<string, unknown>
-/** Checks the value of one core annotation type: a problem to report, or null. */
-export type Check = (value: Value) => string | null
+/** The reserved namespace of annotation, channel and file types. */
+export const CORE_NAMESPACE = 'svc.core.'
 
-const isObject = (v: unknown): v is Value => typeof v === 'object' && v !== null && !Array.isArray(v)
-const isNumber = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v)
-const isUrl = (v: unknown): boolean => {
-  if (typeof v !== 'string') return false
-  try {
-    return ['http:', 'https:'].includes(new URL(v).protocol)
-  } catch {
-    return false
-  }
-}
-const required =
-  (key: string, test: (v: unknown) => boolean, what: string): Check =>
-  (value) =>
-    test(value[key]) ? null : `${key} must be ${what}`
-const all =
-  (...checks: Check[]): Check =>
-  (value) =>
-    checks.map((c) => c(value)).find((m) => m !== null) ?? null
-const inRange =
-  (key: string, min: number, max: number, optional = false): Check =>
-  (value) => {
-    if (optional && value[key] === undefined) return null
-    const v = value[key]
-    return isNumber(v) && v >= min && v <= max ? null : `${key} must be a number from ${min} to ${max}`
-  }
-const isString = (max: number) => (v: unknown) => typeof v === 'string' && v.length > 0 && [...v].length <= max
+// A reversed domain name: its first segment stands for a top-level domain, so
+// it takes no `_`; later ones may (`svc.core.fallback_url`).
+const REVERSED_DOMAIN = /^[A-Za-z0-9-]+(\.[A-Za-z0-9_-]+)+$/
 
-const OEMBED_TYPES = ['photo', 'video', 'html5video', 'rich']
-const oembed: Check = (value) => {
-  if (!OEMBED_TYPES.includes(value.type as string)) return `type must be one of ${OEMBED_TYPES.join(', ')}`
-  if (value.version !== '1.0') return 'version must be "1.0"'
-  if (!isNumber(value.width) || !isNumber(value.height)) return 'width and height must be numbers'
-  if (value.type === 'photo' && !isUrl(value.url)) return 'url must be an http(s) URL for photos'
-  if ((value.type === 'video' || value.type === 'rich') && typeof value.html !== 'string') return 'html is required for video and rich'
-  if (value.type === 'html5video' && (!Array.isArray(value.sources) || value.sources.length === 0 || value.sources.length > 5))
-    return 'sources must list 1 to 5 sources'
-  const thumbs = ['thumbnail_url', 'thumbnail_width', 'thumbnail_height'].filter((k) => value[k] !== undefined)
-  if (thumbs.length !== 0 && thumbs.length !== 3) return 'thumbnail_url, thumbnail_width and thumbnail_height go together'
-  return null
-}
+/** Is `type` a reversed-domain type (`com.example.chat`) of at most `maxLength` characters? Annotation, channel and file types follow it. */
+export const isReversedDomain = (type: unknown, maxLength: number): type is string =>
+  typeof type === 'string' && type.length <= maxLength && REVERSED_DOMAIN.test(type)
 
-/** Schemas of the core types a post or message may carry (replacement-value types excepted). */
-const CORE_TYPES: Record<string, Check> = {
-  'svc.core.geolocation': all(
-    inRange('latitude', -90, 90),
-    inRange('longitude', -180, 180),
-    inRange('altitude', -1e6, 1e6, true),
-    inRange('horizontal_accuracy', 0, 1e9, true),
-    inRange('vertical_accuracy', 0, 1e9, true),
-  ),
-  'svc.core.language': required('language', (v) => typeof v === 'string' && /^[a-z]{2}(_[A-Z]{2})?$/.test(v), 'an ISO 639-1 code'),
-  'svc.core.crosspost': required('canonical_url', isUrl, 'an http(s) URL'),
-  'svc.core.fallback_url': required('url', isUrl, 'an http(s) URL'),
-  'svc.core.directory.blog': required('url', isUrl, 'an http(s) URL'),
-  'svc.core.directory.homepage': required('url', isUrl, 'an http(s) URL'),
-  'svc.core.directory.facebook': required('id', isString(255), 'a string'),
-  'svc.core.directory.twitter': required('username', isString(255), 'a string'),
-  'svc.core.channel.invite': required('channel_id', (v) => typeof v === 'string' && /^\d{1,15}$/.test(v), 'a channel id string'),
-  'svc.core.oembed': oembed,
-}
+/** Is `type` a valid annotation type (`com.example.note`)? */
+export const isAnnotationType = (type: unknown): type is string => isReversedDomain(type, ANNOTATION_TYPE_MAX_LENGTH)
 
-/** Is `type` a reversed-domain annotation type (`com.example.note`) of at most `ANNOTATION_TYPE_MAX_LENGTH` characters? */
-export const isAnnotationType = (type: unknown): type is string =>
-  typeof type === 'string' && type.length <= ANNOTATION_TYPE_MAX_LENGTH && TYPE_PATTERN.test(type)
-
-/** Replacement keys (`+svc.core.file` ...) are resolved by their own services; none is resolved here. */
+/**
+ * The first replacement key (`+svc.core.file` ...) anywhere in `value`. Those
+ * carry file write tokens; they are resolved by their own services, and one
+ * left unresolved must never be stored.
+ */
 const findReplacementKey = (value: unknown): string | null => {
   if (Array.isArray(value)) return value.map(findReplacementKey).find((k) => k !== null) ?? null
   if (!isObject(value)) return null
   for (const [k, v] of Object.entries(value)) {
-    if (k.startsWith(`+${CORE}`)) return k
+    if (k.startsWith('+')) return k
     const inner = findReplacementKey(v)
     if (inner) return inner
   }
   return null
 }
 
+const listOf = (input: unknown): unknown[] => {
+  if (!Array.isArray(input)) throw invalid('annotations must be a list')
+  return input
+}
+
+const typeOf = (a: unknown, i: number): string => {
+  if (!isObject(a)) throw invalid(`annotation ${i} must be an object`)
+  if (!isAnnotationType(a.type)) throw invalid(`annotation ${i} type must be a reversed-domain name such as com.example.note`)
+  return a.type
+}
+
+/** Checks one annotation's shape: an object value holding no replacement value. Errors: `invalid`. */
+function checkShape(type: string, value: unknown): Annotation {
+  if (!isObject(value)) throw invalid(`annotation ${type} needs a value object`)
+  const replacement = findReplacementKey(value)
+  if (replacement) throw invalid(`annotation ${type}: the replacement value ${replacement} cannot be used here`)
+  return { type, value }
+}
+
+const checkSize = (annotations: readonly Annotation[]): void => {
+  if (Buffer.byteLength(JSON.stringify(annotations)) > ANNOTATION_MAX_BYTES) throw invalid(`annotations are larger than ${ANNOTATION_MAX_BYTES} bytes`)
+}
+
 /**
- * Checks a list of annotations for a post or message and answers a clean copy.
- * `extraCoreTypes` admits core types only some objects may carry.
- * Errors: `invalid` (shape, type format, unknown or malformed core type,
- * unresolved replacement values, over 8192 bytes).
+ * Checks a well-shaped annotation against the schemas in `coreTypes` when its
+ * type is in the `svc.core` namespace; answers it unchanged.
+ * Errors: `invalid` (an unknown or malformed core type).
+ */
+export function checkCoreType(a: Annotation, coreTypes: Readonly<Record<string, Check>> = CORE_TYPES): Annotation {
+  if (!a.type.startsWith(CORE_NAMESPACE)) return a
+  const check = coreTypes[a.type]
+  if (!check) throw invalid(`annotation type ${a.type} is not a known svc.core type`)
+  const problem = check(a.value)
+  if (problem) throw invalid(`annotation ${a.type}: ${problem}`)
+  return a
+}
+
+/**
+ * Checks the annotations of a post or message (set once, a type may repeat)
+ * and answers a clean copy; `extraCoreTypes` admits core types only some
+ * objects may carry. Errors: `invalid` (shape, type format, unknown or
+ * malformed core type, replacement values, over `ANNOTATION_MAX_BYTES`).
  */
 export function checkAnnotations(input: unknown, extraCoreTypes: Readonly<Record<string, Check>> = {}): Annotation[] {
   if (input === undefined || input === null) return []
-  if (!Array.isArray(input)) throw invalid('annotations must be a list')
-  const out = input.map((a, i): Annotation => {
-    if (!isObject(a)) throw invalid(`annotation ${i} must be an object`)
-    const { type, value } = a
-    if (!isAnnotationType(type)) throw invalid(`annotation ${i} type must be a reversed-domain name such as com.example.note`)
-    if (!isObject(value)) throw invalid(`annotation ${type} needs a value object`)
-    const replacement = findReplacementKey(value)
-    if (replacement) throw invalid(`annotation ${type}: the replacement value ${replacement} cannot be used here`)
-    if (type.startsWith(CORE)) {
-      const check = CORE_TYPES[type] ?? extraCoreTypes[type]
-      if (!check) throw invalid(`annotation type ${type} is not a known svc.core type`)
-      const problem = check(value)
-      if (problem) throw invalid(`annotation ${type}: ${problem}`)
-    }
-    return { type, value }
-  })
-  if (Buffer.byteLength(JSON.stringify(out)) > ANNOTATION_MAX_BYTES) throw invalid(`annotations are larger than ${ANNOTATION_MAX_BYTES} bytes`)
+  const coreTypes = { ...CORE_TYPES, ...extraCoreTypes }
+  const out = listOf(input).map((a, i) => checkCoreType(checkShape(typeOf(a, i), (a as Annotation).value), coreTypes))
+  checkSize(out)
   return out
+}
+
+/**
+ * `current` with the changes of `input` applied, for objects that hold one
+ * annotation per type (users, channels, files): a listed type replaces the
+ * stored one in place or is appended; a type given without a value is
+ * removed; unlisted types stay. `checkOne` checks each new, well-shaped
+ * annotation (null: leave that type out); by default the core schemas.
+ * Errors: `invalid` (shape, type format, what `checkOne` refuses, over
+ * `ANNOTATION_MAX_BYTES`).
+ */
+export function mergeAnnotations(
+  current: readonly Annotation[],
+  input: unknown,
+  checkOne: (a: Annotation) => Annotation | null = (a) => checkCoreType(a),
+): Annotation[] {
+  const changes = new Map<string, Annotation | null>()
+  listOf(input).forEach((a, i) => {
+    const type = typeOf(a, i)
+    const { value } = a as { value?: unknown }
+    changes.set(type, value === undefined || value === null ? null : checkOne(checkShape(type, value)))
+  })
+  const kept = current.flatMap((a) => {
+    if (!changes.has(a.type)) return [a]
+    const next = changes.get(a.type)
+    changes.delete(a.type)
+    return next ? [next] : []
+  })
+  const merged = [...kept, ...[...changes.values()].filter((a): a is Annotation => a !== null)]
+  checkSize(merged)
+  return merged
 }
