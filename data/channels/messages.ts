@@ -14,7 +14,8 @@ import { fillTemplates, processText, type EntitiesInput } from '../text/process.
 import { isoNow } from '../time.js'
 import type { Viewer } from '../viewer.js'
 import { messageAnnotations } from './channel-annotations.js'
-import { channelUser, namedMembers, PM_TYPE, type ChannelAccess } from './channel-acl.js'
+import { namedMembers, PM_TYPE, type ChannelAccess } from './channel-acl.js'
+import { actingUser } from '../users/acting-user.js'
 import { channelMarkerName, type MarkerService } from './markers.js'
 import { resolvePage, type PageInput } from '../pagination/page-input.js'
 import { hasRelation } from '../relations/relation-reads.js'
@@ -61,7 +62,7 @@ export class MessageService {
    * The sender's own marker does not move.
    */
   async create(viewer: Viewer, channelId: number, input: CreateMessageInput): Promise<MessageRow> {
-    const sender = channelUser(viewer)
+    const sender = actingUser(viewer)
     const channel = await this.access.readable(viewer, channelId)
     if (!(await this.access.canWrite(viewer, channel))) throw forbidden('you cannot write to this channel')
     const prepared = await this.prepare(viewer, channel, input)
@@ -90,7 +91,7 @@ export class MessageService {
    * for a new PM group: `id` 0). Errors: `invalid` as for `create`.
    */
   async prepare(viewer: Viewer, channel: Pick<ChannelRow, 'id' | 'type' | 'is_inactive'>, input: CreateMessageInput): Promise<PreparedMessage> {
-    const sender = channelUser(viewer)
+    const sender = actingUser(viewer)
     if (channel.is_inactive) throw invalid('the channel is inactive; it takes no new messages')
     const machineOnly = input.machine_only === true
     if (machineOnly && channel.type === PM_TYPE) throw invalid('private messages cannot be machine_only')
@@ -132,7 +133,7 @@ export class MessageService {
    * `forbidden` (not the creator). Emits `message.deleted`.
    */
   async delete(viewer: Viewer, channelId: number, messageId: number): Promise<MessageRow> {
-    const me = channelUser(viewer)
+    const me = actingUser(viewer)
     const { message, channel } = await this.located(channelId, messageId)
     if (message.user_id !== me.id) {
       if (await this.visible(viewer, message, channel)) throw forbidden('only the creator of a message can delete it')
@@ -175,7 +176,7 @@ export class MessageService {
     input: PageInput,
     filter: MessageFilter,
   ): Promise<{ page: Page<MessageRow>; marker: MarkerRow | null; marker_name: string }> {
-    const user = channelUser(viewer)
+    const user = actingUser(viewer)
     const channel = await this.access.readable(viewer, channelId)
     const r = this.store.read
     const marker_name = channelMarkerName(channel.id)
@@ -192,7 +193,7 @@ export class MessageService {
 
   /** A page of the viewer's own messages across channels their token reaches, newest first. */
   async mine(viewer: Viewer, query: PageInput, filter: MessageFilter): Promise<Page<MessageRow>> {
-    const me = channelUser(viewer)
+    const me = actingUser(viewer)
     const r = this.store.read
     const keep = await this.listFilter(viewer, filter)
     const reachable = async (m: MessageRow): Promise<boolean> => {

@@ -21,7 +21,7 @@ import type { Viewer } from '../viewer.js'
 import { checkRule, matchesRule, ruleSource, starredRecently, type ExploreRulePatch } from './explore-rule.js'
 import type { MarkerService } from '../channels/markers.js'
 import { resolvePage } from '../pagination/page-input.js'
-import { postFilter } from '../posts/post-filters.js'
+import { postVisibilityTest } from '../posts/post-filters.js'
 import type { PostListInput } from '../posts/post-streams.js'
 import { isListedPost, postsInOrder } from '../posts/post-traits.js'
 
@@ -202,7 +202,7 @@ export class ExploreService {
     const fromRule = ruleSource(stream.rule, read, trending)
     const pinned = new Set(stream.pinned)
     const fetchIds = async (range: Range): Promise<number[]> => mergeWindows([await fromRule(range), windowIds(stream.pinned, range)], range)
-    const visible = await postFilter(read, viewer, input)
+    const visible = await postVisibilityTest(read, viewer, input)
     const page = await paginate(
       resolvePage(input, row),
       fetchIds,

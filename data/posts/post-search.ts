@@ -13,13 +13,13 @@ import type { Store } from '../store/port.js'
 import { windowIds } from '../store/sorted-ids.js'
 import type { Viewer } from '../viewer.js'
 import { resolvePage } from '../pagination/page-input.js'
-import { postFilter } from './post-filters.js'
+import { postVisibilityTest } from './post-filters.js'
 import type { PostListInput } from './post-streams.js'
 import { isListedPost, postsInOrder, scanPosts } from './post-traits.js'
-import { postFilters, type PostFilters } from './search-filters.js'
+import { compileSearchFilters, type SearchFilters } from './search-filters.js'
 import { MAX_SCORE, parseTextQuery, scorePost, type TextQuery } from './search-query.js'
 
-export interface PostSearchInput extends PostFilters {
+export interface PostSearchInput extends SearchFilters {
   query?: string
   text?: string
   order?: 'id' | 'score'
@@ -38,7 +38,7 @@ export class PostSearchService {
    */
   async search(viewer: Viewer, input: PostSearchInput, page: PostListInput): Promise<Page<PostRow>> {
     const text = [input.query && parseTextQuery(input.query, true), input.text && parseTextQuery(input.text, false)].filter((q): q is TextQuery => !!q)
-    const filters = await postFilters(this.store.read, input)
+    const filters = await compileSearchFilters(this.store.read, input)
     if (text.length === 0 && filters.given === 0) throw invalid('a search needs a query or at least one filter')
     if (input.order === 'score' && text.length === 0) throw invalid('order=score needs a query')
     const score = (post: PostRow): number => {
@@ -51,7 +51,7 @@ export class PostSearchService {
       }
       return Math.min(Math.max(total, 1), MAX_SCORE)
     }
-    const visible = await postFilter(this.store.read, viewer, page)
+    const visible = await postVisibilityTest(this.store.read, viewer, page)
     const query = resolvePage(page)
     const r = this.store.read
     if (input.order !== 'score') {

@@ -6,6 +6,7 @@
 import type { Annotation } from '../model/entities.js'
 import type { PostRow } from '../model/post.js'
 import type { Range, Readers } from '../store/port.js'
+import { isDirected } from '../text/process.js'
 
 type FileItem = { kind?: unknown; mime_type?: unknown; type?: unknown }
 
@@ -37,8 +38,8 @@ export const hasPlace = (post: PostRow): boolean => post.annotations.some((a) =>
 
 export const hasLocation = (post: PostRow): boolean => hasAnnotationType(post, 'svc.core.geolocation')
 
-/** Starts with a mention (the mention marked `is_leading`). */
-export const isDirectedPost = (post: PostRow): boolean => post.entities.mentions.some((m) => m.is_leading === true)
+/** Starts with a mention: the text rule of `isDirected`, on a post. */
+export const isDirectedPost = (post: PostRow): boolean => isDirected(post.entities)
 
 /** Loads post rows for ids in the order asked, `null` where one is gone: the loader `paginate` wants. */
 export const postsInOrder =

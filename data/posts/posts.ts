@@ -18,9 +18,6 @@ import { checkAnnotations } from '../annotations/annotations.js'
 import { blockedEitherWay, hasRelation } from '../relations/relation-reads.js'
 import type { UserService } from '../users/users.js'
 
-/** Kept here too: other services took it from posts before it had its own file. */
-export { actingUser } from '../users/acting-user.js'
-
 const ALL = Number.MAX_SAFE_INTEGER
 
 export interface CreatePostInput {

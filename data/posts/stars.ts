@@ -15,7 +15,7 @@ import type { Viewer } from '../viewer.js'
 import { actingUser } from '../users/acting-user.js'
 import { linkedRows } from '../pagination/linked-rows.js'
 import { resolvePage, type PageInput } from '../pagination/page-input.js'
-import { postFilter, type PostFilterFlags } from './post-filters.js'
+import { postVisibilityTest, type PostFilterFlags } from './post-filters.js'
 import type { PostService } from './posts.js'
 import type { UserService } from '../users/users.js'
 
@@ -77,7 +77,7 @@ export class StarService {
   async ofUser(viewer: Viewer, ref: string, page: PageInput & PostFilterFlags): Promise<Page<PostRow>> {
     const user = await this.users.resolve(ref, viewer)
     const r = this.store.read
-    const keep = await postFilter(r, viewer, page)
+    const keep = await postVisibilityTest(r, viewer, page)
     return paginate(
       resolvePage(page),
       (range: Range) => r.stars.ids('user', user.id, range),
