@@ -5,14 +5,13 @@
  */
 import type { ChannelRow } from '../model/channel.js'
 import type { UserRow } from '../model/user.js'
+import { paginateRanked, resolvePage, type PageInput } from '../pagination/pagination.js'
 import type { Page } from '../pagination/pagination.js'
 import type { Store } from '../store/port.js'
 import { DomainError } from '../errors.js'
 import { hasScope, type Viewer } from '../viewer.js'
 import { BROADCAST_TYPE, PM_TYPE, type ChannelAccess } from './channel-acl.js'
 import { actingUser } from '../users/acting-user.js'
-import { paginateRanked } from '../pagination/ranked.js'
-import { resolvePage, type PageInput } from '../pagination/page-input.js'
 import type { ChannelFilter, ChannelViewService } from './channel-views.js'
 import type { MarkerService } from './markers.js'
 

@@ -7,14 +7,13 @@ import { invalid } from '../errors.js'
 import type { EventBus } from '../events.js'
 import type { ChannelRow } from '../model/channel.js'
 import type { UserRow } from '../model/user.js'
-import { paginate, type Page } from '../pagination/pagination.js'
+import { paginate, resolvePage, type Page, type PageInput } from '../pagination/pagination.js'
 import { pair } from '../store/schema.js'
 import type { Readers, Store, Tx } from '../store/port.js'
 import { isoNow } from '../time.js'
 import type { Viewer } from '../viewer.js'
 import { BROADCAST_TYPE, type ChannelAccess } from './channel-acl.js'
 import { actingUser } from '../users/acting-user.js'
-import { resolvePage, type PageInput } from '../pagination/page-input.js'
 
 /** The ids of a channel's subscribers, newest subscription first. */
 export async function subscriberIdsOf(r: Readers, channelId: number): Promise<number[]> {

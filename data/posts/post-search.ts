@@ -8,11 +8,9 @@
  */
 import { invalid } from '../errors.js'
 import type { PostRow } from '../model/post.js'
-import { paginate, type Page } from '../pagination/pagination.js'
+import { paginate, paginateSorted, resolvePage, type Page } from '../pagination/pagination.js'
 import type { Store } from '../store/port.js'
-import { windowIds } from '../store/sorted-ids.js'
 import type { Viewer } from '../viewer.js'
-import { resolvePage } from '../pagination/page-input.js'
 import { postVisibilityTest } from './post-filters.js'
 import type { PostListInput } from './post-streams.js'
 import { isListedPost, postsInOrder, scanPosts } from './post-traits.js'
@@ -70,6 +68,6 @@ export class PostSearchService {
     await scanPosts(r, scored, filters.source)({ limit: Number.MAX_SAFE_INTEGER, order: 'asc' })
     ranked.sort((a, b) => a - b)
     const byKey = async (keys: number[]) => postsInOrder(r)(keys.map((k) => k % SCORE_STEP))
-    return paginate(query, async (range) => windowIds(ranked, range), byKey, visible)
+    return paginateSorted(query, ranked, byKey, visible)
   }
 }

@@ -9,11 +9,9 @@
  */
 import { invalid } from '../errors.js'
 import type { UserRow } from '../model/user.js'
-import { paginate, type Page } from '../pagination/pagination.js'
+import { paginateSorted, resolvePage, type Page, type PageInput } from '../pagination/pagination.js'
 import type { Readers, Store } from '../store/port.js'
-import { windowIds } from '../store/sorted-ids.js'
 import type { Viewer } from '../viewer.js'
-import { resolvePage, type PageInput } from '../pagination/page-input.js'
 import { holdersOf, targetsOf } from '../relations/relation-reads.js'
 
 export interface UserSearchInput {
@@ -95,6 +93,6 @@ export class UserSearchService {
       const rows = new Map((await r.users.getMany(keys.map((k) => k % RANK_STEP))).map((u) => [u.id, u]))
       return keys.map((k) => rows.get(k % RANK_STEP) ?? null)
     }
-    return paginate(query, async (range) => windowIds(ranked, range), load)
+    return paginateSorted(query, ranked, load)
   }
 }
