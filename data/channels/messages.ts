@@ -10,7 +10,7 @@ import type { ChannelRow, MarkerRow, MessageRow } from '../model/channel.js'
 import type { UserRow } from '../model/user.js'
 import { paginate, resolvePage, type Page, type PageInput } from '../pagination/pagination.js'
 import type { Store, Tx } from '../store/port.js'
-import { fillTemplates, processText, type EntitiesInput } from '../text/process.js'
+import { checkMachineOnly, fillTemplates, processText, type EntitiesInput } from '../text/process.js'
 import { isoNow } from '../time.js'
 import type { Viewer } from '../viewer.js'
 import { messageAnnotations } from './channel-annotations.js'
@@ -95,8 +95,7 @@ export class MessageService {
     const machineOnly = input.machine_only === true
     if (machineOnly && channel.type === PM_TYPE) throw invalid('private messages cannot be machine_only')
     const annotations = messageAnnotations(input.annotations, channel.type)
-    if (machineOnly && (input.text ?? '') !== '') throw invalid('a machine_only message has no text')
-    if (machineOnly && annotations.length === 0) throw invalid('a machine_only message needs at least one annotation')
+    if (machineOnly) checkMachineOnly('message', input.text, annotations.length)
     const parent = input.reply_to === undefined ? undefined : await this.replyParent(channel.id, input.reply_to)
     const processed = await processText(input.text ?? '', input.entities, {
       maxLength: MESSAGE_MAX_LENGTH,

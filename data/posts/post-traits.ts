@@ -6,6 +6,7 @@
 import type { Annotation } from '../model/entities.js'
 import type { PostRow } from '../model/post.js'
 import type { Range, Readers } from '../store/port.js'
+import { SCAN_CHUNK, yieldToEventLoop } from '../store/scan-rows.js'
 import { isDirected } from '../text/process.js'
 
 type FileItem = { kind?: unknown; mime_type?: unknown; type?: unknown }
@@ -49,9 +50,6 @@ export const postsInOrder =
     return ids.map((id) => rows.get(id) ?? null)
   }
 
-/** Rows a long scan reads between two yields to the event loop. */
-const SCAN_CHUNK = 5000
-
 /**
  * An id source over the posts that `match` accepts, taken from `candidates`
  * (default: every post). It reads in chunks and yields between them, so a
@@ -73,6 +71,6 @@ export const scanPosts =
       if (ids.length < SCAN_CHUNK) return out
       if (asc) since = ids[ids.length - 1]
       else before = ids[ids.length - 1]
-      await new Promise((resolve) => setImmediate(resolve))
+      await yieldToEventLoop()
     }
   }

@@ -3,7 +3,6 @@
  * original can) and neither can a deleted post. Star lists page by the star
  * row's id, so a user's stars come most recent star first.
  */
-import { invalid } from '../errors.js'
 import type { EventBus } from '../events.js'
 import type { PostRow } from '../model/post.js'
 import type { UserRow } from '../model/user.js'
@@ -14,7 +13,7 @@ import { isoNow } from '../time.js'
 import type { Viewer } from '../viewer.js'
 import { actingUser } from '../users/acting-user.js'
 import { postVisibilityTest, type PostFilterFlags } from './post-filters.js'
-import type { PostService } from './posts.js'
+import { checkLiveOriginal, type PostService } from './posts.js'
 import type { UserService } from '../users/users.js'
 
 export class StarService {
@@ -33,8 +32,7 @@ export class StarService {
   async star(viewer: Viewer, postId: number): Promise<PostRow> {
     const me = actingUser(viewer)
     const post = await this.posts.find(viewer, postId)
-    if (post.repost_of !== undefined) throw invalid('You cannot star a repost; star the original post')
-    if (post.is_deleted) throw invalid('You cannot star a deleted post')
+    checkLiveOriginal(post, 'star')
     const added = await this.store.transact(async (tx) => {
       if (await tx.stars.one('pair', pair(me.id, post.id))) return false
       tx.stars.insert({ user_id: me.id, post_id: post.id, created_at: isoNow() })

@@ -177,5 +177,14 @@ export async function processText(text: string, entities: EntitiesInput | undefi
   return { text: amended.chars.join(''), entities: amended.entities }
 }
 
+/**
+ * The rule posts and messages share: a machine-only one carries no text and
+ * at least one annotation. Errors: `invalid`.
+ */
+export function checkMachineOnly(kind: 'post' | 'message', text: string | undefined, annotationCount: number): void {
+  if ((text ?? '') !== '') throw invalid(`a machine_only ${kind} has no text`)
+  if (annotationCount === 0) throw invalid(`a machine_only ${kind} needs at least one annotation`)
+}
+
 /** True when `entities` address someone: a leading mention or a user-given one. */
 export const isDirected = (entities: Entities): boolean => entities.mentions.some((m) => m.is_leading === true)
