@@ -6,8 +6,7 @@
  * app for with `messages`).
  */
 import type { Acl, ChannelRow } from '../model/channel.js'
-import { DomainError, notFound } from '../errors.js'
-import type { UserRow } from '../model/user.js'
+import { notFound } from '../errors.js'
 import { pair } from '../store/schema.js'
 import type { Store } from '../store/port.js'
 import { hasScope, type Viewer } from '../viewer.js'
@@ -18,12 +17,6 @@ export const BROADCAST_TYPE = 'svc.core.broadcast'
 export type AccessLevel = 'none' | 'read' | 'write' | 'edit'
 
 const RANK: Record<AccessLevel, number> = { none: 0, read: 1, write: 2, edit: 3 }
-
-/** The user acting on channels and messages; routes already insist on a user token. */
-export const channelUser = (viewer: Viewer): UserRow => {
-  if (!viewer.user) throw new DomainError('forbidden', 'This endpoint requires a user token.', { slug: 'wrong-token-kind' })
-  return viewer.user
-}
 
 export const atLeast = (level: AccessLevel, wanted: AccessLevel): boolean => RANK[level] >= RANK[wanted]
 

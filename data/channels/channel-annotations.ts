@@ -8,50 +8,33 @@
  */
 import { invalid } from '../errors.js'
 import type { Annotation } from '../model/entities.js'
-import { checkAnnotations as checkPostLike, type Check } from '../annotations/annotation-rules.js'
+import {
+  BROADCAST_FREQ,
+  BROADCAST_MESSAGE_CORE_TYPES,
+  BROADCAST_METADATA,
+  CHANNEL_CORE_TYPES,
+  CHANNEL_METADATA,
+  checkAnnotations,
+  checkCoreType,
+  FALLBACK_URL,
+  mergeAnnotations,
+} from '../annotations/annotations.js'
 import { BROADCAST_TYPE } from './channel-acl.js'
-import { checkAnnotations as checkShape } from './channel-input.js'
-import { mergeUserAnnotations } from '../users/profile.js'
-
-export const FALLBACK_URL = 'svc.core.fallback_url'
-export const BROADCAST_FREQ = 'svc.core.broadcast.freq'
-const CHANNEL_METADATA = 'svc.core.channel.metadata'
-export const BROADCAST_METADATA = 'svc.core.broadcast.metadata'
-export const BROADCAST_MESSAGE_METADATA = 'svc.core.broadcast.message.metadata'
-
-const text = (v: unknown, max: number): boolean => typeof v === 'string' && [...v].length <= max
-const title = (value: Record<string, unknown>): string | null =>
-  typeof value.title === 'string' && value.title.length > 0 && text(value.title, 75) ? null : 'title must be a string of 1 to 75 characters'
-const description = (value: Record<string, unknown>): string | null =>
-  text(value.description, 1000) ? null : 'description must be a string of at most 1000 characters'
-const tags = (value: Record<string, unknown>): string | null =>
-  value.tags === undefined || (Array.isArray(value.tags) && value.tags.length <= 3 && value.tags.every((t) => text(t, 15) && t !== ''))
-    ? null
-    : 'tags must list at most 3 tags of at most 15 characters'
-
-const CHANNEL_CHECKS: Record<string, Check> = {
-  [CHANNEL_METADATA]: (v) => title(v) ?? description(v) ?? tags(v),
-  [BROADCAST_METADATA]: (v) => title(v) ?? (v.description === undefined ? null : description(v)),
-}
-
-const subject: Check = (v) =>
-  typeof v.subject === 'string' && v.subject.length > 0 && text(v.subject, 128) ? null : 'subject must be a string of 1 to 128 characters'
 
 /**
- * One channel annotation checked for a channel of `type`: answers it as
- * stored, or null for a read-only type the server keeps on broadcast
- * channels. Errors: `invalid` (shape, a metadata type on the wrong kind of
- * channel, a malformed core type).
+ * One well-shaped channel annotation checked for a channel of `type`:
+ * answers it as stored, or null for a read-only type the server keeps on
+ * broadcast channels. Other core types are not checked on channels.
+ * Errors: `invalid` (a metadata type on the wrong kind of channel, a
+ * malformed core type).
  */
-export function checkChannelAnnotation(a: Annotation, type: string): Annotation | null {
-  checkShape([a])
+function checkChannelAnnotation(a: Annotation, type: string): Annotation | null {
   const broadcast = type === BROADCAST_TYPE
   if (broadcast && (a.type === FALLBACK_URL || a.type === BROADCAST_FREQ)) return null
   if (a.type === BROADCAST_FREQ || (a.type === BROADCAST_METADATA && !broadcast)) throw invalid(`${a.type} belongs to broadcast channels only`)
   if (a.type === CHANNEL_METADATA && broadcast) throw invalid(`${a.type} is not allowed on broadcast channels; use ${BROADCAST_METADATA}`)
-  if (a.type === FALLBACK_URL) return checkPostLike([a])[0]
-  const problem = CHANNEL_CHECKS[a.type]?.(a.value)
-  if (problem) throw invalid(`annotation ${a.type}: ${problem}`)
+  if (a.type === FALLBACK_URL) return checkCoreType(a)
+  if (CHANNEL_CORE_TYPES[a.type]) checkCoreType(a, CHANNEL_CORE_TYPES)
   if (a.type === BROADCAST_METADATA && 'tags' in a.value) {
     // The tags of a broadcast are the server's to set.
     const { tags: _readOnly, ...value } = a.value
@@ -61,7 +44,7 @@ export function checkChannelAnnotation(a: Annotation, type: string): Annotation 
 }
 
 /** The annotations of a new channel of `type`: checked, one per type (the last given wins). Errors: `invalid`. */
-export function channelAnnotations(input: readonly Annotation[], type: string): Annotation[] {
+export function channelAnnotations(input: readonly unknown[], type: string): Annotation[] {
   return mergeChannelAnnotations([], input, type)
 }
 
@@ -71,9 +54,7 @@ export function channelAnnotations(input: readonly Annotation[], type: string): 
  * Errors: `invalid` (as for a new channel, over 8192 bytes).
  */
 export function mergeChannelAnnotations(current: readonly Annotation[], input: readonly unknown[], type: string): Annotation[] {
-  const merged = mergeUserAnnotations(current, input, (a) => checkChannelAnnotation(a, type))
-  checkShape(merged)
-  return merged
+  return mergeAnnotations(current, input, (a) => checkChannelAnnotation(a, type))
 }
 
 /**
@@ -83,9 +64,9 @@ export function mergeChannelAnnotations(current: readonly Annotation[], input: r
  * Errors: `invalid` as for any message.
  */
 export function messageAnnotations(input: unknown, type: string): Annotation[] {
-  if (type !== BROADCAST_TYPE) return checkPostLike(input)
+  if (type !== BROADCAST_TYPE) return checkAnnotations(input)
   const given = Array.isArray(input) ? input.filter((a: { type?: unknown } | null) => a?.type !== FALLBACK_URL) : input
-  return checkPostLike(given, { [BROADCAST_MESSAGE_METADATA]: subject })
+  return checkAnnotations(given, BROADCAST_MESSAGE_CORE_TYPES)
 }
 
 /** Where to view a broadcast channel: a short address on this server. */

@@ -5,13 +5,13 @@
  */
 import type { ChannelRow } from '../model/channel.js'
 import type { UserRow } from '../model/user.js'
+import { paginateRanked, resolvePage, type PageInput } from '../pagination/pagination.js'
 import type { Page } from '../pagination/pagination.js'
 import type { Store } from '../store/port.js'
 import { DomainError } from '../errors.js'
 import { hasScope, type Viewer } from '../viewer.js'
-import { channelUser, BROADCAST_TYPE, PM_TYPE, type ChannelAccess } from './channel-acl.js'
-import { paginateRanked } from '../pagination/ranked.js'
-import { resolvePage, type PageInput } from '../pagination/page-input.js'
+import { BROADCAST_TYPE, PM_TYPE, type ChannelAccess } from './channel-acl.js'
+import { actingUser } from '../users/acting-user.js'
 import type { ChannelFilter, ChannelViewService } from './channel-views.js'
 import type { MarkerService } from './markers.js'
 
@@ -38,7 +38,7 @@ export class ChannelInboxService {
    * Errors: `forbidden` (an app token, or a token without a messaging scope).
    */
   async inbox(viewer: Viewer, query: PageInput, filter: ChannelFilter): Promise<Inbox> {
-    const user = channelUser(viewer)
+    const user = actingUser(viewer)
     if (!hasScope(viewer, 'public_messages'))
       throw new DomainError('forbidden', 'This endpoint requires one of these scopes: public_messages, messages', { slug: 'insufficient-scope' })
     const channels = await this.subscribed(viewer, user)
@@ -55,7 +55,7 @@ export class ChannelInboxService {
 
   /** How many subscribed channels of `type` have unread messages. */
   async numUnread(viewer: Viewer, type: string): Promise<number> {
-    const user = channelUser(viewer)
+    const user = actingUser(viewer)
     let n = 0
     for (const channel of await this.subscribed(viewer, user)) {
       if (channel.type === type && (await this.views.hasUnread(user.id, channel))) n++
@@ -69,7 +69,7 @@ export class ChannelInboxService {
    * Emits `marker.set` per marker moved.
    */
   async markBroadcastsRead(viewer: Viewer): Promise<number> {
-    const user = channelUser(viewer)
+    const user = actingUser(viewer)
     for (const channel of await this.subscribed(viewer, user)) {
       if (channel.type !== BROADCAST_TYPE) continue
       const [latest] = await this.store.read.messages.ids('channel', channel.id, { limit: 1 })

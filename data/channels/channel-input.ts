@@ -4,7 +4,8 @@
  * right), and the combinations the API forbids refused.
  */
 import { invalid } from '../errors.js'
-import type { Annotation } from '../model/entities.js'
+import { CORE_NAMESPACE, isReversedDomain } from '../annotations/annotations.js'
+import { CHANNEL_TYPE_MAX_LENGTH, MAX_ACL_USERS } from '../limits.js'
 import type { Acl } from '../model/channel.js'
 import type { UserRow } from '../model/user.js'
 import { BROADCAST_TYPE, PM_TYPE } from './channel-acl.js'
@@ -18,41 +19,13 @@ export interface AclInput {
 
 export type AclName = 'readers' | 'writers' | 'editors'
 
-export const MAX_ACL_USERS = 200
-export const MAX_ANNOTATION_BYTES = 8192
-
-const TYPE_PATTERN = /^[A-Za-z0-9-]+(\.[A-Za-z0-9_-]+)+$/
-
 export const emptyAcl = (): Acl => ({ any_user: false, immutable: false, public: false, user_ids: [] })
 
 /** Checks a channel type: reversed-domain form, `svc.core` reserved except broadcast. */
 export function checkChannelType(type: string): void {
-  if (type.length > 128 || !TYPE_PATTERN.test(type)) throw invalid('type must be a reversed-domain string such as com.example.chat')
+  if (!isReversedDomain(type, CHANNEL_TYPE_MAX_LENGTH)) throw invalid('type must be a reversed-domain string such as com.example.chat')
   if (type === PM_TYPE) throw invalid('svc.core.pm channels are created by sending a message to channel pm')
-  if (type.toLowerCase().startsWith('svc.core.') && type !== BROADCAST_TYPE) throw invalid('the svc.core namespace is reserved')
-}
-
-/** Does a value hold a `+...` replacement key anywhere? Those carry file write tokens that must never be stored. */
-const hasReplacementKey = (value: unknown): boolean => {
-  if (Array.isArray(value)) return value.some(hasReplacementKey)
-  if (value === null || typeof value !== 'object') return false
-  return Object.entries(value).some(([k, v]) => k.startsWith('+') || hasReplacementKey(v))
-}
-
-/**
- * Checks channel annotations: each `{type, value: object}` with a
- * reversed-domain type, no replacement values, all together at most 8192
- * bytes of JSON. Which core types fit which channel is checked in
- * channel-annotations.ts.
- */
-export function checkAnnotations(annotations: readonly Annotation[]): void {
-  for (const a of annotations) {
-    if (typeof a?.type !== 'string' || !TYPE_PATTERN.test(a.type) || a.value === null || typeof a.value !== 'object' || Array.isArray(a.value)) {
-      throw invalid('each annotation needs a reversed-domain type and an object value')
-    }
-    if (hasReplacementKey(a.value)) throw invalid(`annotation ${a.type}: replacement values cannot be used on channels`)
-  }
-  if (Buffer.byteLength(JSON.stringify(annotations)) > MAX_ANNOTATION_BYTES) throw invalid(`annotations are larger than ${MAX_ANNOTATION_BYTES} bytes`)
+  if (type.toLowerCase().startsWith(CORE_NAMESPACE) && type !== BROADCAST_TYPE) throw invalid('the svc.core namespace is reserved')
 }
 
 /**

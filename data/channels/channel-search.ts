@@ -5,12 +5,10 @@
  * respect the ACLs and the token's scope like every other channel read.
  */
 import type { ChannelRow } from '../model/channel.js'
-import { paginate, type Page } from '../pagination/pagination.js'
+import { paginate, paginateRanked, resolvePage, type Page, type PageInput } from '../pagination/pagination.js'
 import type { Store } from '../store/port.js'
 import type { Viewer } from '../viewer.js'
 import type { ChannelAccess } from './channel-acl.js'
-import { paginateRanked } from '../pagination/ranked.js'
-import { resolvePage, type PageInput } from '../pagination/page-input.js'
 import type { ChannelFilter, ChannelViewService } from './channel-views.js'
 
 const ALL = Number.MAX_SAFE_INTEGER

@@ -8,16 +8,16 @@ import type { EventBus } from '../events.js'
 import type { Annotation } from '../model/entities.js'
 import type { Acl, ChannelRow } from '../model/channel.js'
 import type { UserRow } from '../model/user.js'
-import { paginate, type Page } from '../pagination/pagination.js'
+import { paginate, resolvePage, type Page, type PageInput } from '../pagination/pagination.js'
 import { pair } from '../store/schema.js'
 import type { Store, Tx } from '../store/port.js'
 import { isoNow } from '../time.js'
 import type { Viewer } from '../viewer.js'
-import { channelUser, BROADCAST_TYPE, PM_TYPE, type ChannelAccess } from './channel-acl.js'
+import { BROADCAST_TYPE, PM_TYPE, type ChannelAccess } from './channel-acl.js'
+import { actingUser } from '../users/acting-user.js'
 import { channelAnnotations, mergeChannelAnnotations } from './channel-annotations.js'
 import { buildAcl, checkBroadcastAcls, checkChannelType, emptyAcl, type AclInput, type AclName } from './channel-input.js'
 import type { ChannelFilter, ChannelViewService } from './channel-views.js'
-import { resolvePage, type PageInput } from '../pagination/page-input.js'
 import { addSubscription, autoSubscribe, subscriberIdsOf } from './subscriptions.js'
 import type { UserService } from '../users/users.js'
 
@@ -67,7 +67,7 @@ export class ChannelService {
    * everyone `auto_subscribe` reached.
    */
   async create(viewer: Viewer, input: CreateChannelInput): Promise<ChannelRow> {
-    const owner = channelUser(viewer)
+    const owner = actingUser(viewer)
     checkChannelType(input.type)
     const annotations = channelAnnotations(input.annotations ?? [], input.type)
     const acls = {} as Record<AclName, Acl>
@@ -119,7 +119,7 @@ export class ChannelService {
    * `subscription.added` for everyone `auto_subscribe` reached.
    */
   async update(viewer: Viewer, id: number, input: UpdateChannelInput): Promise<ChannelRow> {
-    const user = channelUser(viewer)
+    const user = actingUser(viewer)
     const channel = await this.access.readable(viewer, id)
     if (channel.owner_id !== user.id) throw forbidden('only the owner can edit this channel')
     if (channel.is_inactive) throw invalid('the channel is inactive')
@@ -151,7 +151,7 @@ export class ChannelService {
    * Emits `subscription.removed` per subscriber, then `channel.updated`.
    */
   async deactivate(viewer: Viewer, id: number): Promise<ChannelRow> {
-    const user = channelUser(viewer)
+    const user = actingUser(viewer)
     // The endpoint asks for no messaging scope, so the owner reaches her channel whatever the token's scopes.
     const own = await this.store.read.channels.get(id)
     const channel = own?.owner_id === user.id ? own : await this.access.readable(viewer, id)
@@ -170,7 +170,7 @@ export class ChannelService {
 
   /** A page of the channels the viewer created, newest first, filtered by the channel general parameters. */
   async owned(viewer: Viewer, query: PageInput, filter: ChannelFilter): Promise<Page<ChannelRow>> {
-    const user = channelUser(viewer)
+    const user = actingUser(viewer)
     const r = this.store.read
     return paginate(
       resolvePage(query),

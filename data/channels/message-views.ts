@@ -5,7 +5,8 @@ import type { Annotation } from '../model/entities.js'
 import type { UserRow } from '../model/user.js'
 import type { Store } from '../store/port.js'
 import { BROADCAST_TYPE } from './channel-acl.js'
-import { FALLBACK_URL, messageFallbackUrl } from './channel-annotations.js'
+import { FALLBACK_URL } from '../annotations/annotations.js'
+import { messageFallbackUrl } from './channel-annotations.js'
 
 export interface MessageView {
   message: MessageRow

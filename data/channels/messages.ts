@@ -5,22 +5,21 @@
  */
 import { forbidden, invalid, notFound } from '../errors.js'
 import type { EventBus } from '../events.js'
+import { MESSAGE_MAX_LENGTH } from '../limits.js'
 import type { ChannelRow, MarkerRow, MessageRow } from '../model/channel.js'
 import type { UserRow } from '../model/user.js'
-import { paginate, type Page } from '../pagination/pagination.js'
+import { paginate, resolvePage, type Page, type PageInput } from '../pagination/pagination.js'
 import type { Store, Tx } from '../store/port.js'
-import { fillTemplates, processText, type EntitiesInput } from '../text/process.js'
+import { checkMachineOnly, fillTemplates, processText, type EntitiesInput } from '../text/process.js'
 import { isoNow } from '../time.js'
 import type { Viewer } from '../viewer.js'
 import { messageAnnotations } from './channel-annotations.js'
-import { channelUser, namedMembers, PM_TYPE, type ChannelAccess } from './channel-acl.js'
+import { namedMembers, PM_TYPE, type ChannelAccess } from './channel-acl.js'
+import { actingUser } from '../users/acting-user.js'
 import { channelMarkerName, type MarkerService } from './markers.js'
-import { resolvePage, type PageInput } from '../pagination/page-input.js'
 import { hasRelation } from '../relations/relation-reads.js'
 import { autoSubscribe, subscriberIdsOf } from './subscriptions.js'
 import type { UserService } from '../users/users.js'
-
-export const MESSAGE_MAX_LENGTH = 2048
 
 export interface CreateMessageInput {
   text?: string
@@ -62,7 +61,7 @@ export class MessageService {
    * The sender's own marker does not move.
    */
   async create(viewer: Viewer, channelId: number, input: CreateMessageInput): Promise<MessageRow> {
-    const sender = channelUser(viewer)
+    const sender = actingUser(viewer)
     const channel = await this.access.readable(viewer, channelId)
     if (!(await this.access.canWrite(viewer, channel))) throw forbidden('you cannot write to this channel')
     const prepared = await this.prepare(viewer, channel, input)
@@ -91,13 +90,12 @@ export class MessageService {
    * for a new PM group: `id` 0). Errors: `invalid` as for `create`.
    */
   async prepare(viewer: Viewer, channel: Pick<ChannelRow, 'id' | 'type' | 'is_inactive'>, input: CreateMessageInput): Promise<PreparedMessage> {
-    const sender = channelUser(viewer)
+    const sender = actingUser(viewer)
     if (channel.is_inactive) throw invalid('the channel is inactive; it takes no new messages')
     const machineOnly = input.machine_only === true
     if (machineOnly && channel.type === PM_TYPE) throw invalid('private messages cannot be machine_only')
     const annotations = messageAnnotations(input.annotations, channel.type)
-    if (machineOnly && (input.text ?? '') !== '') throw invalid('a machine_only message has no text')
-    if (machineOnly && annotations.length === 0) throw invalid('a machine_only message needs at least one annotation')
+    if (machineOnly) checkMachineOnly('message', input.text, annotations.length)
     const parent = input.reply_to === undefined ? undefined : await this.replyParent(channel.id, input.reply_to)
     const processed = await processText(input.text ?? '', input.entities, {
       maxLength: MESSAGE_MAX_LENGTH,
@@ -133,7 +131,7 @@ export class MessageService {
    * `forbidden` (not the creator). Emits `message.deleted`.
    */
   async delete(viewer: Viewer, channelId: number, messageId: number): Promise<MessageRow> {
-    const me = channelUser(viewer)
+    const me = actingUser(viewer)
     const { message, channel } = await this.located(channelId, messageId)
     if (message.user_id !== me.id) {
       if (await this.visible(viewer, message, channel)) throw forbidden('only the creator of a message can delete it')
@@ -176,7 +174,7 @@ export class MessageService {
     input: PageInput,
     filter: MessageFilter,
   ): Promise<{ page: Page<MessageRow>; marker: MarkerRow | null; marker_name: string }> {
-    const user = channelUser(viewer)
+    const user = actingUser(viewer)
     const channel = await this.access.readable(viewer, channelId)
     const r = this.store.read
     const marker_name = channelMarkerName(channel.id)
@@ -193,7 +191,7 @@ export class MessageService {
 
   /** A page of the viewer's own messages across channels their token reaches, newest first. */
   async mine(viewer: Viewer, query: PageInput, filter: MessageFilter): Promise<Page<MessageRow>> {
-    const me = channelUser(viewer)
+    const me = actingUser(viewer)
     const r = this.store.read
     const keep = await this.listFilter(viewer, filter)
     const reachable = async (m: MessageRow): Promise<boolean> => {

@@ -7,17 +7,17 @@
  */
 import { DomainError, forbidden, invalid } from '../errors.js'
 import type { EventBus } from '../events.js'
+import { MAX_DESTINATIONS } from '../limits.js'
 import type { ChannelRow, MessageRow } from '../model/channel.js'
 import type { UserRow } from '../model/user.js'
 import type { Store, Tx } from '../store/port.js'
 import { isoNow } from '../time.js'
 import { hasScope, type Viewer } from '../viewer.js'
-import { channelUser, PM_TYPE } from './channel-acl.js'
+import { PM_TYPE } from './channel-acl.js'
+import { actingUser } from '../users/acting-user.js'
 import { type CreateMessageInput, type MessageService } from './messages.js'
 import { blockedEitherWay, hasRelation } from '../relations/relation-reads.js'
 import type { UserService } from '../users/users.js'
-
-export const MAX_DESTINATIONS = 200
 
 /** The key of a PM group: its member ids, sorted, joined by `,`. */
 export const pmKey = (memberIds: readonly number[]): string => [...new Set(memberIds)].sort((a, b) => a - b).join(',')
@@ -43,7 +43,7 @@ export class PrivateMessageService {
     destinations: readonly (string | number)[] | undefined,
     input: CreateMessageInput,
   ): Promise<{ message: MessageRow; channel: ChannelRow }> {
-    const sender = channelUser(viewer)
+    const sender = actingUser(viewer)
     if (!hasScope(viewer, 'messages')) throw new DomainError('forbidden', 'private messages need the messages scope', { slug: 'insufficient-scope' })
     const members = await this.members(viewer, sender, destinations)
     const key = pmKey(members.map((m) => m.id))

@@ -7,13 +7,13 @@ import { invalid } from '../errors.js'
 import type { EventBus } from '../events.js'
 import type { ChannelRow } from '../model/channel.js'
 import type { UserRow } from '../model/user.js'
-import { paginate, type Page } from '../pagination/pagination.js'
+import { paginate, resolvePage, type Page, type PageInput } from '../pagination/pagination.js'
 import { pair } from '../store/schema.js'
 import type { Readers, Store, Tx } from '../store/port.js'
 import { isoNow } from '../time.js'
 import type { Viewer } from '../viewer.js'
-import { BROADCAST_TYPE, channelUser, type ChannelAccess } from './channel-acl.js'
-import { resolvePage, type PageInput } from '../pagination/page-input.js'
+import { BROADCAST_TYPE, type ChannelAccess } from './channel-acl.js'
+import { actingUser } from '../users/acting-user.js'
 
 /** The ids of a channel's subscribers, newest subscription first. */
 export async function subscriberIdsOf(r: Readers, channelId: number): Promise<number[]> {
@@ -63,7 +63,7 @@ export class SubscriptionService {
    * Emits `subscription.added` when newly subscribed.
    */
   async subscribe(viewer: Viewer, channelId: number): Promise<ChannelRow> {
-    const user = channelUser(viewer)
+    const user = actingUser(viewer)
     const channel = await this.access.readable(viewer, channelId)
     if (channel.is_inactive) throw invalid('the channel is inactive')
     const added = await this.store.transact(async (tx) => {
@@ -80,7 +80,7 @@ export class SubscriptionService {
    * Emits `subscription.removed` when a subscription was removed.
    */
   async unsubscribe(viewer: Viewer, channelId: number): Promise<ChannelRow> {
-    const user = channelUser(viewer)
+    const user = actingUser(viewer)
     const channel = await this.access.readable(viewer, channelId)
     const removed = await this.store.transact(async (tx) => this.removeIn(tx, channel, user.id))
     if (removed) this.events.emit('subscription.removed', { channel, user })
@@ -93,7 +93,7 @@ export class SubscriptionService {
    * Emits `subscription.removed` when they were subscribed.
    */
   async mute(viewer: Viewer, channelId: number): Promise<ChannelRow> {
-    const user = channelUser(viewer)
+    const user = actingUser(viewer)
     const channel = await this.access.readable(viewer, channelId)
     const removed = await this.store.transact(async (tx) => {
       if (!(await tx.channel_mutes.one('pair', pair(channel.id, user.id)))) {
@@ -107,7 +107,7 @@ export class SubscriptionService {
 
   /** Unmutes a channel; does not resubscribe. Answers the channel. Errors: `not_found`. */
   async unmute(viewer: Viewer, channelId: number): Promise<ChannelRow> {
-    const user = channelUser(viewer)
+    const user = actingUser(viewer)
     const channel = await this.access.readable(viewer, channelId)
     await this.store.transact(async (tx) => {
       const mute = await tx.channel_mutes.one('pair', pair(channel.id, user.id))
@@ -118,7 +118,7 @@ export class SubscriptionService {
 
   /** The active channels the viewer muted and can still read, newest mute first (not paginated). */
   async muted(viewer: Viewer): Promise<ChannelRow[]> {
-    const user = channelUser(viewer)
+    const user = actingUser(viewer)
     const r = this.store.read
     const mutes = await r.channel_mutes.getMany(await r.channel_mutes.ids('user', user.id, { limit: 10_000 }))
     const channels = await r.channels.getMany(mutes.map((m) => m.channel_id))

@@ -12,7 +12,7 @@ import type { EventBus } from '../events.js'
 import type { ExploreRule, ExploreStreamRow } from '../model/explore.js'
 import type { MarkerRow } from '../model/channel.js'
 import type { PostRow } from '../model/post.js'
-import { paginate, type Page } from '../pagination/pagination.js'
+import { paginate, resolvePage, type Page } from '../pagination/pagination.js'
 import type { Range, Store, Tx } from '../store/port.js'
 import { tableNames } from '../store/schema.js'
 import { mergeWindows, windowIds } from '../store/sorted-ids.js'
@@ -20,8 +20,7 @@ import { isoNow } from '../time.js'
 import type { Viewer } from '../viewer.js'
 import { checkRule, matchesRule, ruleSource, starredRecently, type ExploreRulePatch } from './explore-rule.js'
 import type { MarkerService } from '../channels/markers.js'
-import { resolvePage } from '../pagination/page-input.js'
-import { postFilter } from '../posts/post-filters.js'
+import { postVisibilityTest } from '../posts/post-filters.js'
 import type { PostListInput } from '../posts/post-streams.js'
 import { isListedPost, postsInOrder } from '../posts/post-traits.js'
 
@@ -202,7 +201,7 @@ export class ExploreService {
     const fromRule = ruleSource(stream.rule, read, trending)
     const pinned = new Set(stream.pinned)
     const fetchIds = async (range: Range): Promise<number[]> => mergeWindows([await fromRule(range), windowIds(stream.pinned, range)], range)
-    const visible = await postFilter(read, viewer, input)
+    const visible = await postVisibilityTest(read, viewer, input)
     const page = await paginate(
       resolvePage(input, row),
       fetchIds,

@@ -1,5 +1,6 @@
 /** What an avatar or a cover may be, and how large a served variant may get. */
 import { invalid, type DomainError } from '../errors.js'
+import { IMAGE_UPLOAD_LIMITS } from '../limits.js'
 import type { StoredImage, UserRow } from '../model/user.js'
 
 export type ImageKind = 'avatar' | 'cover'
@@ -8,12 +9,6 @@ export const IMAGE_KINDS: readonly ImageKind[] = ['avatar', 'cover']
 
 const MB = 1024 * 1024
 
-/** Upload rules per kind (the spec's limits table): bytes strictly under `maxBytes`, at least `minWidth` wide. */
-export const IMAGE_UPLOAD_LIMITS: Readonly<Record<ImageKind, { maxBytes: number; minWidth: number }>> = {
-  avatar: { maxBytes: 1 * MB, minWidth: 1 },
-  cover: { maxBytes: 4 * MB, minWidth: 960 },
-}
-
 const LABEL: Record<ImageKind, string> = { avatar: 'Avatar', cover: 'Cover image' }
 
 /** The error for an upload of `kind` that is not a usable image; `problem` finishes the sentence. */
@@ -21,9 +16,6 @@ export const badImage = (kind: ImageKind, problem: string): DomainError => inval
 
 /** The error for an upload over its kind's size limit, whether svc or the HTTP layer notices first. */
 export const imageTooLarge = (kind: ImageKind): DomainError => badImage(kind, `must be smaller than ${IMAGE_UPLOAD_LIMITS[kind].maxBytes / MB} MB`)
-
-/** The largest `w` or `h` a client may ask an image to be resized to. */
-export const MAX_IMAGE_SIDE = 2048
 
 /** The image shown until a user uploads one; the files are generated, never stored. */
 export const DEFAULT_IMAGES: Readonly<Record<ImageKind, StoredImage>> = {

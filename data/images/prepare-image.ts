@@ -5,7 +5,8 @@
  * photo's GPS position and applies its orientation.
  */
 import sharp, { type Metadata } from 'sharp'
-import { badImage, imageTooLarge, IMAGE_UPLOAD_LIMITS, type ImageKind } from './image-rules.js'
+import { IMAGE_UPLOAD_LIMITS, MAX_INPUT_PIXELS } from '../limits.js'
+import { badImage, imageTooLarge, type ImageKind } from './image-rules.js'
 
 export const IMAGE_FORMATS = {
   jpeg: { mime: 'image/jpeg', ext: 'jpg' },
@@ -15,9 +16,6 @@ export const IMAGE_FORMATS = {
 } as const
 
 export type ImageFormat = keyof typeof IMAGE_FORMATS
-
-/** Decoding cap: a small file of one flat colour can claim a huge canvas, and decoding it would take gigabytes. */
-export const MAX_INPUT_PIXELS = 40_000_000
 
 export interface PreparedImage {
   data: Buffer

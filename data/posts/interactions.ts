@@ -12,11 +12,9 @@
 import type { ChannelRow } from '../model/channel.js'
 import type { PostRow } from '../model/post.js'
 import type { UserRow } from '../model/user.js'
-import { paginate, type Page } from '../pagination/pagination.js'
+import { paginateSorted, resolvePage, type Page, type PageInput } from '../pagination/pagination.js'
 import type { Readers, Store } from '../store/port.js'
-import { windowIds } from '../store/sorted-ids.js'
 import type { Viewer } from '../viewer.js'
-import { resolvePage, type PageInput } from '../pagination/page-input.js'
 import { holdersOf, targetsOf } from '../relations/relation-reads.js'
 import { actingUser } from '../users/acting-user.js'
 import { BROADCAST_TYPE, ChannelAccess } from '../channels/channel-acl.js'
@@ -88,11 +86,7 @@ export class InteractionService {
       byKey.set(key, interactionOf(g.subject, new Date(g.latest).toISOString().replace(/\.\d{3}Z$/, 'Z'), actors))
     }
     const keys = [...byKey.keys()].sort((a, b) => a - b)
-    return paginate(
-      resolvePage(input),
-      async (range) => windowIds(keys, range),
-      async (ids) => ids.map((k) => byKey.get(k) ?? null),
-    )
+    return paginateSorted(resolvePage(input), keys, async (ids) => ids.map((k) => byKey.get(k) ?? null))
   }
 
   private async events(me: UserRow, wanted: Set<InteractionAction>): Promise<Event[]> {

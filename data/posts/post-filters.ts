@@ -26,10 +26,14 @@ const ORIGINAL_DEFAULTS: Required<PostFilterFlags> = {
   include_muted: false,
 }
 
-/** Directed: starts with mentions, or a machine-only post with user-given mentions. */
-export const isDirected = (post: PostRow): boolean => isDirectedPost(post) || (post.machine_only && post.entities.mentions.length > 0)
+/**
+ * Addressed to particular users, which `include_directed_posts=0` hides from
+ * others: a post that starts with a mention, or a machine-only post with
+ * user-given mentions.
+ */
+const isAddressed = (post: PostRow): boolean => isDirectedPost(post) || (post.machine_only && post.entities.mentions.length > 0)
 
-/** The users a directed post is addressed to. */
+/** The users an addressed post is addressed to. */
 const addressees = (post: PostRow): number[] =>
   (post.machine_only ? post.entities.mentions : post.entities.mentions.filter((m) => m.is_leading === true)).map((m) => Number(m.id))
 
@@ -40,7 +44,7 @@ export type PostTest = (post: PostRow) => Promise<boolean>
  * for `viewer`. Blocks hide posts both ways whatever the flags say; a repost
  * is also judged by its original's author.
  */
-export async function postFilter(r: Readers, viewer: Viewer, flags: PostFilterFlags, defaults: PostFilterDefaults = {}): Promise<PostTest> {
+export async function postVisibilityTest(r: Readers, viewer: Viewer, flags: PostFilterFlags, defaults: PostFilterDefaults = {}): Promise<PostTest> {
   const f = { ...ORIGINAL_DEFAULTS, ...defaults, ...definedOnly(flags) }
   const me = viewer.user
   const [followed, muted, blocked, blockers] = me
@@ -51,7 +55,7 @@ export async function postFilter(r: Readers, viewer: Viewer, flags: PostFilterFl
     return blocked.has(userId) || blockers.has(userId) || (!f.include_muted && muted.has(userId))
   }
   const addressedElsewhere = (post: PostRow): boolean =>
-    post.user_id !== me?.id && isDirected(post) && !addressees(post).some((id) => id === me?.id || followed.has(id))
+    post.user_id !== me?.id && isAddressed(post) && !addressees(post).some((id) => id === me?.id || followed.has(id))
   return async (post) => {
     if (post.is_deleted && !f.include_deleted) return false
     if (post.machine_only && !f.include_machine) return false

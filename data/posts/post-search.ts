@@ -8,18 +8,16 @@
  */
 import { invalid } from '../errors.js'
 import type { PostRow } from '../model/post.js'
-import { paginate, type Page } from '../pagination/pagination.js'
+import { paginate, paginateSorted, resolvePage, type Page } from '../pagination/pagination.js'
 import type { Store } from '../store/port.js'
-import { windowIds } from '../store/sorted-ids.js'
 import type { Viewer } from '../viewer.js'
-import { resolvePage } from '../pagination/page-input.js'
-import { postFilter } from './post-filters.js'
+import { postVisibilityTest } from './post-filters.js'
 import type { PostListInput } from './post-streams.js'
 import { isListedPost, postsInOrder, scanPosts } from './post-traits.js'
-import { postFilters, type PostFilters } from './search-filters.js'
+import { compileSearchFilters, type SearchFilters } from './search-filters.js'
 import { MAX_SCORE, parseTextQuery, scorePost, type TextQuery } from './search-query.js'
 
-export interface PostSearchInput extends PostFilters {
+export interface PostSearchInput extends SearchFilters {
   query?: string
   text?: string
   order?: 'id' | 'score'
@@ -38,7 +36,7 @@ export class PostSearchService {
    */
   async search(viewer: Viewer, input: PostSearchInput, page: PostListInput): Promise<Page<PostRow>> {
     const text = [input.query && parseTextQuery(input.query, true), input.text && parseTextQuery(input.text, false)].filter((q): q is TextQuery => !!q)
-    const filters = await postFilters(this.store.read, input)
+    const filters = await compileSearchFilters(this.store.read, input)
     if (text.length === 0 && filters.given === 0) throw invalid('a search needs a query or at least one filter')
     if (input.order === 'score' && text.length === 0) throw invalid('order=score needs a query')
     const score = (post: PostRow): number => {
@@ -51,7 +49,7 @@ export class PostSearchService {
       }
       return Math.min(Math.max(total, 1), MAX_SCORE)
     }
-    const visible = await postFilter(this.store.read, viewer, page)
+    const visible = await postVisibilityTest(this.store.read, viewer, page)
     const query = resolvePage(page)
     const r = this.store.read
     if (input.order !== 'score') {
@@ -70,6 +68,6 @@ export class PostSearchService {
     await scanPosts(r, scored, filters.source)({ limit: Number.MAX_SAFE_INTEGER, order: 'asc' })
     ranked.sort((a, b) => a - b)
     const byKey = async (keys: number[]) => postsInOrder(r)(keys.map((k) => k % SCORE_STEP))
-    return paginate(query, async (range) => windowIds(ranked, range), byKey, visible)
+    return paginateSorted(query, ranked, byKey, visible)
   }
 }

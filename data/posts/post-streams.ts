@@ -7,14 +7,13 @@
 import type { MarkerRow } from '../model/channel.js'
 import type { PostRow } from '../model/post.js'
 import type { UserType } from '../model/user.js'
-import { paginate, type Page } from '../pagination/pagination.js'
+import { paginate, resolvePage, type Page, type PageInput } from '../pagination/pagination.js'
 import type { Range, Readers, Store } from '../store/port.js'
 import type { Viewer } from '../viewer.js'
 import { actingUser } from '../users/acting-user.js'
 import type { MarkerService } from '../channels/markers.js'
-import { resolvePage, type PageInput } from '../pagination/page-input.js'
 import { hasPhoto } from './post-traits.js'
-import { postFilter, type PostFilterDefaults, type PostFilterFlags, type PostTest } from './post-filters.js'
+import { postVisibilityTest, type PostFilterDefaults, type PostFilterFlags, type PostTest } from './post-filters.js'
 import type { PostService } from './posts.js'
 import { targetsOf } from '../relations/relation-reads.js'
 import type { UserService } from '../users/users.js'
@@ -82,7 +81,7 @@ export class PostStreamService {
     const authors = await this.authorsOf(viewer)
     const r = this.store.read
     const ids = async (range: Range) => mergeNewest(await r.posts.idsAny('user', authors, range), await r.posts.ids('mention', me.id, range), range)
-    const asMention = await postFilter(r, viewer, input)
+    const asMention = await postVisibilityTest(r, viewer, input)
     const photo = this.photoFacet(input)
     const mention: PostTest = async (p) =>
       p.repost_of === undefined && p.entities.mentions.some((m) => Number(m.id) === me.id) && (await asMention(p)) && (await photo(p))
@@ -125,7 +124,7 @@ export class PostStreamService {
   ): Promise<PostList> {
     const r = this.store.read
     const row = markerName && viewer.user ? await this.markers.find(viewer.user.id, markerName) : null
-    const base = await postFilter(r, viewer, input, defaults)
+    const base = await postVisibilityTest(r, viewer, input, defaults)
     const both: PostTest = extra ? async (p) => (await base(p)) && (await extra(p)) : base
     const keep: PostTest = orElse ? async (p) => (await both(p)) || (await orElse(p)) : both
     const page = await paginate(resolvePage(input, markerName ? row : undefined), ids, (list) => loadPosts(r, list), keep)

@@ -6,6 +6,8 @@
 import type { Annotation } from '../model/entities.js'
 import type { PostRow } from '../model/post.js'
 import type { Range, Readers } from '../store/port.js'
+import { SCAN_CHUNK, yieldToEventLoop } from '../store/scan-rows.js'
+import { isDirected } from '../text/process.js'
 
 type FileItem = { kind?: unknown; mime_type?: unknown; type?: unknown }
 
@@ -37,8 +39,8 @@ export const hasPlace = (post: PostRow): boolean => post.annotations.some((a) =>
 
 export const hasLocation = (post: PostRow): boolean => hasAnnotationType(post, 'svc.core.geolocation')
 
-/** Starts with a mention (the mention marked `is_leading`). */
-export const isDirectedPost = (post: PostRow): boolean => post.entities.mentions.some((m) => m.is_leading === true)
+/** Starts with a mention: the text rule of `isDirected`, on a post. */
+export const isDirectedPost = (post: PostRow): boolean => isDirected(post.entities)
 
 /** Loads post rows for ids in the order asked, `null` where one is gone: the loader `paginate` wants. */
 export const postsInOrder =
@@ -47,9 +49,6 @@ export const postsInOrder =
     const rows = new Map((await read.posts.getMany(ids)).map((p) => [p.id, p]))
     return ids.map((id) => rows.get(id) ?? null)
   }
-
-/** Rows a long scan reads between two yields to the event loop. */
-const SCAN_CHUNK = 5000
 
 /**
  * An id source over the posts that `match` accepts, taken from `candidates`
@@ -72,6 +71,6 @@ export const scanPosts =
       if (ids.length < SCAN_CHUNK) return out
       if (asc) since = ids[ids.length - 1]
       else before = ids[ids.length - 1]
-      await new Promise((resolve) => setImmediate(resolve))
+      await yieldToEventLoop()
     }
   }

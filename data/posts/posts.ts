@@ -6,22 +6,28 @@
  */
 import { forbidden, invalid, notFound } from '../errors.js'
 import type { EventBus } from '../events.js'
+import { POST_MAX_LENGTH } from '../limits.js'
 import type { PostRow } from '../model/post.js'
 import type { UserRow } from '../model/user.js'
 import type { Store } from '../store/port.js'
-import { fillTemplates, processText, type EntitiesInput } from '../text/process.js'
+import { checkMachineOnly, fillTemplates, processText, type EntitiesInput } from '../text/process.js'
 import { isoNow } from '../time.js'
 import type { Viewer } from '../viewer.js'
 import { actingUser } from '../users/acting-user.js'
-import { checkAnnotations } from '../annotations/annotation-rules.js'
+import { checkAnnotations } from '../annotations/annotations.js'
 import { blockedEitherWay, hasRelation } from '../relations/relation-reads.js'
 import type { UserService } from '../users/users.js'
 
-/** Kept here too: other services took it from posts before it had its own file. */
-export { actingUser } from '../users/acting-user.js'
-
-export const POST_MAX_LENGTH = 256
 const ALL = Number.MAX_SAFE_INTEGER
+
+/**
+ * Stars, reposts and replies go to the original, live post.
+ * Errors: `invalid` (a repost, a deleted post).
+ */
+export function checkLiveOriginal(post: PostRow, verb: 'star' | 'repost' | 'reply to'): void {
+  if (post.repost_of !== undefined) throw invalid(`You cannot ${verb} a repost; ${verb} the original post`)
+  if (post.is_deleted) throw invalid(`You cannot ${verb} a deleted post`)
+}
 
 export interface CreatePostInput {
   text?: string
@@ -49,8 +55,7 @@ export class PostService {
     const author = actingUser(viewer)
     const machineOnly = input.machine_only === true
     const annotations = checkAnnotations(input.annotations)
-    if (machineOnly && (input.text ?? '') !== '') throw invalid('a machine_only post has no text')
-    if (machineOnly && annotations.length === 0) throw invalid('a machine_only post needs at least one annotation')
+    if (machineOnly) checkMachineOnly('post', input.text, annotations.length)
     const parent = input.reply_to === undefined ? null : await this.replyParent(author, input.reply_to)
     const processed = await processText(input.text ?? '', input.entities, {
       maxLength: POST_MAX_LENGTH,
@@ -138,8 +143,7 @@ export class PostService {
     const id = Number(ref)
     const parent = Number.isSafeInteger(id) && id > 0 ? await this.store.read.posts.get(id) : null
     if (!parent) throw invalid(`reply_to ${ref} is not a post`)
-    if (parent.repost_of !== undefined) throw invalid('You cannot reply to a repost; reply to the original post')
-    if (parent.is_deleted) throw invalid('You cannot reply to a deleted post')
+    checkLiveOriginal(parent, 'reply to')
     if (parent.user_id !== author.id && (await blockedEitherWay(this.store.read, author.id, parent.user_id))) throw forbidden('You cannot reply to this post')
     return parent
   }

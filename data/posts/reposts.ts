@@ -9,15 +9,13 @@ import type { EventBus } from '../events.js'
 import type { Entities } from '../model/entities.js'
 import type { PostRow } from '../model/post.js'
 import type { UserRow } from '../model/user.js'
-import { paginate, type Page } from '../pagination/pagination.js'
+import { paginate, linkedRows, resolvePage, type Page, type PageInput } from '../pagination/pagination.js'
 import type { Store } from '../store/port.js'
 import { pair } from '../store/schema.js'
 import { isoNow } from '../time.js'
 import type { Viewer } from '../viewer.js'
 import { actingUser } from '../users/acting-user.js'
-import { linkedRows } from '../pagination/linked-rows.js'
-import { resolvePage, type PageInput } from '../pagination/page-input.js'
-import type { PostService } from './posts.js'
+import { checkLiveOriginal, type PostService } from './posts.js'
 
 /** The repost's text and entities: the prefix mentions the original's author; nothing in it leads. */
 export function repostText(original: PostRow, author: UserRow): { text: string; entities: Entities } {
@@ -53,8 +51,7 @@ export class RepostService {
   async repost(viewer: Viewer, postId: number): Promise<PostRow> {
     const me = actingUser(viewer)
     const original = await this.posts.find(viewer, postId)
-    if (original.repost_of !== undefined) throw invalid('You cannot repost a repost; repost the original post')
-    if (original.is_deleted) throw invalid('You cannot repost a deleted post')
+    checkLiveOriginal(original, 'repost')
     const author = await this.store.read.users.get(original.user_id)
     if (!author) throw invalid('You cannot repost a post whose author is gone')
     const made = await this.store.transact(async (tx) => {

@@ -8,7 +8,7 @@ import type { PostRow } from '../model/post.js'
 import type { Range, Readers } from '../store/port.js'
 import { hasAnnotationType, hasLocation, isDirectedPost } from './post-traits.js'
 
-export interface PostFilters {
+export interface SearchFilters {
   hashtags?: string[]
   links?: string[]
   link_domains?: string[]
@@ -37,7 +37,7 @@ export interface PostFilters {
   thread_id?: number
 }
 
-export interface CompiledFilters {
+export interface CompiledSearchFilters {
   /** How many filters were given. */
   given: number
   match: (post: PostRow) => boolean
@@ -85,7 +85,7 @@ const BOOLEAN_TESTS: Record<string, Test> = {
 }
 
 /** Compiles `f`; unknown usernames and client ids make a filter that matches nothing. */
-export async function postFilters(read: Readers, f: PostFilters): Promise<CompiledFilters> {
+export async function compileSearchFilters(read: Readers, f: SearchFilters): Promise<CompiledSearchFilters> {
   const tests: Test[] = []
   const hashtags = lower(f.hashtags)
   const mentions = lower(f.mentions)
@@ -106,7 +106,7 @@ export async function postFilters(read: Readers, f: PostFilters): Promise<Compil
   if (f.place_id) tests.push((p) => values(p, 'svc.core.checkin').some((v) => v.factual_id === f.place_id || v.vendor_id === f.place_id))
   if (f.language) tests.push((p) => values(p, 'svc.core.language').some((v) => v.language === f.language))
   for (const [name, test] of Object.entries(BOOLEAN_TESTS)) {
-    const want = f[name as keyof PostFilters]
+    const want = f[name as keyof SearchFilters]
     if (typeof want === 'boolean') tests.push((p) => test(p) === want)
   }
   if (f.creator_id !== undefined) tests.push((p) => p.user_id === f.creator_id)
@@ -125,7 +125,7 @@ export async function postFilters(read: Readers, f: PostFilters): Promise<Compil
 }
 
 /** An annotation type every match must carry, when the filters imply one. */
-function requiredAnnotationType(f: PostFilters): string | undefined {
+function requiredAnnotationType(f: SearchFilters): string | undefined {
   if (f.annotation_types) return f.annotation_types[0]
   if (f.has_location === true) return 'svc.core.geolocation'
   if (f.has_checkin === true || f.place_id !== undefined) return 'svc.core.checkin'
@@ -136,7 +136,7 @@ function requiredAnnotationType(f: PostFilters): string | undefined {
   return undefined
 }
 
-function sourceOf(read: Readers, f: PostFilters, hashtags: string[] | undefined, mentionedId: number | undefined): CompiledFilters['source'] {
+function sourceOf(read: Readers, f: SearchFilters, hashtags: string[] | undefined, mentionedId: number | undefined): CompiledSearchFilters['source'] {
   if (f.thread_id !== undefined) return (range) => read.posts.ids('thread', f.thread_id!, range)
   if (f.reply_to !== undefined) return (range) => read.posts.ids('reply_to', f.reply_to!, range)
   if (f.creator_id !== undefined) return (range) => read.posts.ids('user', f.creator_id!, range)

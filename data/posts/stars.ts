@@ -3,20 +3,17 @@
  * original can) and neither can a deleted post. Star lists page by the star
  * row's id, so a user's stars come most recent star first.
  */
-import { invalid } from '../errors.js'
 import type { EventBus } from '../events.js'
 import type { PostRow } from '../model/post.js'
 import type { UserRow } from '../model/user.js'
-import { paginate, type Page } from '../pagination/pagination.js'
+import { paginate, linkedRows, resolvePage, type Page, type PageInput } from '../pagination/pagination.js'
 import type { Range, Store } from '../store/port.js'
 import { pair } from '../store/schema.js'
 import { isoNow } from '../time.js'
 import type { Viewer } from '../viewer.js'
 import { actingUser } from '../users/acting-user.js'
-import { linkedRows } from '../pagination/linked-rows.js'
-import { resolvePage, type PageInput } from '../pagination/page-input.js'
-import { postFilter, type PostFilterFlags } from './post-filters.js'
-import type { PostService } from './posts.js'
+import { postVisibilityTest, type PostFilterFlags } from './post-filters.js'
+import { checkLiveOriginal, type PostService } from './posts.js'
 import type { UserService } from '../users/users.js'
 
 export class StarService {
@@ -35,8 +32,7 @@ export class StarService {
   async star(viewer: Viewer, postId: number): Promise<PostRow> {
     const me = actingUser(viewer)
     const post = await this.posts.find(viewer, postId)
-    if (post.repost_of !== undefined) throw invalid('You cannot star a repost; star the original post')
-    if (post.is_deleted) throw invalid('You cannot star a deleted post')
+    checkLiveOriginal(post, 'star')
     const added = await this.store.transact(async (tx) => {
       if (await tx.stars.one('pair', pair(me.id, post.id))) return false
       tx.stars.insert({ user_id: me.id, post_id: post.id, created_at: isoNow() })
@@ -77,7 +73,7 @@ export class StarService {
   async ofUser(viewer: Viewer, ref: string, page: PageInput & PostFilterFlags): Promise<Page<PostRow>> {
     const user = await this.users.resolve(ref, viewer)
     const r = this.store.read
-    const keep = await postFilter(r, viewer, page)
+    const keep = await postVisibilityTest(r, viewer, page)
     return paginate(
       resolvePage(page),
       (range: Range) => r.stars.ids('user', user.id, range),

@@ -7,12 +7,10 @@
 import { forbidden } from '../errors.js'
 import type { FollowRow } from '../model/relation.js'
 import type { UserRow } from '../model/user.js'
-import { paginate, type Page } from '../pagination/pagination.js'
+import { paginate, linkedRows, resolvePage, type Page, type PageInput } from '../pagination/pagination.js'
 import type { Store } from '../store/port.js'
 import { pair } from '../store/schema.js'
 import type { Viewer } from '../viewer.js'
-import { linkedRows } from '../pagination/linked-rows.js'
-import { resolvePage, type PageInput } from '../pagination/page-input.js'
 import type { UserService } from '../users/users.js'
 
 const ALL = Number.MAX_SAFE_INTEGER

@@ -13,7 +13,7 @@
  * becomes durable no later than anything that read it, since the journal is
  * written in commit order.
  */
-import type { Rows, TableName } from './schema.js'
+import type { Rows, TableName } from './tables.js'
 
 export type Key = string | number
 

@@ -3,36 +3,8 @@
  * are derived from a row; a key function may answer several keys (a post is
  * under each of its hashtags) or none. Composite keys are joined with `:`.
  */
-import type { AppRow } from '../model/app.js'
-import type { BroadcastUnsubscriptionRow, ChannelMuteRow, ChannelRow, MarkerRow, MessageRow, SubscriptionRow } from '../model/channel.js'
-import type { ExploreStreamRow } from '../model/explore.js'
-import type { PostRow, StarRow } from '../model/post.js'
-import type { BlockRow, FollowRow, MuteRow } from '../model/relation.js'
-import type { AuthCodeRow, DelegateTokenRow, TokenRow } from '../model/token.js'
-import type { UserRow } from '../model/user.js'
 import type { Key } from './port.js'
-
-export interface Rows {
-  users: UserRow
-  apps: AppRow
-  tokens: TokenRow
-  auth_codes: AuthCodeRow
-  delegate_tokens: DelegateTokenRow
-  follows: FollowRow
-  mutes: MuteRow
-  blocks: BlockRow
-  posts: PostRow
-  stars: StarRow
-  explore_streams: ExploreStreamRow
-  channels: ChannelRow
-  subscriptions: SubscriptionRow
-  broadcast_unsubscriptions: BroadcastUnsubscriptionRow
-  channel_mutes: ChannelMuteRow
-  messages: MessageRow
-  markers: MarkerRow
-}
-
-export type TableName = keyof Rows
+import type { Rows, TableName } from './tables.js'
 
 export interface IndexDef<R> {
   /** Derives the key(s) of a row; `undefined`/`null` leaves the row out. */

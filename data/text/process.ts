@@ -4,6 +4,7 @@
  * users, hashtags, anti-phishing amendments, in code-point positions.
  */
 import { invalid } from '../errors.js'
+import { MAX_USER_MENTIONS } from '../limits.js'
 import type { Entities, HashtagEntity, LinkEntity, MentionEntity } from '../model/entities.js'
 import type { UserRow } from '../model/user.js'
 import { codePointLength, contains, overlaps, toCodePoint, toUtf16, type Range } from './code-points.js'
@@ -35,8 +36,6 @@ export interface TextOptions {
   /** User-given `mentions` are accepted (machine-only posts), at most 10. */
   allowUserMentions?: boolean
 }
-
-export const MAX_USER_MENTIONS = 10
 
 interface Found<T> extends Range {
   entity: T
@@ -176,6 +175,15 @@ export async function processText(text: string, entities: EntitiesInput | undefi
     if ((links[i] as Partial<GivenLink>).keepTemplate) keepTemplate(link)
   })
   return { text: amended.chars.join(''), entities: amended.entities }
+}
+
+/**
+ * The rule posts and messages share: a machine-only one carries no text and
+ * at least one annotation. Errors: `invalid`.
+ */
+export function checkMachineOnly(kind: 'post' | 'message', text: string | undefined, annotationCount: number): void {
+  if ((text ?? '') !== '') throw invalid(`a machine_only ${kind} has no text`)
+  if (annotationCount === 0) throw invalid(`a machine_only ${kind} needs at least one annotation`)
 }
 
 /** True when `entities` address someone: a leading mention or a user-given one. */

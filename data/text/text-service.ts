@@ -2,11 +2,10 @@
  * The text processor as a service (`POST /text/process`): what a post's text
  * would become, without storing anything.
  */
+import { POST_MAX_LENGTH } from '../limits.js'
 import type { Entities } from '../model/entities.js'
-import type { UserService } from '../users/users.js'
 import { renderHtml } from './html.js'
-import { POST_TEXT_MAX_LENGTH } from './limits.js'
-import { processText, type EntitiesInput } from './process.js'
+import { processText, type EntitiesInput, type TextOptions } from './process.js'
 
 export interface ProcessedText {
   text: string
@@ -14,8 +13,14 @@ export interface ProcessedText {
   entities: Entities
 }
 
+/** Where mentions find their users (the user service, in practice). */
+export interface MentionableUsers {
+  byUsername: TextOptions['findUser']
+  get: NonNullable<TextOptions['findUserById']>
+}
+
 export class TextService {
-  constructor(private readonly users: UserService) {}
+  constructor(private readonly users: MentionableUsers) {}
 
   /**
    * Returns `text` processed as a post's would be (amended text, HTML and
@@ -25,7 +30,7 @@ export class TextService {
    */
   async process(text: string, entities: EntitiesInput | undefined): Promise<ProcessedText> {
     const processed = await processText(text, entities, {
-      maxLength: POST_TEXT_MAX_LENGTH,
+      maxLength: POST_MAX_LENGTH,
       findUser: (username) => this.users.byUsername(username),
       findUserById: (id) => this.users.get(id),
     })

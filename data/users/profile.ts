@@ -5,17 +5,14 @@
  */
 import { DomainError, invalid, notFound } from '../errors.js'
 import type { EventBus } from '../events.js'
-import type { Annotation } from '../model/entities.js'
+import { DESCRIPTION_MAX_LENGTH, NAME_MAX_LENGTH } from '../limits.js'
 import type { UserRow } from '../model/user.js'
 import type { Store } from '../store/port.js'
-import { DESCRIPTION_MAX_LENGTH } from '../text/limits.js'
 import { processText, type EntitiesInput } from '../text/process.js'
 import type { Viewer } from '../viewer.js'
 import { actingUser } from './acting-user.js'
-import { ANNOTATION_MAX_BYTES, checkAnnotations, isAnnotationType } from '../annotations/annotation-rules.js'
+import { mergeAnnotations } from '../annotations/annotations.js'
 import type { UserService } from './users.js'
-
-export const NAME_MAX_LENGTH = 50
 
 export interface DescriptionInput {
   text?: string
@@ -81,36 +78,6 @@ const isUnchanged = (given: DescriptionInput, stored: UserRow['description']): b
   given.entities?.parse_markdown_links !== true &&
   (given.entities?.links === undefined || (Array.isArray(given.entities.links) && sameLinks(given.entities.links, stored.entities.links)))
 
-/**
- * `current` with the changes of `input` applied: a listed type replaces the
- * stored one in place or is appended; a type given without a value is removed.
- * `checkOne` checks each new annotation (null: leave that type out); channels
- * bring their own. Errors: `invalid` (shape, type format, core schemas, over 8192 bytes).
- */
-export function mergeUserAnnotations(
-  current: readonly Annotation[],
-  input: unknown,
-  checkOne: (a: Annotation) => Annotation | null = (a) => checkAnnotations([a])[0],
-): Annotation[] {
-  if (!Array.isArray(input)) throw invalid('annotations must be a list')
-  const changes = new Map<string, Annotation | null>()
-  input.forEach((a: unknown, i) => {
-    if (typeof a !== 'object' || a === null || Array.isArray(a)) throw invalid(`annotation ${i} must be an object`)
-    const { type, value } = a as { type?: unknown; value?: unknown }
-    if (!isAnnotationType(type)) throw invalid(`annotation ${i} type must be a reversed-domain name such as com.example.note`)
-    changes.set(type, value === undefined || value === null ? null : checkOne({ type, value } as Annotation))
-  })
-  const kept = current.flatMap((a) => {
-    if (!changes.has(a.type)) return [a]
-    const next = changes.get(a.type)
-    changes.delete(a.type)
-    return next ? [next] : []
-  })
-  const merged = [...kept, ...[...changes.values()].filter((a): a is Annotation => a !== null)]
-  if (Buffer.byteLength(JSON.stringify(merged)) > ANNOTATION_MAX_BYTES) throw invalid(`annotations are larger than ${ANNOTATION_MAX_BYTES} bytes`)
-  return merged
-}
-
 export class ProfileService {
   constructor(
     private readonly store: Store,
@@ -148,7 +115,7 @@ export class ProfileService {
       if (!row) throw notFound(`user ${me.id} not found`)
       const next: UserRow = { ...row, ...changes }
       if (input.description !== undefined) next.description = await this.description(input.description, row.description)
-      if (input.annotations !== undefined) next.annotations = mergeUserAnnotations(row.annotations, input.annotations)
+      if (input.annotations !== undefined) next.annotations = mergeAnnotations(row.annotations, input.annotations)
       return tx.users.put(next)
     })
     this.events.emit('user.updated', { user })

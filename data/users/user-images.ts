@@ -7,9 +7,11 @@ import { invalid, notFound } from '../errors.js'
 import type { EventBus } from '../events.js'
 import type { UserRow } from '../model/user.js'
 import type { Store } from '../store/port.js'
+import { visitRows } from '../store/scan-rows.js'
 import { defaultImage } from '../images/default-images.js'
 import { ImageFiles } from '../images/image-files.js'
-import { MAX_IMAGE_SIDE, type ImageKind } from '../images/image-rules.js'
+import type { ImageKind } from '../images/image-rules.js'
+import { MAX_IMAGE_SIDE } from '../limits.js'
 import { IMAGE_FORMATS, prepareImage } from '../images/prepare-image.js'
 import { resizeImage, type ImageSize } from '../images/resize-image.js'
 import { VariantCache } from '../images/variant-cache.js'
@@ -67,16 +69,10 @@ export class UserImageService {
   /** Deletes image files no user points at (see `ImageFiles.sweep`); answers how many. */
   async sweepOrphans(): Promise<number> {
     const referenced = new Set<string>()
-    const users = this.store.read.users
-    for (let since = 0; ;) {
-      const ids = await users.scan({ since, limit: 1000, order: 'asc' })
-      if (ids.length === 0) break
-      for (const user of await users.getMany(ids)) {
-        if (user.avatar) referenced.add(user.avatar.file)
-        if (user.cover) referenced.add(user.cover.file)
-      }
-      since = ids[ids.length - 1]
-    }
+    await visitRows(this.store.read.users, (user) => {
+      if (user.avatar) referenced.add(user.avatar.file)
+      if (user.cover) referenced.add(user.cover.file)
+    })
     return this.files.sweep(referenced)
   }
 

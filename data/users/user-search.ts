@@ -9,11 +9,10 @@
  */
 import { invalid } from '../errors.js'
 import type { UserRow } from '../model/user.js'
-import { paginate, type Page } from '../pagination/pagination.js'
-import type { Readers, Store } from '../store/port.js'
-import { windowIds } from '../store/sorted-ids.js'
+import { paginateSorted, resolvePage, type Page, type PageInput } from '../pagination/pagination.js'
+import type { Store } from '../store/port.js'
+import { visitRows } from '../store/scan-rows.js'
 import type { Viewer } from '../viewer.js'
-import { resolvePage, type PageInput } from '../pagination/page-input.js'
 import { holdersOf, targetsOf } from '../relations/relation-reads.js'
 
 export interface UserSearchInput {
@@ -29,8 +28,6 @@ const RANK_STEP = 10_000_000_000_000
 const EXACT = 3
 const PREFIX = 2
 const OTHER = 1
-/** Rows a scan reads between two yields to the event loop. */
-const SCAN_CHUNK = 5000
 
 /** The terms of `q`; `#tag` and `@name` keep their kind, punctuation alone is dropped. */
 function parseTerms(q: string): Term[] {
@@ -58,18 +55,6 @@ function rankUser(terms: readonly Term[], user: UserRow): number {
   return OTHER
 }
 
-/** Calls `visit` on every user, in chunks with a yield between them, so a large instance keeps answering. */
-async function scanUsers(r: Readers, visit: (user: UserRow) => void): Promise<void> {
-  let since: number | undefined
-  for (;;) {
-    const ids = await r.users.scan({ since, limit: SCAN_CHUNK, order: 'asc' })
-    for (const user of await r.users.getMany(ids)) visit(user)
-    if (ids.length < SCAN_CHUNK) return
-    since = ids[ids.length - 1]
-    await new Promise((resolve) => setImmediate(resolve))
-  }
-}
-
 export class UserSearchService {
   constructor(private readonly store: Store) {}
 
@@ -86,7 +71,7 @@ export class UserSearchService {
     const me = viewer.user
     const hidden = me ? new Set([...(await targetsOf(r, 'blocks', me.id)), ...(await holdersOf(r, 'blocks', me.id))]) : new Set<number>()
     const ranked: number[] = []
-    await scanUsers(r, (user) => {
+    await visitRows(r.users, (user) => {
       const rank = hidden.has(user.id) ? 0 : rankUser(terms, user)
       if (rank > 0) ranked.push(rank * RANK_STEP + user.id)
     })
@@ -95,6 +80,6 @@ export class UserSearchService {
       const rows = new Map((await r.users.getMany(keys.map((k) => k % RANK_STEP))).map((u) => [u.id, u]))
       return keys.map((k) => rows.get(k % RANK_STEP) ?? null)
     }
-    return paginate(query, async (range) => windowIds(ranked, range), load)
+    return paginateSorted(query, ranked, load)
   }
 }

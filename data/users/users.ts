@@ -7,10 +7,11 @@ import type { EventBus } from '../events.js'
 import type { UserRow, UserType } from '../model/user.js'
 import { hashPassword, verifyPassword } from '../security/secrets.js'
 import type { Store } from '../store/port.js'
+import { NAME_MAX_LENGTH, PASSWORD_MIN_LENGTH, USERNAME_MAX_LENGTH } from '../limits.js'
 import { isoNow } from '../time.js'
 import type { Viewer } from '../viewer.js'
 
-export const USERNAME_PATTERN = /^[a-z0-9_]{1,20}$/
+export const USERNAME_PATTERN = new RegExp(`^[a-z0-9_]{1,${USERNAME_MAX_LENGTH}}$`)
 
 export interface CreateUserInput {
   username: string
@@ -35,11 +36,12 @@ export class UserService {
   async create(input: CreateUserInput): Promise<UserRow> {
     const username = input.username.trim().toLowerCase()
     if (!USERNAME_PATTERN.test(username)) {
-      throw invalid('username must be 1 to 20 characters of a-z, 0-9 and _')
+      throw invalid(`username must be 1 to ${USERNAME_MAX_LENGTH} characters of a-z, 0-9 and _`)
     }
-    if (input.password !== undefined && input.password.length < 8) throw invalid('password must be at least 8 characters')
+    if (input.password !== undefined && input.password.length < PASSWORD_MIN_LENGTH)
+      throw invalid(`password must be at least ${PASSWORD_MIN_LENGTH} characters`)
     const name = input.name ?? username
-    if ([...name].length > 50) throw invalid('name is longer than 50 characters')
+    if ([...name].length > NAME_MAX_LENGTH) throw invalid(`name is longer than ${NAME_MAX_LENGTH} characters`)
     const password_hash = input.password === undefined ? undefined : await hashPassword(input.password)
     const user = await this.store.transact(async (tx) => {
       if (await tx.users.one('username', username)) throw new DomainError('conflict', `username ${username} is taken`)

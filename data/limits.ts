@@ -1,0 +1,57 @@
+/**
+ * Every limit svc sets on what clients send. A leaf that imports nothing, so
+ * the text pipeline, the services and `GET /config` read the same numbers
+ * without depending on one another.
+ */
+
+/** Longest post text, in code points (anti-phishing additions excluded). */
+export const POST_MAX_LENGTH = 256
+/** Longest message text, in code points. */
+export const MESSAGE_MAX_LENGTH = 2048
+/** Longest user description, in code points. */
+export const DESCRIPTION_MAX_LENGTH = 256
+/** Longest display name of a user, in code points. */
+export const NAME_MAX_LENGTH = 50
+/** Longest username; usernames are a-z, 0-9 and `_`. */
+export const USERNAME_MAX_LENGTH = 20
+/** Shortest password a new account may have. */
+export const PASSWORD_MIN_LENGTH = 8
+/** User-given mentions a machine-only post or message may carry. */
+export const MAX_USER_MENTIONS = 10
+
+/** All annotations of one object together, as serialized JSON. */
+export const ANNOTATION_MAX_BYTES = 8192
+/** Longest annotation type (`com.example.note`). */
+export const ANNOTATION_TYPE_MAX_LENGTH = 255
+/** Longest channel type (`com.example.chat`). */
+export const CHANNEL_TYPE_MAX_LENGTH = 128
+/** `svc.core.channel.metadata` and `svc.core.broadcast.metadata`: title, description, tags. */
+export const CHANNEL_TITLE_MAX_LENGTH = 75
+export const CHANNEL_DESCRIPTION_MAX_LENGTH = 1000
+export const CHANNEL_MAX_TAGS = 3
+export const CHANNEL_TAG_MAX_LENGTH = 15
+/** The subject of `svc.core.broadcast.message.metadata`. */
+export const MESSAGE_SUBJECT_MAX_LENGTH = 128
+
+/** Users in one ACL's `user_ids` (a broadcast's readers are unlimited). */
+export const MAX_ACL_USERS = 200
+/** Recipients of one private message. */
+export const MAX_DESTINATIONS = 200
+/** Items in one page of a list, whichever way `count` walks. */
+export const MAX_COUNT = 200
+/** Items in a page when `count` is not given. */
+export const DEFAULT_COUNT = 20
+
+/** How long clients should assume each URI template variable becomes when counting. */
+export const URI_TEMPLATE_LENGTH = { post_id: 9, message_id: 12 } as const
+
+const MB = 1024 * 1024
+/** Upload rules per image kind (the spec's limits table): bytes strictly under `maxBytes`, at least `minWidth` wide. */
+export const IMAGE_UPLOAD_LIMITS = {
+  avatar: { maxBytes: 1 * MB, minWidth: 1 },
+  cover: { maxBytes: 4 * MB, minWidth: 960 },
+} as const satisfies Record<string, { maxBytes: number; minWidth: number }>
+/** The largest `w` or `h` a client may ask an image to be resized to. */
+export const MAX_IMAGE_SIDE = 2048
+/** Decoding cap: a small file of one flat colour can claim a huge canvas, and decoding it would take gigabytes. */
+export const MAX_INPUT_PIXELS = 40_000_000

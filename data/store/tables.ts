@@ -1,0 +1,33 @@
+/**
+ * The row type of every table the domain stores. The storage port and the
+ * schema both build on it, so neither needs the other for it.
+ */
+import type { AppRow } from '../model/app.js'
+import type { BroadcastUnsubscriptionRow, ChannelMuteRow, ChannelRow, MarkerRow, MessageRow, SubscriptionRow } from '../model/channel.js'
+import type { ExploreStreamRow } from '../model/explore.js'
+import type { PostRow, StarRow } from '../model/post.js'
+import type { BlockRow, FollowRow, MuteRow } from '../model/relation.js'
+import type { AuthCodeRow, DelegateTokenRow, TokenRow } from '../model/token.js'
+import type { UserRow } from '../model/user.js'
+
+export interface Rows {
+  users: UserRow
+  apps: AppRow
+  tokens: TokenRow
+  auth_codes: AuthCodeRow
+  delegate_tokens: DelegateTokenRow
+  follows: FollowRow
+  mutes: MuteRow
+  blocks: BlockRow
+  posts: PostRow
+  stars: StarRow
+  explore_streams: ExploreStreamRow
+  channels: ChannelRow
+  subscriptions: SubscriptionRow
+  broadcast_unsubscriptions: BroadcastUnsubscriptionRow
+  channel_mutes: ChannelMuteRow
+  messages: MessageRow
+  markers: MarkerRow
+}
+
+export type TableName = keyof Rows
