@@ -15,9 +15,10 @@ export * from './core-types.js'
 /** The reserved namespace of annotation, channel and file types. */
 export const CORE_NAMESPACE = 'svc.core.'
 
-// A reversed domain name: its first segment stands for a top-level domain, so
-// it takes no `_`; later ones may (`svc.core.fallback_url`).
-const REVERSED_DOMAIN = /^[A-Za-z0-9-]+(\.[A-Za-z0-9_-]+)+$/
+// A reversed domain name of two or more segments. `_` is taken in every
+// segment, the first included: the original API refused no such type, and
+// clients that name theirs `my_app.note` keep working.
+const REVERSED_DOMAIN = /^[A-Za-z0-9_-]+(\.[A-Za-z0-9_-]+)+$/
 
 /** Is `type` a reversed-domain type (`com.example.chat`) of at most `maxLength` characters? Annotation, channel and file types follow it. */
 export const isReversedDomain = (type: unknown, maxLength: number): type is string =>
@@ -31,11 +32,14 @@ export const isAnnotationType = (type: unknown): type is string => isReversedDom
  * carry file write tokens; they are resolved by their own services, and one
  * left unresolved must never be stored.
  */
+// Only `+svc.core.` keys are replacement values; any other key, `+` or not, is the client's own data.
+const REPLACEMENT_PREFIX = '+' + CORE_NAMESPACE
+
 const findReplacementKey = (value: unknown): string | null => {
   if (Array.isArray(value)) return value.map(findReplacementKey).find((k) => k !== null) ?? null
   if (!isObject(value)) return null
   for (const [k, v] of Object.entries(value)) {
-    if (k.startsWith('+')) return k
+    if (k.startsWith(REPLACEMENT_PREFIX)) return k
     const inner = findReplacementKey(v)
     if (inner) return inner
   }

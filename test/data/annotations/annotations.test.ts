@@ -30,12 +30,12 @@ t.test('users, posts, channels and messages refuse the same bad annotation with 
   const alice = await svc.person('alice')
   const cases: [string, unknown[], RegExp][] = [
     ['a type that is not a reversed domain', [{ type: 'nodots', value: {} }], /annotation 0 type must be a reversed-domain name/],
-    ['an underscore in the top-level segment', [{ type: 'my_app.note', value: {} }], /reversed-domain/],
+    ['a type with an empty segment', [{ type: 'com..note', value: {} }], /reversed-domain/],
     ['a value that is not an object', [{ type: 'com.example.note', value: [1] }], /com\.example\.note needs a value object/],
     [
-      'a replacement value of any name',
-      [{ type: 'com.example.cover', value: { photo: { '+com.example.file': { file_id: '1' } } } }],
-      /replacement value \+com\.example\.file/,
+      'an unresolved svc.core replacement value, however deep',
+      [{ type: 'com.example.cover', value: { photo: [{ '+svc.core.file': { file_id: '1' } }] } }],
+      /replacement value \+svc\.core\.file/,
     ],
     ['more than 8192 bytes', [{ type: 'com.example.big', value: { s: 'x'.repeat(8200) } }], /larger than 8192 bytes/],
   ]
@@ -51,6 +51,14 @@ t.test('a good annotation is stored as given wherever alice puts it', async (t) 
   const alice = await svc.person('alice')
   const note = { type: 'com.example-app.note_v2', value: { text: 'hello', tags: ['a'] } }
   t.same(await everywhere(svc, alice, [note]), [[note], [note], [note], [note]])
+})
+
+t.test('a type with _ in its first segment and a + key outside svc.core are the client own data', async (t) => {
+  const svc = await makeInstance(t)
+  const alice = await svc.person('alice')
+  // The original API took `_` in any segment, and a `+` key outside svc.core is the client's own data.
+  const own = { type: 'my_app.note', value: { '+1': 'plus one', '+com.example.file': 'kept' } }
+  t.same(await everywhere(svc, alice, [own]), [[own], [own], [own], [own]])
 })
 
 t.test('alice changes her profile and her channel type by type, by the same rule', async (t) => {
