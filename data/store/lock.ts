@@ -18,6 +18,7 @@
 import { closeSync, openSync, readFileSync, unlinkSync, writeSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import { DomainError } from '../errors.js'
+import { PRIVATE_FILE } from './file-modes.js'
 
 export const lockPath = (dir: string): string => join(dir, 'svc.lock')
 
@@ -87,7 +88,7 @@ export function acquireLock(dir: string): () => void {
   const path = lockPath(dir)
   for (let attempt = 0; attempt < 3; attempt++) {
     try {
-      const fd = openSync(path, 'wx', 0o600)
+      const fd = openSync(path, 'wx', PRIVATE_FILE)
       try {
         const start = startOf(process.pid)
         writeSync(fd, start === null ? String(process.pid) : `${process.pid} ${start}`)
