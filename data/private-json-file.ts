@@ -6,17 +6,31 @@
  * the JSON an operator edited is broken.
  */
 import { readFile } from 'node:fs/promises'
+import { parse, printParseErrorCode, type ParseError } from 'jsonc-parser'
 import type { Adapter } from 'lowdb'
 import writeFileAtomic from 'write-file-atomic'
 import { DomainError } from './errors.js'
 import { PRIVATE_FILE } from './store/file-modes.js'
 
-/** `position N` of a JSON.parse message, as line and column (1-based). */
-const whereIn = (text: string, message: string): string => {
-  const position = /at position (\d+)/.exec(message)
-  if (!position) return ''
-  const before = text.slice(0, Number(position[1])).split('\n')
-  return ` (line ${before.length}, column ${before[before.length - 1].length + 1})`
+/** Offset `offset` of `text` as line and column (1-based). */
+const lineAndColumn = (text: string, offset: number): string => {
+  const before = text.slice(0, offset).split('\n')
+  return `line ${before.length}, column ${before[before.length - 1].length + 1}`
+}
+
+/**
+ * What is wrong with JSON that does not parse, and where: jsonc-parser,
+ * held to strict JSON, tells the place of the first error, which
+ * JSON.parse's messages often leave out.
+ */
+const firstError = (text: string): string => {
+  const errors: ParseError[] = []
+  parse(text, errors, { disallowComments: true, allowTrailingComma: false, allowEmptyContent: false })
+  if (errors.length === 0) return 'it does not parse'
+  const what = printParseErrorCode(errors[0].error)
+    .replace(/([a-z])([A-Z])/g, '$1 $2')
+    .toLowerCase()
+  return `${what} at ${lineAndColumn(text, errors[0].offset)}`
 }
 
 export class PrivateJsonFile<T> implements Adapter<T> {
@@ -33,9 +47,8 @@ export class PrivateJsonFile<T> implements Adapter<T> {
     }
     try {
       return JSON.parse(text) as T
-    } catch (err) {
-      const message = (err as Error).message
-      throw new DomainError('invalid', `${this.path} is not valid JSON: ${message.replace(/ in JSON at position \d+.*$/, '')}${whereIn(text, message)}`)
+    } catch {
+      throw new DomainError('invalid', `${this.path} is not valid JSON: ${firstError(text)}`)
     }
   }
 
