@@ -25,7 +25,7 @@ export { IMAGE_KINDS, IMAGE_UPLOAD_LIMITS, MAX_IMAGE_SIDE, DEFAULT_IMAGES, image
 export type { ImageSize } from './images/resize-image.js'
 export { lockHolder } from './store/lock.js'
 export { adminOperations, type AdminOperation } from './admin/operations.js'
-export { CURRENT_FORMAT, dataDirFormat, initDataDir, migrateDataDir } from './store/data-dir.js'
+export { CURRENT_FORMAT, dataDirFormat, initDataDir, migrateDataDir, requireDataDir } from './store/data-dir.js'
 export { renderHtml, escapeText } from './text/html.js'
 export { processText, fillTemplates, isDirected, MAX_USER_MENTIONS, type EntitiesInput, type TextOptions } from './text/process.js'
 export { clientConfig, POST_TEXT_MAX_LENGTH, DESCRIPTION_MAX_LENGTH, URI_TEMPLATE_LENGTH, type ClientConfig } from './text/limits.js'
