@@ -2,10 +2,13 @@
 import { Command, CommanderError } from 'commander'
 import { isDomainError } from '../data/index.js'
 import { registerCommands } from './commands/index.js'
+import { failureLine } from './failure-line.js'
+import { packageVersion } from './package-version.js'
 
 export async function main(argv: readonly string[]): Promise<number> {
   const program = new Command('svc')
     .description('svc: a self-hosted social network (App.net Stream API compatible)')
+    .version(packageVersion(), '-V, --version', 'print the version of svc')
     .exitOverride()
     .configureOutput({ writeErr: (s) => process.stderr.write(s) })
   registerCommands(program)
@@ -14,8 +17,7 @@ export async function main(argv: readonly string[]): Promise<number> {
     return typeof process.exitCode === 'number' ? process.exitCode : 0
   } catch (err) {
     if (err instanceof CommanderError) return err.exitCode
-    const message = err instanceof Error ? err.message : String(err)
-    process.stderr.write(`svc: ${message.split('\n')[0]}\n`)
+    process.stderr.write(`svc: ${failureLine(err)}\n`)
     return isDomainError(err) && err.code === 'conflict' ? 3 : 1
   }
 }

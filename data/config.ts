@@ -1,11 +1,14 @@
 /**
  * The instance's small documents, kept with lowdb: `config.json` (what an
- * operator edits) and `meta.json` (the on-disk format version).
+ * operator edits, checked at every start against `config-schema.ts`) and
+ * `meta.json` (the on-disk format version). Both are written 0600.
  */
 import { randomBytes } from 'node:crypto'
-import { mkdir } from 'node:fs/promises'
 import { join } from 'node:path'
-import { JSONFilePreset } from 'lowdb/node'
+import { Low } from 'lowdb'
+import { checkConfig } from './config-schema.js'
+import { DomainError } from './errors.js'
+import { PrivateJsonFile } from './private-json-file.js'
 
 export interface InstanceConfig {
   /** Display name of the instance. */
@@ -45,30 +48,44 @@ export interface MetaDoc {
   created_at: string
 }
 
-/** Reads (creating with defaults) the config document of `dataDir`. */
+export const configPath = (dataDir: string): string => join(dataDir, 'config.json')
+
+/**
+ * Reads and checks the config document of `dataDir`, writing the defaults
+ * when there is none. Keys the file leaves out take their defaults. Throws
+ * `invalid`, in one line naming the file and the key, for broken JSON, an
+ * unknown key, a wrong type or an out-of-range value. The operator's file is
+ * rewritten only to add a missing `session_secret`, which must outlive a
+ * restart.
+ */
 export async function loadConfig(dataDir: string): Promise<InstanceConfig> {
-  await mkdir(dataDir, { recursive: true })
-  const db = await JSONFilePreset<InstanceConfig>(join(dataDir, 'config.json'), defaultConfig())
-  // Keys added by later versions get their defaults; the operator's values win.
-  const merged = {
-    ...defaultConfig(),
-    ...db.data,
-    rate_limits: { ...defaultConfig().rate_limits, ...db.data.rate_limits },
-    limits: { ...defaultConfig().limits, ...db.data.limits },
+  const db = new Low<unknown>(new PrivateJsonFile(configPath(dataDir)), null)
+  await db.read()
+  if (db.data === null) {
+    db.data = defaultConfig()
+    await db.write()
+    return db.data as InstanceConfig
   }
-  db.data = merged
-  await db.write()
-  return merged
+  const defaults = defaultConfig()
+  const { value, error } = checkConfig(db.data, defaults)
+  if (error !== null) throw new DomainError('invalid', `${configPath(dataDir)}: ${error}`)
+  if (value.session_secret === undefined) {
+    value.session_secret = defaults.session_secret
+    db.data = { ...(db.data as object), session_secret: value.session_secret }
+    await db.write()
+  }
+  return value as InstanceConfig
 }
 
+const metaDb = <T>(dataDir: string, initial: T) => new Low<T>(new PrivateJsonFile(join(dataDir, 'meta.json')), initial)
+
+/** The data dir's meta document; `null` when there is none. Throws `invalid` when it is not JSON. */
 export async function readMeta(dataDir: string): Promise<MetaDoc | null> {
-  const db = await JSONFilePreset<MetaDoc | null>(join(dataDir, 'meta.json'), null)
+  const db = metaDb<MetaDoc | null>(dataDir, null)
+  await db.read()
   return db.data
 }
 
 export async function writeMeta(dataDir: string, meta: MetaDoc): Promise<void> {
-  await mkdir(dataDir, { recursive: true })
-  const db = await JSONFilePreset<MetaDoc>(join(dataDir, 'meta.json'), meta)
-  db.data = meta
-  await db.write()
+  await metaDb(dataDir, meta).write()
 }

@@ -26,7 +26,7 @@ export { IMAGE_KINDS, DEFAULT_IMAGES, imageOf, imageTooLarge, type ImageKind } f
 export type { ImageSize } from './images/resize-image.js'
 export { lockHolder } from './store/lock.js'
 export { adminOperations, type AdminOperation } from './admin/operations.js'
-export { CURRENT_FORMAT, dataDirFormat, initDataDir, migrateDataDir } from './store/data-dir.js'
+export { CURRENT_FORMAT, dataDirFormat, initDataDir, migrateDataDir, requireDataDir } from './store/data-dir.js'
 export { renderHtml, escapeText } from './text/html.js'
 export { processText, fillTemplates, isDirected, type EntitiesInput, type TextOptions } from './text/process.js'
 export { clientConfig, type ClientConfig } from './client-config.js'

@@ -5,7 +5,7 @@
  */
 import type { Command } from 'commander'
 import { attachAdminClient } from '../../admin/admin-client.js'
-import { dataDirOf } from './data-dir.js'
+import { existingDataDirOf } from './data-dir.js'
 
 export function consoleCommand(program: Command): void {
   program
@@ -13,7 +13,7 @@ export function consoleCommand(program: Command): void {
     .description('the admin console (tokens, explore streams, users, apps), attached to the running server of the data dir')
     .option('--data-dir <dir>', 'data directory (default $SVC_DATA_DIR, else ./svc-data)')
     .action(async (opts: { dataDir?: string }) => {
-      const client = attachAdminClient(dataDirOf(opts))
+      const client = attachAdminClient(await existingDataDirOf(opts))
       // Ink reads keys in raw mode, which only a terminal offers.
       if (!process.stdin.isTTY) throw new Error('svc console needs an interactive terminal: its stdin is not a TTY')
       // Loaded here so that the other commands start without Ink and React.

@@ -1,7 +1,7 @@
 /** `svc init`: create the data dir with an empty store and a config; idempotent. */
 import type { Command } from 'commander'
 import { CURRENT_FORMAT, dataDirFormat, initDataDir } from '../../data/index.js'
-import { dataDirOf } from './data-dir.js'
+import { dataDirOf, reportDataDir } from './data-dir.js'
 
 export function initCommand(program: Command): void {
   program
@@ -13,8 +13,8 @@ export function initCommand(program: Command): void {
       const dir = dataDirOf(opts)
       const { created } = await initDataDir(dir)
       const format = (await dataDirFormat(dir)) ?? CURRENT_FORMAT
-      if (format < CURRENT_FORMAT) process.stderr.write(`svc: data dir ${dir} has format ${format}: run \`svc migrate\`\n`)
+      reportDataDir(created ? `created data dir ${dir} (format ${format})` : `data dir ${dir} already exists (format ${format})`)
+      if (format < CURRENT_FORMAT) reportDataDir(`data dir ${dir} has format ${format}: run \`svc migrate\``)
       if (opts.json) process.stdout.write(JSON.stringify({ data_dir: dir, created, format }) + '\n')
-      else process.stdout.write(created ? `created data dir ${dir} (format ${format})\n` : `data dir ${dir} already exists (format ${format})\n`)
     })
 }

@@ -1,7 +1,7 @@
 /** `svc migrate`: bring the data dir to the current format, backing it up first; refuses while a server holds it. */
 import type { Command } from 'commander'
 import { migrateDataDir } from '../../data/index.js'
-import { dataDirOf } from './data-dir.js'
+import { dataDirOf, reportDataDir } from './data-dir.js'
 
 export function migrateCommand(program: Command): void {
   program
@@ -12,8 +12,7 @@ export function migrateCommand(program: Command): void {
     .action(async (opts: { dataDir?: string; json?: boolean }) => {
       const dir = dataDirOf(opts)
       const { from, to, backup } = await migrateDataDir(dir)
+      reportDataDir(from === to ? `data dir ${dir} is already at format ${to}` : `migrated data dir ${dir} from format ${from} to ${to} (backup in ${backup})`)
       if (opts.json) process.stdout.write(JSON.stringify({ data_dir: dir, from, to, backup: backup ?? null }) + '\n')
-      else if (from === to) process.stdout.write(`data dir ${dir} is already at format ${to}\n`)
-      else process.stdout.write(`migrated data dir ${dir} from format ${from} to ${to} (backup in ${backup})\n`)
     })
 }

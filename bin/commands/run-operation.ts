@@ -1,12 +1,13 @@
 /**
  * How the CLI runs an admin operation: through the server that holds the
  * data dir (its admin socket), or, when none does, on the data dir opened
- * here and closed again. Never two writers on one store.
+ * here and closed again. Never two writers on one store. The data dir must
+ * exist (`svc init`); an operation that changes it says which one it used.
  */
 import { setTimeout as sleep } from 'node:timers/promises'
 import { isDomainError, lockHolder, openDomain } from '../../data/index.js'
 import { AdminSocketUnreachable, adminSocketPath, callAdminSocket, runAdminOperation } from '../../server/admin-socket.js'
-import { dataDirOf } from './data-dir.js'
+import { existingDataDirOf, reportDataDir } from './data-dir.js'
 
 /** Runs admin operation `name` for the data dir named by `opts`; answers its result. */
 export type RunOperation = (opts: { dataDir?: string }, name: string, args: Record<string, unknown>) => Promise<unknown>
@@ -16,6 +17,9 @@ const PATIENCE_MS = 10_000
 const RETRY_MS = 100
 
 const HELD = Symbol('held')
+
+/** Operations that only read: the others report the data dir they changed. */
+const READS = new Set(['app.list', 'user.list', 'token.list', 'explore.list'])
 
 /** Runs the operation on the data dir itself; answers HELD when a server took the dir first. */
 async function runDirectly(dir: string, name: string, args: Record<string, unknown>): Promise<unknown> {
@@ -34,17 +38,25 @@ async function runDirectly(dir: string, name: string, args: Record<string, unkno
 }
 
 export const runOperation: RunOperation = async (opts, name, args) => {
-  const dir = dataDirOf(opts)
+  const dir = await existingDataDirOf(opts)
   const socket = adminSocketPath(dir)
   const deadline = Date.now() + PATIENCE_MS
+  const report = (how: string) => {
+    if (!READS.has(name)) reportDataDir(`data dir ${dir} (${how})`)
+  }
   for (;;) {
     const holder = lockHolder(dir)
     if (holder === null) {
       const result = await runDirectly(dir, name, args)
-      if (result !== HELD) return result
+      if (result !== HELD) {
+        report('opened directly')
+        return result
+      }
     } else {
       try {
-        return await callAdminSocket(socket, name, args)
+        const result = await callAdminSocket(socket, name, args)
+        report(`through the server, process ${holder}`)
+        return result
       } catch (err) {
         if (!(err instanceof AdminSocketUnreachable)) throw err
         if (Date.now() > deadline) throw new Error(`process ${holder} holds data dir ${dir} but nothing answers on ${socket}`)

@@ -4,7 +4,7 @@
  * with every acknowledged write on disk.
  */
 import type { Command } from 'commander'
-import { openDomain } from '../../data/index.js'
+import { openDomain, type Domain } from '../../data/index.js'
 import { serveAdminSocket, type AdminSocket } from '../../server/admin-socket.js'
 import { rateLimitOffIn } from '../../server/rate-limit.js'
 import { createServer } from '../../server/server.js'
@@ -25,17 +25,33 @@ const portOf = (value: string): number => {
 
 const log = (line: string) => process.stderr.write(`svc: ${line}\n`)
 
-/** Resolves on the first SIGINT or SIGTERM. */
-const stopSignal = (): Promise<string> =>
-  new Promise((resolve) => {
-    const stop = (signal: string) => {
-      process.off('SIGINT', stop)
-      process.off('SIGTERM', stop)
-      resolve(signal)
+/**
+ * Resolves on the first SIGINT or SIGTERM; a second one stops at once. The
+ * handlers stay until `release`, through the graceful stop: an exit hook
+ * such as signal-exit's (under write-file-atomic) re-raises a signal when it
+ * finds itself the only listener left, which would cut the stop short.
+ */
+const stopSignals = (): { stopped: Promise<string>; release: () => void } => {
+  let first: ((signal: string) => void) | null = null
+  const stopped = new Promise<string>((resolve) => (first = resolve))
+  const onSignal = (signal: string) => {
+    if (first === null) {
+      log(`${signal} again: stopping now`)
+      process.exit(1)
     }
-    process.on('SIGINT', stop)
-    process.on('SIGTERM', stop)
-  })
+    first(signal)
+    first = null
+  }
+  process.on('SIGINT', onSignal)
+  process.on('SIGTERM', onSignal)
+  return {
+    stopped,
+    release: () => {
+      process.off('SIGINT', onSignal)
+      process.off('SIGTERM', onSignal)
+    },
+  }
+}
 
 export function serveCommand(program: Command): void {
   program
@@ -48,10 +64,11 @@ export function serveCommand(program: Command): void {
     .action(async (flags: ServeFlags) => {
       const port = portOf(flags.port ?? process.env.PORT ?? '8080')
       if (flags.publicUrl !== undefined && !/^https?:\/\/[^/]/.test(flags.publicUrl)) throw new Error(`invalid public URL ${flags.publicUrl}`)
-      const stopped = stopSignal()
-      const domain = await openDomain(dataDirOf(flags), { config: flags.publicUrl ? { public_url: flags.publicUrl.replace(/\/$/, '') } : {} })
+      const { stopped, release } = stopSignals()
       let admin: AdminSocket | undefined
+      let domain: Domain | undefined
       try {
+        domain = await openDomain(dataDirOf(flags), { config: flags.publicUrl ? { public_url: flags.publicUrl.replace(/\/$/, '') } : {} })
         if (rateLimitOffIn(process.env)) domain.config.rate_limits.enabled = false
         const server = await createServer(domain, { port, host: flags.host })
         await server.start()
@@ -63,7 +80,8 @@ export function serveCommand(program: Command): void {
         await server.stop({ timeout: 10_000 })
       } finally {
         await admin?.close()
-        await domain.close()
+        await domain?.close()
+        release()
       }
       log('stopped')
     })

@@ -1,6 +1,7 @@
 /** `svc user create|list`: make accounts and see them. */
 import type { Command } from 'commander'
 import { adminSubcommand, printResult, type AdminFlags } from './admin-command.js'
+import { passwordFrom, type PasswordFlags } from './password-input.js'
 import type { RunOperation } from './run-operation.js'
 
 /** The API's User object, as far as the text output reads it. */
@@ -18,13 +19,14 @@ export function userCommand(program: Command, run: RunOperation): void {
 
   adminSubcommand(user, 'create', 'create an account; prints the User object')
     .requiredOption('--username <u>', 'username: 1 to 20 of a-z, 0-9 and _')
-    .requiredOption('--password <p>', 'password, at least 8 characters')
+    .option('--password <p>', 'password, at least 8 characters (without it: asked at the terminal, without echo)')
+    .option('--password-stdin', 'read the password from the first line of standard input')
     .option('--name <n>', 'display name (default: the username)')
     .option('--type <type>', 'human, bot or feed', 'human')
-    .action(async (flags: AdminFlags & { username: string; password: string; name?: string; type: string }) => {
+    .action(async (flags: AdminFlags & PasswordFlags & { username: string; name?: string; type: string }) => {
       const created = (await run(flags, 'user.create', {
         username: flags.username,
-        password: flags.password,
+        password: await passwordFrom(flags),
         name: flags.name,
         type: flags.type,
       })) as PresentedUser

@@ -6,6 +6,7 @@
 import { open, mkdir, readdir, readFile, rename, unlink } from 'node:fs/promises'
 import { join } from 'node:path'
 import { nanoid } from 'nanoid'
+import { PRIVATE_DIR, PRIVATE_FILE } from '../store/file-modes.js'
 import { fsyncPath } from '../store/fsync.js'
 
 /** Names svc gives stored images; anything else (`..`, slashes) is never a file of ours. */
@@ -22,10 +23,10 @@ export class ImageFiles {
    * points at a file a crash could lose.
    */
   async write(data: Buffer, ext: string): Promise<string> {
-    await mkdir(this.dir, { recursive: true })
+    await mkdir(this.dir, { recursive: true, mode: PRIVATE_DIR })
     const file = `${nanoid()}.${ext}`
     const tmp = join(this.dir, `.${file}.tmp`)
-    const handle = await open(tmp, 'wx')
+    const handle = await open(tmp, 'wx', PRIVATE_FILE)
     try {
       await handle.writeFile(data)
       await handle.sync()

@@ -4,11 +4,12 @@
  * brings an older one up to it (backup first), and `requireCurrentFormat`
  * is what `openDomain` checks before it opens the store.
  */
-import { cp, mkdir, readdir, stat } from 'node:fs/promises'
+import { chmod, cp, mkdir, readdir, stat } from 'node:fs/promises'
 import { join } from 'node:path'
-import { readMeta, writeMeta } from '../config.js'
+import { loadConfig, readMeta, writeMeta } from '../config.js'
 import { DomainError } from '../errors.js'
 import { FileStore } from './file-store.js'
+import { PRIVATE_DIR } from './file-modes.js'
 import { acquireLock } from './lock.js'
 import { migrations } from './migrations/index.js'
 
@@ -22,7 +23,9 @@ const entriesOf = async (dir: string): Promise<string[] | null> => {
   try {
     return await readdir(dir)
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null
+    const code = (err as NodeJS.ErrnoException).code
+    if (code === 'ENOENT') return null
+    if (code === 'ENOTDIR') throw new DomainError('invalid', `data dir ${dir} is a file, not a directory: give --data-dir (or SVC_DATA_DIR) a directory`)
     throw err
   }
 }
@@ -32,26 +35,42 @@ const entriesOf = async (dir: string): Promise<string[] | null> => {
  * (missing or empty), 0 for data from before formats were recorded.
  */
 export async function dataDirFormat(dir: string): Promise<number | null> {
+  const entries = await entriesOf(dir)
+  if (entries === null) return null
   const meta = await readMeta(dir)
   if (meta) return meta.format
-  const entries = await entriesOf(dir)
-  const holdsData = (entries ?? []).some((e) => e === 'store' || e === 'config.json' || /^(journal|snapshot)-\d+\.jsonl$/.test(e))
+  const holdsData = entries.some((e) => e === 'store' || e === 'config.json' || /^(journal|snapshot)-\d+\.jsonl$/.test(e))
   return holdsData ? 0 : null
 }
 
 /**
  * Creates a data dir at `dir` with an empty store, a default config and the
- * current format. Answers `{created: false}` and changes nothing when a data
- * dir is already there (whatever its format). Throws `conflict` if another
- * process holds the dir while it is being created.
+ * current format, readable by its owner only (an empty dir already there
+ * is made so too). Answers `{created: false}` and changes nothing when a
+ * data dir is already there (whatever its format). Throws `conflict` if
+ * another process holds the dir while it is being created, `invalid` when
+ * `dir` is a file.
  */
 export async function initDataDir(dir: string): Promise<{ created: boolean }> {
   if ((await dataDirFormat(dir)) !== null) return { created: false }
-  await mkdir(join(dir, 'images'), { recursive: true })
+  const before = await entriesOf(dir)
+  await mkdir(dir, { recursive: true, mode: PRIVATE_DIR })
+  // An empty dir made ready for svc is svc's; a dir that holds other things is left as the operator set it.
+  if (before === null || before.length === 0) await chmod(dir, PRIVATE_DIR)
+  await mkdir(join(dir, 'images'), { mode: PRIVATE_DIR }).catch((err: NodeJS.ErrnoException) => {
+    if (err.code !== 'EEXIST') throw err
+  })
   const store = await FileStore.open(dir)
   await store.close()
+  await loadConfig(dir)
+  // Last: meta.json is what marks the dir as made.
   await writeMeta(dir, { format: CURRENT_FORMAT, created_at: new Date().toISOString() })
   return { created: true }
+}
+
+/** Throws `not_found` when there is no data dir at `dir` (for every command but init and serve, which create one). */
+export async function requireDataDir(dir: string): Promise<void> {
+  if ((await dataDirFormat(dir)) === null) throw new DomainError('not_found', `no svc data dir at ${dir}: run svc init`)
 }
 
 /**
@@ -84,16 +103,14 @@ const backupName = async (backups: string): Promise<string> => {
  * Brings the data dir at `dir` to the current format: copies it to
  * `<dir>/backups/<timestamp>/`, then runs each missing numbered migration and
  * records the format after each. Idempotent: a current dir is left alone (no
- * backup), a missing one is created. Answers the formats before and after and
- * the backup's path. Throws `conflict` while a server (or any process) holds
- * the dir, `unavailable` for a dir newer than this svc.
+ * backup). Answers the formats before and after and the backup's path.
+ * Throws `not_found` when there is no data dir (`svc init` makes one),
+ * `conflict` while a server (or any process) holds the dir, `unavailable`
+ * for a dir newer than this svc.
  */
 export async function migrateDataDir(dir: string): Promise<{ from: number; to: number; backup?: string }> {
-  const found = await dataDirFormat(dir)
-  if (found === null) {
-    await initDataDir(dir)
-    return { from: CURRENT_FORMAT, to: CURRENT_FORMAT }
-  }
+  await requireDataDir(dir)
+  const found = (await dataDirFormat(dir)) as number
   const release = acquireLock(dir)
   try {
     // Read again under the lock: a process that held it may have changed it.
@@ -102,7 +119,7 @@ export async function migrateDataDir(dir: string): Promise<{ from: number; to: n
     if (from === CURRENT_FORMAT) return { from, to: from }
     const backups = join(dir, 'backups')
     const backup = await backupName(backups)
-    await mkdir(backup, { recursive: true })
+    await mkdir(backup, { recursive: true, mode: PRIVATE_DIR })
     for (const entry of (await entriesOf(dir)) ?? []) {
       if (!NOT_BACKED_UP.has(entry)) await cp(join(dir, entry), join(backup, entry), { recursive: true, errorOnExist: true })
     }

@@ -25,6 +25,7 @@
 import { mkdir, readdir } from 'node:fs/promises'
 import { join } from 'node:path'
 import { DomainError } from '../errors.js'
+import { PRIVATE_DIR } from './file-modes.js'
 import { Journal } from './journal.js'
 import { acquireLock } from './lock.js'
 import { MemoryTable } from './memory-table.js'
@@ -76,7 +77,7 @@ export class FileStore implements Store {
   /** Opens (creating if needed) the store of `dataDir`, recovering from a crash. */
   static async open(dataDir: string, options: FileStoreOptions = {}): Promise<FileStore> {
     const dir = join(dataDir, 'store')
-    await mkdir(dir, { recursive: true })
+    await mkdir(dir, { recursive: true, mode: PRIVATE_DIR })
     const release = options.locked ? () => {} : acquireLock(dataDir)
     try {
       const tables: Tables = new Map()

@@ -13,6 +13,7 @@
  */
 import { open, type FileHandle } from 'node:fs/promises'
 import { dirname } from 'node:path'
+import { PRIVATE_FILE } from './file-modes.js'
 import { fsyncPath } from './fsync.js'
 
 interface Pending {
@@ -24,7 +25,7 @@ interface Pending {
 }
 
 const openForAppend = async (path: string): Promise<{ handle: FileHandle; size: number }> => {
-  const handle = await open(path, 'a')
+  const handle = await open(path, 'a', PRIVATE_FILE)
   const size = (await handle.stat()).size
   // A new (empty) file's directory entry must be durable before its lines are.
   if (size === 0) await fsyncPath(dirname(path))

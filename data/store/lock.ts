@@ -7,6 +7,9 @@
  * The same process may not open a data dir twice either: a pid check cannot
  * tell two stores of one process apart, so held dirs are also remembered here.
  *
+ * A killed process stays a zombie until its parent reaps it, and kill(pid, 0)
+ * answers for a zombie: its state in /proc tells it is dead.
+ *
  * Known limit: node has no flock, so two processes that find the same stale
  * lock at the same instant could both take it over. Each re-reads the lock
  * after writing it and gives up if it lost, which narrows that window to the
@@ -15,6 +18,7 @@
 import { closeSync, openSync, readFileSync, unlinkSync, writeSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import { DomainError } from '../errors.js'
+import { PRIVATE_FILE } from './file-modes.js'
 
 export const lockPath = (dir: string): string => join(dir, 'svc.lock')
 
@@ -22,19 +26,25 @@ export const lockPath = (dir: string): string => join(dir, 'svc.lock')
 const heldHere = new Set<string>()
 
 /**
- * When the process `pid` started (clock ticks since boot, from /proc), so a
- * pid reused by an unrelated process after a crash is not taken for the
- * owner. `null` where /proc is not there (the pid check alone then).
+ * The fields of `/proc/<pid>/stat` after the command name (which is in
+ * parentheses and may hold spaces or parentheses itself, hence the last `)`):
+ * [0] is the state, [19] the start time. `null` where /proc is not there.
  */
-const startOf = (pid: number): string | null => {
+const statOf = (pid: number): string[] | null => {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8')
-    // Fields after the command name, which is in parentheses and may hold spaces.
-    return stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19] ?? null
+    return stat.slice(stat.lastIndexOf(')') + 2).split(' ')
   } catch {
     return null
   }
 }
+
+/**
+ * When the process `pid` started (clock ticks since boot), so a pid reused
+ * by an unrelated process after a crash is not taken for the owner. `null`
+ * where /proc is not there (the pid check alone then).
+ */
+const startOf = (pid: number): string | null => statOf(pid)?.[19] ?? null
 
 const alive = (pid: number, start: string | null): boolean => {
   try {
@@ -42,8 +52,12 @@ const alive = (pid: number, start: string | null): boolean => {
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code !== 'EPERM') return false
   }
-  const now = start === null ? null : startOf(pid)
-  return start === null || now === null || now === start
+  const stat = statOf(pid)
+  // A killed process whose parent has not reaped it yet is a zombie (Z, or X
+  // while being reaped): kill(pid, 0) still answers for it, but it holds
+  // nothing and will never write again.
+  if (stat !== null && (stat[0] === 'Z' || stat[0] === 'X')) return false
+  return start === null || stat === null || stat[19] === start
 }
 
 /** The lock file's content: `<pid>` and, where known, ` <start time>`. */
@@ -74,7 +88,7 @@ export function acquireLock(dir: string): () => void {
   const path = lockPath(dir)
   for (let attempt = 0; attempt < 3; attempt++) {
     try {
-      const fd = openSync(path, 'wx')
+      const fd = openSync(path, 'wx', PRIVATE_FILE)
       try {
         const start = startOf(process.pid)
         writeSync(fd, start === null ? String(process.pid) : `${process.pid} ${start}`)

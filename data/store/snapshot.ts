@@ -10,6 +10,7 @@
  * them, so a snapshot of a million rows never blocks requests for long.
  */
 import { open, rename, unlink } from 'node:fs/promises'
+import { PRIVATE_FILE } from './file-modes.js'
 import { fsyncPath } from './fsync.js'
 import { parseLine, readLines } from './json-lines.js'
 import type { MemoryTable } from './memory-table.js'
@@ -43,7 +44,7 @@ const SYNC_BYTES = 8 << 20
 export async function writeSnapshot(dir: string, journal: number, tables: ReadonlyMap<string, MemoryTable<Row>>): Promise<string> {
   const final = `${dir}/snapshot-${journal}.jsonl`
   const tmp = `${final}.tmp`
-  const out = await open(tmp, 'w')
+  const out = await open(tmp, 'w', PRIVATE_FILE)
   let unsynced = 0
   const write = async (chunk: string): Promise<void> => {
     const bytes = Buffer.from(chunk)

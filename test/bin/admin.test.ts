@@ -1,14 +1,14 @@
 import t from 'tap'
 import { statSync } from 'node:fs'
 import { join } from 'node:path'
-import { ensureBuilt, serve, svc, svcJson, tempDir } from './svc-process.js'
+import { ensureBuilt, initDir, serve, svc, svcJson } from './svc-process.js'
 
 ensureBuilt()
 
 /** The same story with and without a server on the data dir. */
 for (const mode of ['directly on the data dir', 'through the running server']) {
   t.test(`the admin commands work ${mode}`, async (t) => {
-    const dir = tempDir(t)
+    const dir = await initDir(t)
     const d = ['--data-dir', dir]
     if (mode !== 'directly on the data dir') {
       const server = await serve(dir)
@@ -78,7 +78,7 @@ for (const mode of ['directly on the data dir', 'through the running server']) {
 }
 
 t.test('bad input fails with one line on stderr', async (t) => {
-  const dir = tempDir(t)
+  const dir = await initDir(t)
   for (const args of [
     ['user', 'create', '--username', 'bad name!', '--password', 'correct horse'],
     ['user', 'create', '--username', 'carol', '--password', 'short'],
@@ -94,7 +94,7 @@ t.test('bad input fails with one line on stderr', async (t) => {
 })
 
 t.test('an unknown scope is refused rather than silently dropped', async (t) => {
-  const dir = tempDir(t)
+  const dir = await initDir(t)
   const app = await svcJson(['app', 'create', '--name', 'Client', '--data-dir', dir])
   await svcJson(['user', 'create', '--username', 'bob', '--password', 'correct horse', '--data-dir', dir])
   const r = await svc(['token', 'create', '--username', 'bob', '--client-id', app.client_id, '--scopes', 'stream,emial', '--data-dir', dir])
@@ -103,7 +103,7 @@ t.test('an unknown scope is refused rather than silently dropped', async (t) => 
 })
 
 t.test('the data dir comes from SVC_DATA_DIR when --data-dir is not given', async (t) => {
-  const dir = tempDir(t)
+  const dir = await initDir(t)
   const r = await svc(['user', 'create', '--username', 'carol', '--password', 'correct horse', '--json'], { SVC_DATA_DIR: dir })
   t.equal(r.code, 0, r.stderr)
   t.same(

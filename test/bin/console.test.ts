@@ -8,7 +8,7 @@ import { createElement } from 'react'
 import { attachAdminClient } from '../../admin/admin-client.js'
 import { Console } from '../../admin/console.js'
 import { keys, screen, selectedLine } from '../admin/screen.js'
-import { ensureBuilt, serve, svc, tempDir } from './svc-process.js'
+import { ensureBuilt, initDir, serve, svc, tempDir } from './svc-process.js'
 
 ensureBuilt()
 
@@ -16,7 +16,7 @@ const oneLine = (t: { equal(a: unknown, b: unknown, m: string): unknown }, stder
   t.equal(stderr.trim().split('\n').length, 1, `one line of reason: ${stderr}`)
 
 t.test('without a server on the data dir the console refuses, naming the dir and the fix', async (t) => {
-  const dir = tempDir(t)
+  const dir = await initDir(t)
   const res = await svc(['console', '--data-dir', dir])
   t.not(res.code, 0)
   t.equal(res.stdout, '')

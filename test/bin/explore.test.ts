@@ -20,14 +20,15 @@ const svc = (args: string[]): Promise<{ code: number; stdout: string; stderr: st
     })
   })
 
-const dataDir = (t: { teardown(fn: () => unknown): void }): string => {
+const dataDir = async (t: { teardown(fn: () => unknown): void }): Promise<string> => {
   const dir = mkdtempSync(join(tmpdir(), 'svc-cli-explore-'))
   t.teardown(() => rmSync(dir, { recursive: true, force: true }))
+  await svc(['init', '--data-dir', dir])
   return dir
 }
 
 t.test('an operator lists, creates, changes, pins and deletes streams without a server', async (t) => {
-  const dir = dataDir(t)
+  const dir = await dataDir(t)
   const list = await svc(['explore', 'list', '--json', '--data-dir', dir])
   t.equal(list.code, 0)
   t.same(
@@ -67,7 +68,7 @@ t.test('an operator lists, creates, changes, pins and deletes streams without a 
 })
 
 t.test('pins and user rules print ids as strings, as the API does', async (t) => {
-  const dir = dataDir(t)
+  const dir = await dataDir(t)
   const domain = await openDomain(dir)
   const alice = await domain.users.create({ username: 'alice', password: 'correct horse' })
   const { app } = await domain.apps.create({ name: 'Seed', redirect_uris: ['http://seed.example/cb'] })
@@ -84,7 +85,7 @@ t.test('pins and user rules print ids as strings, as the API does', async (t) =>
 })
 
 t.test('mistakes exit non-zero with one line on stderr and nothing on stdout', async (t) => {
-  const dir = dataDir(t)
+  const dir = await dataDir(t)
   for (const args of [
     ['explore', 'pin', 'photos', '1'],
     ['explore', 'pin', 'photos', 'first'],
@@ -102,7 +103,7 @@ t.test('mistakes exit non-zero with one line on stderr and nothing on stdout', a
 })
 
 t.test('with a server running, changes go through it and show in the API at once', async (t) => {
-  const dir = dataDir(t)
+  const dir = await dataDir(t)
   const server = spawn(process.execPath, [bin, 'serve', '--data-dir', dir, '--port', '0', '--host', '127.0.0.1'], {
     cwd: root,
     env: { ...process.env, SVC_RATE_LIMIT: 'off' },

@@ -1,8 +1,8 @@
 import t from 'tap'
 import { createConnection } from 'node:net'
-import { existsSync } from 'node:fs'
+import { existsSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { ensureBuilt, serve, svc, svcJson, tempDir } from './svc-process.js'
+import { ensureBuilt, initDir, serve, svc, svcJson, tempDir } from './svc-process.js'
 
 ensureBuilt()
 
@@ -60,7 +60,33 @@ t.test('serve refuses a bad port with one line', async (t) => {
 })
 
 t.test('app create without --json prints the secrets as lines', async (t) => {
-  const r = await svc(['app', 'create', '--name', 'Carol Client', '--data-dir', tempDir(t)])
+  const r = await svc(['app', 'create', '--name', 'Carol Client', '--data-dir', await initDir(t)])
   t.equal(r.code, 0)
   t.match(r.stdout, /^client_id: \S+\nclient_secret: \S+\npassword_grant_secret: \S+\nname: Carol Client\n/)
+})
+
+t.test('a port already in use is one line saying so and what to do, not a raw EADDRINUSE', async (t) => {
+  const first = await serve(tempDir(t))
+  t.teardown(() => first.stop())
+  const port = new URL(first.url).port
+  const r = await svc(['serve', '--data-dir', tempDir(t), '--port', port, '--host', '127.0.0.1'])
+  t.not(r.code, 0)
+  t.equal(
+    r.stderr,
+    `svc: port ${port} on 127.0.0.1 is already in use (another svc or another program listens there): stop it, or choose another port with --port\n`,
+  )
+})
+
+t.test('a mistake in config.json stops serve with one line naming the file and the key', async (t) => {
+  const dir = await initDir(t)
+  const path = join(dir, 'config.json')
+  const config = JSON.parse(readFileSync(path, 'utf8'))
+  writeFileSync(path, JSON.stringify({ ...config, rate_limits: { write: { limit: -1 } } }))
+  const r = await svc(['serve', '--data-dir', dir, '--port', '0'])
+  t.not(r.code, 0)
+  t.equal(r.stderr, `svc: ${path}: rate_limits.write.limit must be greater than or equal to 1\n`)
+  writeFileSync(path, '{ "open_registration": no }')
+  const broken = await svc(['user', 'list', '--data-dir', dir])
+  t.not(broken.code, 0)
+  t.equal(broken.stderr, `svc: ${path} is not valid JSON: invalid symbol at line 1, column 24\n`)
 })

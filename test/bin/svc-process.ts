@@ -48,6 +48,14 @@ export const tempDir = (t: { teardown(fn: () => unknown): void }): string => {
   return dir
 }
 
+/** A data dir made by `svc init` in a fresh temp dir, as an operator starts. */
+export async function initDir(t: { teardown(fn: () => unknown): void }): Promise<string> {
+  const dir = join(tempDir(t), 'svc-data')
+  const r = await svc(['init', '--data-dir', dir])
+  if (r.code !== 0) throw new Error(`svc init failed (${r.code}): ${r.stderr}`)
+  return dir
+}
+
 export interface Serving {
   child: ChildProcess
   url: string

@@ -7,6 +7,7 @@
  */
 import { access, mkdir, readdir, rename } from 'node:fs/promises'
 import { join } from 'node:path'
+import { PRIVATE_DIR } from '../file-modes.js'
 import { fsyncPath } from '../fsync.js'
 
 const STORE_FILE = /^(journal|snapshot)-\d+\.jsonl$/
@@ -19,8 +20,8 @@ const exists = (path: string): Promise<boolean> =>
 
 export async function initialLayout(dataDir: string): Promise<void> {
   const storeDir = join(dataDir, 'store')
-  await mkdir(storeDir, { recursive: true })
-  await mkdir(join(dataDir, 'images'), { recursive: true })
+  await mkdir(storeDir, { recursive: true, mode: PRIVATE_DIR })
+  await mkdir(join(dataDir, 'images'), { recursive: true, mode: PRIVATE_DIR })
   for (const name of await readdir(dataDir)) {
     if (!STORE_FILE.test(name)) continue
     if (await exists(join(storeDir, name))) {

@@ -1,11 +1,12 @@
 import t from 'tap'
-import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmdirSync, writeFileSync } from 'node:fs'
+import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmdirSync, statSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { CURRENT_FORMAT, initDataDir, migrateDataDir, openDomain } from '../../../data/index.js'
 import { FileStore } from '../../../data/store/file-store.js'
 import { migrations } from '../../../data/store/migrations/index.js'
 import { main } from '../../../bin/main.js'
 import { userRow } from './rows.js'
+import { flatImage } from '../../fixtures/images.js'
 
 const meta = (dir: string) => JSON.parse(readFileSync(join(dir, 'meta.json'), 'utf8')) as { format: number }
 
@@ -145,4 +146,58 @@ t.test('svc migrate on a held data dir exits non-zero with one line on stderr', 
   t.not(run.code, 0)
   t.equal(run.stdout, '')
   t.match(run.stderr, /^svc: data dir .* is in use by process \d+ \(stop it first\)\n$/)
+})
+
+/** Every entry under `dir` (itself included) whose mode is not the owner's only: 0700 for dirs, 0600 for files. */
+const tooOpen = (dir: string): string[] => {
+  const found: string[] = []
+  const walk = (path: string) => {
+    const st = statSync(path)
+    const mode = st.mode & 0o777
+    if (mode !== (st.isDirectory() ? 0o700 : 0o600)) found.push(`${path} ${mode.toString(8)}`)
+    if (st.isDirectory()) for (const entry of readdirSync(path)) walk(join(path, entry))
+  }
+  walk(dir)
+  return found
+}
+
+t.test("alice's data dir is her own: the dir 0700 and every file 0600, from init through snapshots, new journals and uploads", async (t) => {
+  // No umask to lean on: each file must be created with its mode.
+  const umask = process.umask(0)
+  t.teardown(() => process.umask(umask))
+  const dir = join(t.testdir(), 'svc-data')
+  await initDataDir(dir)
+  t.same(readdirSync(dir).sort(), ['config.json', 'images', 'meta.json', 'store'])
+  t.same(tooOpen(dir), [], 'after init')
+
+  const domain = await openDomain(dir)
+  const alice = await domain.users.create({ username: 'alice' })
+  t.ok(existsSync(join(dir, 'svc.lock')))
+  await domain.userImages.upload(alice, 'avatar', await flatImage(64, 64))
+  await domain.store.compact()
+  await domain.users.create({ username: 'bob' })
+  t.ok(existsSync(join(dir, 'store', 'snapshot-2.jsonl')) && existsSync(join(dir, 'store', 'journal-2.jsonl')), 'a snapshot and a new journal were written')
+  t.same(tooOpen(dir), [], 'while open, after an upload, a snapshot and a journal switch')
+  await domain.close()
+})
+
+t.test('init makes an empty dir made ready for svc its own, and leaves a dir holding other things as it is', async (t) => {
+  const empty = t.testdir({ ready: {}, busy: { 'notes.txt': 'x' } })
+  chmodSync(join(empty, 'ready'), 0o755)
+  chmodSync(join(empty, 'busy'), 0o755)
+  await initDataDir(join(empty, 'ready'))
+  await initDataDir(join(empty, 'busy'))
+  t.equal(statSync(join(empty, 'ready')).mode & 0o777, 0o700)
+  t.equal(statSync(join(empty, 'busy')).mode & 0o777, 0o755)
+})
+
+t.test('a data dir that is a file is refused with one line saying so', async (t) => {
+  const path = join(t.testdir({ 'svc-data': 'not a dir' }), 'svc-data')
+  await t.rejects(openDomain(path), { code: 'invalid', message: `data dir ${path} is a file, not a directory: give --data-dir (or SVC_DATA_DIR) a directory` })
+})
+
+t.test('migrate refuses a missing data dir and creates nothing', async (t) => {
+  const dir = join(t.testdir(), 'missing')
+  await t.rejects(migrateDataDir(dir), { code: 'not_found', message: `no svc data dir at ${dir}: run svc init` })
+  t.notOk(existsSync(dir))
 })

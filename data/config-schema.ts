@@ -1,0 +1,64 @@
+/**
+ * What `config.json` may hold, checked at every start: the keys of
+ * `InstanceConfig`, each optional (a missing one takes its default), none
+ * other. Types are not converted (`"no"` is not a boolean), so a mistake
+ * stops svc instead of quietly changing what it does.
+ */
+import Joi from 'joi'
+import type { InstanceConfig } from './config.js'
+
+const windowOf = (d: { limit: number; window_s: number }) =>
+  Joi.object({
+    limit: Joi.number().integer().min(1).default(d.limit),
+    window_s: Joi.number().integer().min(1).default(d.window_s),
+  }).default()
+
+const schemaOf = (d: InstanceConfig) =>
+  Joi.object({
+    name: Joi.string().min(1).default(d.name),
+    open_registration: Joi.boolean().default(d.open_registration),
+    public_url: Joi.string()
+      .allow('')
+      .uri({ scheme: ['http', 'https'] })
+      .default(d.public_url)
+      .messages({ 'string.uri': '{#label} must be "" or an http(s) URL', 'string.uriCustomScheme': '{#label} must be "" or an http(s) URL' }),
+    rate_limits: Joi.object({
+      enabled: Joi.boolean().default(d.rate_limits.enabled),
+      authenticated: windowOf(d.rate_limits.authenticated),
+      write: windowOf(d.rate_limits.write),
+      unauthenticated: windowOf(d.rate_limits.unauthenticated),
+    }).default(),
+    limits: Joi.object({
+      following: Joi.number().integer().min(0).default(d.limits.following),
+      max_file_size: Joi.number().integer().min(1).default(d.limits.max_file_size),
+      storage: Joi.number().integer().min(0).default(d.limits.storage),
+    }).default(),
+    // Left out of the defaults: a missing secret is generated and added to the file.
+    session_secret: Joi.string().min(16),
+  })
+    .required()
+    .messages({ 'any.required': 'the file must hold a JSON object', 'object.base': 'the file must hold a JSON object' })
+
+/** The keys allowed where `path` (e.g. `rate_limits.write`) points. */
+const keysAt = (schema: Joi.ObjectSchema, path: (string | number)[]): string[] => {
+  const described = (path.length === 0 ? schema : schema.extract(path.map(String))).describe() as { keys?: Record<string, unknown> }
+  return Object.keys(described.keys ?? {})
+}
+
+/**
+ * Checks a parsed config document: answers it with every missing key set
+ * from `defaults` (but `session_secret`), or the reason it is wrong, in one
+ * line naming the key and what it expects.
+ */
+export function checkConfig(doc: unknown, defaults: InstanceConfig): { value: Partial<InstanceConfig>; error: null } | { value: null; error: string } {
+  const schema = schemaOf(defaults)
+  const { value, error } = schema.validate(doc, { convert: false, errors: { wrap: { label: false } } })
+  if (!error) return { value: value as Partial<InstanceConfig>, error: null }
+  const detail = error.details[0]
+  if (detail.type === 'object.unknown') {
+    const parent = detail.path.slice(0, -1)
+    const where = parent.length > 0 ? ` in ${parent.join('.')}` : ''
+    return { value: null, error: `unknown key ${detail.path.join('.')}: expected one of ${keysAt(schema, parent).join(', ')}${where}` }
+  }
+  return { value: null, error: detail.message }
+}

@@ -1,0 +1,88 @@
+/**
+ * config.json as an operator edits it: checked at every start, with one line
+ * naming the file, the key and what is expected, and never rewritten except
+ * to add the session secret svc generates.
+ */
+import t from 'tap'
+import { readFileSync, statSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { initDataDir, openDomain } from '../../data/index.js'
+
+/** A data dir whose config.json holds `text`. */
+const withConfig = async (t: Tap, text: string): Promise<string> => {
+  const dir = t.testdir()
+  await initDataDir(dir)
+  writeFileSync(join(dir, 'config.json'), text)
+  return dir
+}
+
+type Tap = Parameters<Parameters<typeof t.test>[0]>[0]
+
+t.test('a mistake in config.json stops the start with one line naming the file, the key and what is expected', async (t) => {
+  const cases: [string, RegExp][] = [
+    ['{"open_registration": "no"}', /: open_registration must be a boolean$/],
+    [
+      '{"open_registraton": false}',
+      /: unknown key open_registraton: expected one of name, open_registration, public_url, rate_limits, limits, session_secret$/,
+    ],
+    ['{"rate_limits": {"write": {"limit": -5}}}', /: rate_limits\.write\.limit must be greater than or equal to 1$/],
+    [
+      '{"rate_limits": {"wrte": {"limit": 5}}}',
+      /: unknown key rate_limits\.wrte: expected one of enabled, authenticated, write, unauthenticated in rate_limits$/,
+    ],
+    ['{"public_url": "svc.example"}', /: public_url must be "" or an http\(s\) URL$/],
+    ['{"limits": {"following": 1.5}}', /: limits\.following must be an integer$/],
+    ['["svc"]', /: the file must hold a JSON object$/],
+  ]
+  for (const [text, reason] of cases) {
+    const dir = await withConfig(t, text)
+    const path = join(dir, 'config.json')
+    const err = await openDomain(dir).then(
+      (domain) => (domain.close(), null),
+      (e: Error & { code?: string }) => e,
+    )
+    t.equal(err?.code, 'invalid', text)
+    t.ok(err?.message.startsWith(`${path}: `), `names the file: ${err?.message}`)
+    t.match(err?.message, reason)
+    t.notMatch(err?.message, /\n/, 'in one line')
+    t.equal(readFileSync(path, 'utf8'), text, 'the file is left as the operator wrote it')
+  }
+})
+
+t.test('broken JSON in config.json names the file and where it breaks', async (t) => {
+  const dir = await withConfig(t, '{\n  "name": "alice.example"\n  "open_registration": false\n}\n')
+  await t.rejects(openDomain(dir), {
+    code: 'invalid',
+    message: `${join(dir, 'config.json')} is not valid JSON: comma expected at line 3, column 3`,
+  })
+})
+
+t.test("alice's partial config keeps her values, takes defaults for the rest, and only gains a session secret", async (t) => {
+  const text = '{ "name": "alice.example", "rate_limits": { "write": { "limit": 5 } } }'
+  const dir = await withConfig(t, text)
+  const domain = await openDomain(dir)
+  await domain.close()
+  t.equal(domain.config.name, 'alice.example')
+  t.same(domain.config.rate_limits.write, { limit: 5, window_s: 60 }, 'a half-given window takes the default for the other half')
+  t.same(domain.config.limits, { following: 40000, max_file_size: 10_000_000, storage: 500_000_000 })
+  const written = JSON.parse(readFileSync(join(dir, 'config.json'), 'utf8'))
+  t.same(written, { ...JSON.parse(text), session_secret: domain.config.session_secret }, 'only the generated secret was added')
+
+  const again = await openDomain(dir)
+  await again.close()
+  t.equal(again.config.session_secret, domain.config.session_secret, 'the secret outlives a restart')
+})
+
+t.test('a complete config.json is never rewritten', async (t) => {
+  const dir = t.testdir()
+  await initDataDir(dir)
+  const path = join(dir, 'config.json')
+  const text = readFileSync(path, 'utf8').replace('"name": "svc"', '"name": "bob.example"')
+  writeFileSync(path, text)
+  const before = statSync(path).mtimeMs
+  const domain = await openDomain(dir)
+  await domain.close()
+  t.equal(domain.config.name, 'bob.example')
+  t.equal(readFileSync(path, 'utf8'), text)
+  t.equal(statSync(path).mtimeMs, before)
+})
