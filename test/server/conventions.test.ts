@@ -265,7 +265,6 @@ t.test('a bad token is a 401 invalid-token everywhere, even where no token is ne
   }
 })
 
-<<<<<<< HEAD
 t.test('a multipart body to an unknown path is a 404 in the envelope, whatever the method', async (t) => {
   const svc = await makeInstance(t)
   const alice = await svc.person('alice')
@@ -322,7 +321,9 @@ t.test('over a real connection, an unknown path answers its 404 before the body 
     })
     t.equal(status, 404, method)
     t.equal(JSON.parse(body).meta.code, 404, `${method}: in the envelope`)
-=======
+  }
+})
+
 t.test('limits: at most 200 ids per request for users and channels', async (t) => {
   const svc = await makeInstance(t)
   const alice = await svc.person('alice')
@@ -359,6 +360,5 @@ t.test('a JSONP call as jQuery makes it, with its _ cache buster, is answered', 
     const res = await svc.server.inject(`${url}${url.includes('?') ? '&' : '?'}callback=jQuery1910_17&_=1380000000000`)
     t.equal(res.statusCode, 200, url)
     t.equal(JSON.parse(/^jQuery1910_17\((.*)\)$/s.exec(res.payload)?.[1] ?? '{}').meta.code, 200, `${url} meta.code`)
->>>>>>> tests
   }
 })

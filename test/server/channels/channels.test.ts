@@ -332,7 +332,6 @@ t.test('auto_subscribe on create and on update subscribes the people on the ACLs
   t.equal((await svc.call('GET', `/channels/${created.body.data.id}`, { token: carol.token })).body.data.you_subscribed, true)
 })
 
-<<<<<<< HEAD
 t.test('GET /channels takes a repeated ids key as one list', async (t) => {
   const svc = await makeInstance(t)
   const alice = await svc.person('alice')
@@ -373,7 +372,8 @@ t.test('channel search takes repeated tags as one list, every tag required', asy
       query,
     )
   }
-=======
+})
+
 t.test('channel_types filters the inbox too', async (t) => {
   const svc = await makeInstance(t)
   const [alice, bob] = await svc.people('alice', 'bob')
@@ -424,5 +424,4 @@ t.test('deactivating asks for a user token but no messaging scope: the owner may
   t.equal(res.status, 200)
   t.equal(res.body.data.is_inactive, true)
   t.equal((await svc.call('DELETE', `/channels/${c.id}`, { token: svc.appToken })).status, 403, 'an app token is refused')
->>>>>>> tests
 })

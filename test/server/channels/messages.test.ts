@@ -187,7 +187,6 @@ t.test('anyone may read a message of a public channel by id, even without a toke
   t.equal((await svc.call('GET', `/channels/999/messages/${msg}`, { token: alice.token })).status, 404, 'the message must be in that channel')
 })
 
-<<<<<<< HEAD
 t.test('GET /channels/messages takes a repeated ids key as one list', async (t) => {
   const svc = await makeInstance(t)
   const alice = await svc.person('alice')
@@ -200,7 +199,8 @@ t.test('GET /channels/messages takes a repeated ids key as one list', async (t) 
   const res = await svc.call('GET', `/channels/messages?ids=${a}&ids=${hidden},${b}`, { token: bob.token })
   t.equal(res.status, 200)
   t.same(res.body.data.map((m: { text: string }) => m.text).sort(), ['one', 'two'])
-=======
+})
+
 t.test('a message carries exactly the listed fields; destinations are input only', async (t) => {
   const svc = await makeInstance(t)
   const [alice, bob] = await svc.people('alice', 'bob')
@@ -213,5 +213,4 @@ t.test('a message carries exactly the listed fields; destinations are input only
   t.same(keys(page.body.data[0]), [...MESSAGE_KEYS, 'annotations', 'pagination_id'].sort())
   t.same(page.body.data[0].annotations, [{ type: 'com.example.x', value: { a: 1 } }])
   t.equal(page.body.data[0].pagination_id, m.id)
->>>>>>> tests
 })

@@ -105,7 +105,6 @@ t.test('subscribing needs a user token with a messaging scope', async (t) => {
   t.equal((await svc.call('POST', `/channels/${id}/subscribe`, { token: svc.appToken })).status, 403)
 })
 
-<<<<<<< HEAD
 t.test('GET /channels/subscribers/ids takes a repeated ids key as one list', async (t) => {
   const svc = await makeInstance(t)
   const alice = await svc.person('alice')
@@ -115,7 +114,8 @@ t.test('GET /channels/subscribers/ids takes a repeated ids key as one list', asy
   const res = await svc.call('GET', `/channels/subscribers/ids?ids=${first}&ids=${second}`, { token: alice.token })
   t.equal(res.status, 200)
   t.same(res.body.data, { [first]: [String(alice.user.id)], [second]: [String(bob.user.id)] })
-=======
+})
+
 t.test('the muted list ignores the channel general parameters', async (t) => {
   const svc = await makeInstance(t)
   const [alice, bob] = await svc.people('alice', 'bob')
@@ -133,5 +133,4 @@ t.test('the muted list ignores the channel general parameters', async (t) => {
   )
   t.same(keys(res.body.data[0]), [...CHANNEL_KEYS, 'recent_message_id'].sort())
   t.same(res.body.meta, { code: 200 }, 'not paginated')
->>>>>>> tests
 })

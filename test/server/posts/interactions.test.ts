@@ -74,7 +74,6 @@ t.test('interactions need a user token and hide users alice blocked', async (t) 
   t.equal((await svc.call('GET', '/users/me/interactions', { token: bob.token })).body.data.length, 0)
 })
 
-<<<<<<< HEAD
 t.test('interaction_actions may be repeated, as client libraries send a list', async (t) => {
   const { svc, alice } = await story(t)
   const res = await svc.call('GET', '/users/me/interactions?interaction_actions=follow&interaction_actions=repost,welcome', { token: alice.token })
@@ -83,7 +82,8 @@ t.test('interaction_actions may be repeated, as client libraries send a list', a
   const bad = await svc.call('GET', '/users/me/interactions?interaction_actions=follow&interaction_actions=hug', { token: alice.token })
   t.equal(bad.status, 400)
   t.match(bad.body.meta.error_message, /^Bad Request: .*hug/)
-=======
+})
+
 t.test('interactions answer posts as posts: the post general parameters apply to them', async (t) => {
   const svc = await makeInstance(t)
   const [alice, bob] = await svc.people('alice', 'bob')
@@ -96,5 +96,4 @@ t.test('interactions answer posts as posts: the post general parameters apply to
     star.objects.map((p: Post) => [p.id, 'html' in p, p.annotations]),
     [[made.id, false, [{ type: 'com.example.x', value: {} }]]],
   )
->>>>>>> tests
 })

@@ -175,7 +175,6 @@ t.test('a machine-only post over HTTP, hidden from lists unless include_machine=
   t.equal(empty.status, 400)
 })
 
-<<<<<<< HEAD
 t.test('GET /posts takes a repeated ids key as one list', async (t) => {
   const svc = await makeInstance(t)
   const alice = await svc.person('alice')
@@ -188,7 +187,8 @@ t.test('GET /posts takes a repeated ids key as one list', async (t) => {
     res.body.data.map((p: { text: string }) => p.text),
     ['c', 'a', 'b'],
   )
-=======
+})
+
 t.test('post text is at most 256 code points; annotations at most 8192 bytes', async (t) => {
   const svc = await makeInstance(t)
   const alice = await svc.person('alice')
@@ -204,5 +204,4 @@ t.test('post text is at most 256 code points; annotations at most 8192 bytes', a
   const big = await svc.call('POST', '/posts', { token: alice.token, payload: { text: 'too big', annotations: annotation(8193) } })
   t.equal(big.status, 400)
   t.match(big.body.meta.error_message, /^Bad Request: .*8192/)
->>>>>>> tests
 })
