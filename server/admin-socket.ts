@@ -36,7 +36,7 @@ export async function runAdminOperation(domain: Domain, name: string, args: Reco
   const operation = Object.hasOwn(adminOperations, name) ? adminOperations[name] : undefined
   if (!operation) throw invalid(`unknown admin operation ${name}`)
   const value = await operation(domain, args)
-  return presentAdminResult({ domain, viewer: anonymous, baseUrl, options: {} }, name, value)
+  return presentAdminResult({ views: domain, viewer: anonymous, baseUrl, options: {} }, name, value)
 }
 
 const ignoreMissing = (err: NodeJS.ErrnoException) => {

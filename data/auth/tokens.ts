@@ -119,6 +119,20 @@ export class TokenService {
     }
   }
 
+  /** Every live token's facts, oldest first, leaving out tokens whose app or user is gone (the admin's list). */
+  async list(): Promise<TokenInfo[]> {
+    const rows = await this.store.read.tokens.getMany(await this.store.read.tokens.scan({ limit: Number.MAX_SAFE_INTEGER, order: 'asc' }))
+    const infos = await Promise.all(rows.map((row) => this.describe(row)))
+    return infos.filter((info): info is TokenInfo => info !== null)
+  }
+
+  /** The token given by its access token string (found by its hash) or by its id; null when none is. */
+  async find(ref: string): Promise<TokenRow | null> {
+    const byHash = await this.store.read.tokens.one('hash', hashSecret(ref))
+    if (byHash) return byHash
+    return /^\d{1,15}$/.test(ref) ? this.store.read.tokens.get(Number(ref)) : null
+  }
+
   /**
    * The user tokens of the viewer's app (an app token), newest first,
    * paginated by token id. Errors: `forbidden` (not an app token).

@@ -38,7 +38,7 @@ t.test('follow events name the follower as user and the followed as target, comm
   const alice = await svc.person('alice')
   const bob = await svc.person('bob')
   const seen = recorder(svc)
-  const read = svc.domain.store.read
+  const read = svc.store.read
   const added = onFirst(svc, 'follow.added', async (e) => {
     t.same([e.payload.user.id, e.payload.target.id], [alice.user.id, bob.user.id])
     t.ok(await read.follows.one('pair', pair(alice.user.id, bob.user.id)), 'the follow is in the store when the event fires')
@@ -72,7 +72,7 @@ t.test('a block first announces each follow it removed, in its own direction, th
   const bob = await svc.person('bob')
   await svc.domain.relations.follow(await as(svc, bob), '@alice')
   const seen = recorder(svc)
-  const read = svc.domain.store.read
+  const read = svc.store.read
   const checked = onFirst(svc, 'follow.removed', async () =>
     t.ok(await read.blocks.one('pair', pair(alice.user.id, bob.user.id)), 'the block is committed with it'),
   )
@@ -102,7 +102,7 @@ t.test('post events carry the post: created as stored, deleted with is_deleted, 
   const posts: DomainEvent<'post.created' | 'post.deleted'>[] = []
   svc.domain.events.on('post.created', (e) => posts.push(e))
   svc.domain.events.on('post.deleted', (e) => posts.push(e))
-  const read = svc.domain.store.read
+  const read = svc.store.read
   const stored = onFirst(svc, 'post.created', async (e) => t.same(await read.posts.get(e.payload.post.id), e.payload.post, 'the event post is the stored row'))
   const original = await svc.domain.posts.create(await as(svc, alice), { text: 'hello #world' })
   await Promise.all(stored)
@@ -130,7 +130,7 @@ t.test('star events carry the post and the user who starred it, once per change'
   const post = await svc.domain.posts.create(await as(svc, alice), { text: 'star me' })
   const repost = await svc.domain.reposts.repost(await as(svc, bob), post.id)
   const seen = recorder(svc)
-  const read = svc.domain.store.read
+  const read = svc.store.read
   const checked = onFirst(svc, 'star.added', async (e) => {
     t.same([e.payload.post.id, e.payload.user.id], [post.id, bob.user.id])
     t.ok(await read.stars.one('pair', pair(bob.user.id, post.id)), 'the star is committed')

@@ -81,7 +81,7 @@ t.test('follower lists page by follow row, most recent follow first', async (t) 
     ['bob'],
   )
   t.equal(page.more, true)
-  const follow = await svc.domain.store.read.follows.one('pair', `${bob.user.id}:${alice.user.id}`)
+  const follow = await svc.store.read.follows.one('pair', `${bob.user.id}:${alice.user.id}`)
   t.equal(page.items[0].pagination_id, follow?.id, 'the pagination id is the follow row id')
   const next = await svc.domain.relationLists.follows(asAlice, 'me', 'followers', { count: 1, before_id: String(page.items[0].pagination_id) })
   t.same(

@@ -58,7 +58,7 @@ t.test('a format-0 data dir is refused until migrated, then opens with its data 
 
   const domain = await openDomain(dir)
   t.teardown(() => domain.close())
-  t.equal((await domain.store.read.users.one('username', 'alice'))?.name, 'Alice')
+  t.equal((await domain.users.byUsername('alice'))?.name, 'Alice')
   t.equal(domain.config.name, 'alice.example', "the operator's config survived")
 })
 
@@ -73,7 +73,7 @@ t.test('store files copied to the top of a format-0 dir are moved into store/ by
   t.notOk(existsSync(join(dir, 'journal-1.jsonl')))
   const domain = await openDomain(dir)
   t.teardown(() => domain.close())
-  t.equal((await domain.store.read.users.get(1))?.username, 'alice')
+  t.equal((await domain.users.get(1))?.username, 'alice')
 })
 
 t.test('a migration that would overwrite a store file stops, and the dir keeps its old format', async (t) => {
