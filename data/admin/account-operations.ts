@@ -6,12 +6,13 @@
  * them (secrets' hashes never leave it).
  */
 import type { Domain } from '../domain.js'
+import type { AdminArgs, AdminOperation } from './operations.js'
 import { invalid, notFound } from '../errors.js'
 import type { TokenRow } from '../model/token.js'
 import type { UserType } from '../model/user.js'
 import { SCOPES } from '../auth/tokens.js'
 
-type Args = Record<string, unknown>
+type Args = AdminArgs
 
 const USER_TYPES: readonly UserType[] = ['human', 'bot', 'feed']
 
@@ -51,7 +52,7 @@ async function findToken(domain: Domain, ref: string): Promise<TokenRow> {
   return token
 }
 
-export const accountOperations: Record<string, (domain: Domain, args: Args) => Promise<unknown>> = {
+export const accountOperations = {
   /** `{name, redirect_uris?}` → `{app, client_secret, password_grant_secret}` (the secrets only this once). */
   'app.create': async (domain, args) => domain.apps.create({ name: text(args, 'name'), redirect_uris: texts(args, 'redirect_uris') }),
   /** Every app, oldest first. */
@@ -75,4 +76,4 @@ export const accountOperations: Record<string, (domain: Domain, args: Args) => P
   'token.list': async (domain) => domain.tokens.list(),
   /** `{token}` (access token or id) → the revoked token's facts. Errors: `not_found`, `unauthenticated` (already gone). */
   'token.revoke': async (domain, args) => domain.tokens.revoke(await findToken(domain, text(args, 'token'))),
-}
+} satisfies Record<string, AdminOperation>
