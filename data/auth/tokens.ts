@@ -15,6 +15,9 @@ import type { Viewer } from '../viewer.js'
 export const SCOPES = ['basic', 'stream', 'write_post', 'follow', 'update_profile', 'public_messages', 'messages', 'files', 'export'] as const
 export type Scope = (typeof SCOPES)[number]
 
+/** The scopes that allow messaging: either lets a token read and write channels and messages (`messages` includes `public_messages`). */
+export const MESSAGING_SCOPES: readonly Scope[] = ['public_messages', 'messages']
+
 /**
  * Normalises a requested scope list (space or comma separated, or a list):
  * unknown scopes (such as the retired `email`) are dropped, `post` means
