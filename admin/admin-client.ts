@@ -1,11 +1,10 @@
 /**
  * How the console reaches an instance: admin operations by name, answered in
- * the shapes of server/present/admin.ts. The console never opens a store
+ * the shapes of the admin protocol (data/admin/protocol.ts). The console never opens a store
  * itself (the server that holds the data dir owns it), so the real client
  * talks to that server's admin socket; tests give the console a fake.
  */
-import { lockHolder } from '../data/index.js'
-import { adminSocketPath, callAdminSocket } from '../server/admin-socket.js'
+import { adminSocketPath, callAdminSocket, lockHolder } from '../data/index.js'
 
 export interface AdminClient {
   /** Runs admin operation `op`; rejects with the server's error (its message is meant for the operator). */

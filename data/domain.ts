@@ -1,7 +1,8 @@
 /**
  * Explicit wiring of the domain: the store, the event bus and the services,
  * each given only what it needs. `openDomain` is the one way in for the
- * server, the CLI and tests.
+ * server, the CLI and tests. The store itself stays inside (see
+ * domain-store.ts): the edges see services only.
  */
 import { join } from 'node:path'
 import { loadConfig, type InstanceConfig } from './config.js'
@@ -41,12 +42,12 @@ import { UserViewService } from './users/user-views.js'
 import { FileStore, type FileStoreOptions } from './store/file-store.js'
 import { initDataDir, requireCurrentFormat } from './store/data-dir.js'
 import type { Store } from './store/port.js'
+import { rememberStore } from './domain-store.js'
 
 export interface Domain {
   readonly dataDir: string
   readonly imagesDir: string
   readonly config: InstanceConfig
-  readonly store: Store
   readonly events: EventBus
   readonly users: UserService
   readonly profiles: ProfileService
@@ -82,6 +83,9 @@ export interface Domain {
   readonly publicReads: PublicReadService
   close(): Promise<void>
 }
+
+/** The view services presenters read from: what a viewer sees of users, posts, messages and channels. */
+export type DomainViews = Pick<Domain, 'userViews' | 'postViews' | 'messageViews' | 'channelViews'>
 
 export interface OpenDomainOptions extends FileStoreOptions {
   /** Overrides of the instance config (tests, `svc serve` flags). */
@@ -122,11 +126,10 @@ export function wireDomain(dataDir: string, config: InstanceConfig, store: Store
   const messages = new MessageService(store, events, channelAccess, users, markers)
   const postViews = new PostViewService(store)
   const messageViews = new MessageViewService(store)
-  return {
+  const domain: Domain = {
     dataDir,
     imagesDir,
     config,
-    store,
     events,
     users,
     profiles: new ProfileService(store, events, users),
@@ -162,4 +165,6 @@ export function wireDomain(dataDir: string, config: InstanceConfig, store: Store
     text: new TextService(users),
     close: () => store.close(),
   }
+  rememberStore(domain, store)
+  return domain
 }

@@ -2,7 +2,12 @@
  * The domain's one error vocabulary. Each edge translates a code once:
  * server/ to an HTTP status, bin/ to an exit line, admin/ to an error line.
  */
-export type ErrorCode = 'invalid' | 'unauthenticated' | 'forbidden' | 'not_found' | 'conflict' | 'too_large' | 'rate_limited' | 'quota' | 'unavailable'
+export const ERROR_CODES = ['invalid', 'unauthenticated', 'forbidden', 'not_found', 'conflict', 'too_large', 'rate_limited', 'quota', 'unavailable'] as const
+
+export type ErrorCode = (typeof ERROR_CODES)[number]
+
+/** Is `code` one of the domain's error codes (say, one that crossed the admin socket as text)? */
+export const isErrorCode = (code: string): code is ErrorCode => (ERROR_CODES as readonly string[]).includes(code)
 
 export interface DomainErrorOptions {
   /** A machine-readable slug for clients, e.g. `invalid-token`. */

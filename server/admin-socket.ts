@@ -1,42 +1,43 @@
 /**
- * The local admin channel of a running server: a Unix socket at
- * `<data dir>/admin.sock`, reachable only by the user running `svc serve`
- * (mode 600), speaking newline-delimited JSON. Each request line
- * `{"id", "op", "args"}` gets one answer line, `{"id", "ok": true, "result"}`
- * or `{"id", "ok": false, "error": {"code", "message"}}`. The CLI and the
- * console send admin operations here so that only the server writes its store.
+ * The server's side of the admin socket (the protocol is data/admin/protocol.ts):
+ * it runs the admin operations it is sent on the domain this server holds
+ * and answers them presented.
  */
 import { once } from 'node:events'
 import { chmod, unlink } from 'node:fs/promises'
-import { createConnection, createServer, type Socket } from 'node:net'
-import { join } from 'node:path'
-import { adminOperations, anonymous, DomainError, invalid, isDomainError, type Domain, type ErrorCode } from '../data/index.js'
-import { errorStatus } from './error-status.js'
+import { createServer, type Socket } from 'node:net'
+import {
+  adminOperations,
+  adminSocketPath,
+  anonymous,
+  invalid,
+  isAdminOperation,
+  isDomainError,
+  MAX_ADMIN_LINE,
+  type AdminArgs,
+  type AdminOperationName,
+  type AdminRequest,
+  type AdminResponse,
+  type AdminResults,
+  type AdminValue,
+  type Domain,
+} from '../data/index.js'
 import { presentAdminResult } from './present/admin.js'
-
-export const adminSocketPath = (dataDir: string): string => join(dataDir, 'admin.sock')
-
-export interface AdminRequest {
-  id?: number | string
-  op: string
-  args?: Record<string, unknown>
-}
-
-export type AdminResponse = { id?: number | string; ok: true; result: unknown } | { id?: number | string; ok: false; error: { code: string; message: string } }
-
-/** A request line longer than this is refused; no admin operation needs as much. */
-const MAX_LINE = 1 << 20
 
 /**
  * Runs admin operation `name` on `domain`; answers its presented result
  * (`baseUrl` makes the users' image and profile URLs).
  * Errors: `invalid` (unknown operation), then the operation's own.
  */
-export async function runAdminOperation(domain: Domain, name: string, args: Record<string, unknown>, baseUrl: string): Promise<unknown> {
-  const operation = Object.hasOwn(adminOperations, name) ? adminOperations[name] : undefined
-  if (!operation) throw invalid(`unknown admin operation ${name}`)
-  const value = await operation(domain, args)
-  return presentAdminResult({ domain, viewer: anonymous, baseUrl, options: {} }, name, value)
+export async function runAdminOperation(domain: Domain, name: string, args: AdminArgs, baseUrl: string): Promise<unknown> {
+  if (!isAdminOperation(name)) throw invalid(`unknown admin operation ${name}`)
+  return runKnown(domain, name, args, baseUrl)
+}
+
+async function runKnown<N extends AdminOperationName>(domain: Domain, name: N, args: AdminArgs, baseUrl: string): Promise<AdminResults[N]> {
+  // The table's entry for N answers AdminValue<N>; TypeScript cannot follow a generic key into the table.
+  const value = (await adminOperations[name](domain, args)) as AdminValue<N>
+  return presentAdminResult({ views: domain, viewer: anonymous, baseUrl, options: {} }, name, value)
 }
 
 const ignoreMissing = (err: NodeJS.ErrnoException) => {
@@ -85,7 +86,7 @@ export async function serveAdminSocket(domain: Domain, options: { baseUrl: strin
     socket.setEncoding('utf8')
     socket.on('data', (chunk: string) => {
       buffered += chunk
-      if (buffered.length > MAX_LINE && !buffered.includes('\n')) {
+      if (buffered.length > MAX_ADMIN_LINE && !buffered.includes('\n')) {
         socket.end(JSON.stringify({ ok: false, error: { code: 'too_large', message: 'admin request line too long' } }) + '\n')
         return
       }
@@ -127,49 +128,4 @@ export async function serveAdminSocket(domain: Domain, options: { baseUrl: strin
       await unlink(path).catch(ignoreMissing)
     },
   }
-}
-
-/** Nobody answers on the socket: no server, or one starting or stopping. */
-export class AdminSocketUnreachable extends Error {
-  constructor(path: string, cause: unknown) {
-    super(`no server answers on ${path}`, { cause })
-    this.name = 'AdminSocketUnreachable'
-  }
-}
-
-const errorOf = (error: { code: string; message: string }): Error =>
-  Object.hasOwn(errorStatus, error.code) ? new DomainError(error.code as ErrorCode, error.message) : new Error(error.message)
-
-/**
- * Sends one admin operation to the server listening on `path`; answers its
- * result. Rejects with `AdminSocketUnreachable` when it cannot connect, with
- * a `DomainError` (same code and message) when the operation failed.
- */
-export function callAdminSocket(path: string, op: string, args: Record<string, unknown>): Promise<unknown> {
-  return new Promise((resolve, reject) => {
-    let connected = false
-    let buffered = ''
-    const socket = createConnection(path, () => {
-      connected = true
-      socket.write(JSON.stringify({ id: 1, op, args } satisfies AdminRequest) + '\n')
-    })
-    socket.setEncoding('utf8')
-    socket.on('data', (chunk: string) => {
-      buffered += chunk
-      const end = buffered.indexOf('\n')
-      if (end < 0) return
-      socket.end()
-      try {
-        const response = JSON.parse(buffered.slice(0, end)) as AdminResponse
-        if (response.ok) resolve(response.result)
-        else reject(errorOf(response.error))
-      } catch (err) {
-        reject(new Error(`bad answer from the admin socket: ${(err as Error).message}`))
-      }
-    })
-    socket.on('error', (err) => reject(connected ? err : new AdminSocketUnreachable(path, err)))
-    socket.on('close', () =>
-      reject(connected ? new Error('the server closed the admin socket before answering (is it stopping?)') : new AdminSocketUnreachable(path, null)),
-    )
-  })
 }

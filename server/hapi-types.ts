@@ -1,5 +1,5 @@
 /** Typing of what svc keeps on hapi's request and route objects. */
-import type { Viewer } from '../data/index.js'
+import type { Scope, Viewer } from '../data/index.js'
 
 /** Which token an endpoint takes (the spec's Token column). `none` still reads a token when one is sent. */
 export type TokenKind = 'none' | 'any' | 'user' | 'app'
@@ -7,7 +7,7 @@ export type TokenKind = 'none' | 'any' | 'user' | 'app'
 export interface SvcRouteConfig {
   token: TokenKind
   /** The token needs at least one of these scopes (user tokens only). */
-  scopes?: string[]
+  scopes?: readonly Scope[]
   /** Leave the route out of rate limiting (avatar and cover redirects, image files). */
   unlimited?: boolean
   /** Answer as-is, without the JSON envelope (OAuth token endpoint, pages, redirects). */

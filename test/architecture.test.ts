@@ -1,6 +1,8 @@
 /**
  * The tree shows the architecture: data/ is the domain package and imports
  * nothing from server/, admin/ or bin/; those import data/ through its index.
+ * The console is a client of the admin protocol (in data/), never of the
+ * server's code; the CLI starts a server through server/index.ts only.
  */
 import t from 'tap'
 import { readdirSync, readFileSync, statSync } from 'node:fs'
@@ -44,4 +46,22 @@ t.test('server/, admin/ and bin/ reach data/ only through its index', async (t) 
     ),
   )
   t.same(offending, [])
+})
+
+t.test('admin/ imports nothing from server/', async (t) => {
+  const offending = sources('admin').flatMap((f) =>
+    importsOf(f)
+      .filter((i) => i.startsWith('server/'))
+      .map((i) => `${f} -> ${i}`),
+  )
+  t.same(offending, [])
+})
+
+t.test('bin/ reaches server/ only through its index, to run a server or an admin operation', async (t) => {
+  const fromServer = sources('bin').flatMap((f) => importsOf(f).filter((i) => i.startsWith('server/')))
+  t.ok(fromServer.length > 0, 'svc serve starts a server')
+  t.same(
+    fromServer.filter((i) => i !== 'server/index.js'),
+    [],
+  )
 })

@@ -1,17 +1,10 @@
 /** The registered client apps, oldest first. */
+import type { AppFacts } from '../../data/index.js'
 import { ListView } from './list-view.js'
 import type { Column } from './table.js'
 import { shortTime, type ViewProps } from './view-props.js'
 
-interface App {
-  id: string
-  client_id: string
-  name: string
-  redirect_uris: string[]
-  created_at?: string
-}
-
-const columns: readonly Column<App>[] = [
+const columns: readonly Column<AppFacts>[] = [
   { title: 'ID', width: 6, value: (a) => a.id },
   { title: 'NAME', width: 20, value: (a) => a.name },
   { title: 'CLIENT ID', width: 24, value: (a) => a.client_id },

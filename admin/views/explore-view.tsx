@@ -5,6 +5,7 @@
  */
 import { Box } from 'ink'
 import { useMemo } from 'react'
+import type { CuratedStream } from '../../data/index.js'
 import { useKeys } from '../key-router.js'
 import { useAdminList } from '../use-admin-list.js'
 import { useSelection } from '../use-selection.js'
@@ -12,16 +13,9 @@ import { KeyHelp } from './key-help.js'
 import { Table, type Column } from './table.js'
 import type { ViewProps } from './view-props.js'
 
-interface Stream {
-  slug: string
-  title: string
-  rule: Record<string, unknown>
-  pinned: string[]
-}
-
 /** A line of the tree: a stream, or one of its pins. */
 interface Line {
-  stream: Stream
+  stream: CuratedStream
   pin?: string
 }
 
@@ -42,7 +36,7 @@ const postIdOf = (answer: string): number => {
 }
 
 export function ExploreView({ client, controls, active, refresh }: ViewProps) {
-  const { items, reload } = useAdminList<Stream>(client, 'explore.list', controls, refresh)
+  const { items, reload } = useAdminList<CuratedStream>(client, 'explore.list', controls, refresh)
   const lines = useMemo(() => items?.flatMap((stream): Line[] => [{ stream }, ...stream.pinned.map((pin) => ({ stream, pin }))]) ?? null, [items])
   const selected = useSelection(lines?.length ?? 0, active)
   const line = lines?.[selected]

@@ -1,6 +1,6 @@
 /** The live tokens (never a secret: only hashes are stored); `r` revokes the selected one. */
 import { Box } from 'ink'
-import type { TokenFacts } from '../../server/present/admin.js'
+import type { TokenFacts } from '../../data/index.js'
 import { useKeys } from '../key-router.js'
 import { useAdminList } from '../use-admin-list.js'
 import { useSelection } from '../use-selection.js'

@@ -1,17 +1,10 @@
 /** The accounts, oldest first. */
+import type { AdminUser } from '../../data/index.js'
 import { ListView } from './list-view.js'
 import type { Column } from './table.js'
 import { shortTime, type ViewProps } from './view-props.js'
 
-interface User {
-  id: string
-  username: string
-  name?: string
-  type?: string
-  created_at?: string
-}
-
-const columns: readonly Column<User>[] = [
+const columns: readonly Column<AdminUser>[] = [
   { title: 'ID', width: 6, value: (u) => u.id },
   { title: 'USERNAME', width: 20, value: (u) => `@${u.username}` },
   { title: 'NAME', width: 30, value: (u) => u.name ?? '' },

@@ -1,18 +1,10 @@
 /** `svc app create|list`: register client apps and see them. */
 import type { Command } from 'commander'
+import type { AppFacts } from '../../data/index.js'
 import { adminSubcommand, collect, printResult, type AdminFlags } from './admin-command.js'
 import type { RunOperation } from './run-operation.js'
 
-interface PresentedApp {
-  id: string
-  client_id: string
-  name: string
-  redirect_uris: string[]
-  client_secret?: string
-  password_grant_secret?: string
-}
-
-const row = (app: PresentedApp): string => [app.id, app.client_id, app.name, app.redirect_uris.join(' ')].join('\t')
+const row = (app: AppFacts): string => [app.id, app.client_id, app.name, app.redirect_uris.join(' ')].join('\t')
 
 export function appCommand(program: Command, run: RunOperation): void {
   const app = program.command('app').description('client apps')
@@ -21,7 +13,7 @@ export function appCommand(program: Command, run: RunOperation): void {
     .requiredOption('--name <name>', 'the app name users see when they authorize it')
     .option('--redirect-uri <uri>', 'an OAuth redirect URI (repeatable)', collect, [])
     .action(async (flags: AdminFlags & { name: string; redirectUri: string[] }) => {
-      const created = (await run(flags, 'app.create', { name: flags.name, redirect_uris: flags.redirectUri })) as PresentedApp
+      const created = await run(flags, 'app.create', { name: flags.name, redirect_uris: flags.redirectUri })
       printResult(flags, created, () =>
         [
           `client_id: ${created.client_id}`,
@@ -35,7 +27,7 @@ export function appCommand(program: Command, run: RunOperation): void {
     })
 
   adminSubcommand(app, 'list', 'list the client apps, oldest first').action(async (flags: AdminFlags) => {
-    const apps = (await run(flags, 'app.list', {})) as PresentedApp[]
+    const apps = await run(flags, 'app.list', {})
     printResult(flags, apps, () => apps.map(row).join('\n'))
   })
 }

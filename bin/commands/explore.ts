@@ -4,7 +4,7 @@
  * the server that holds the data dir, or on the data dir directly.
  */
 import type { Command } from 'commander'
-import type { ExploreRule, ExploreStreamRow } from '../../data/index.js'
+import type { CuratedStream, ExploreRule } from '../../data/index.js'
 import { adminSubcommand, printResult, type AdminFlags } from './admin-command.js'
 import type { RunOperation } from './run-operation.js'
 
@@ -52,12 +52,12 @@ function ruleOf(f: RuleFlags): Record<string, unknown> {
   return rule
 }
 
-const describeRule = (rule: ExploreRule): string => {
+const describeRule = (rule: CuratedStream['rule']): string => {
   const parts = Object.entries(rule).map(([k, v]) => (v === true ? k : `${k}=${Array.isArray(v) ? v.join(',') : v}`))
   return parts.length > 0 ? parts.join(' ') : 'every public post'
 }
 
-const describe = (s: ExploreStreamRow): string =>
+const describe = (s: CuratedStream): string =>
   `${s.slug}\t${s.title}\tmarker explore:${s.marker}\t${describeRule(s.rule)}\tpinned ${s.pinned.length > 0 ? s.pinned.join(',') : 'none'}`
 
 const ruleOptions = (cmd: Command): Command =>
@@ -85,7 +85,7 @@ export function exploreCommand(program: Command, run: RunOperation): void {
   const explore = program.command('explore').description('curate explore streams')
 
   adminSubcommand(explore, 'list', 'list the explore streams, oldest first').action(async (opts: AdminFlags) => {
-    const streams = (await run(opts, 'explore.list', {})) as ExploreStreamRow[]
+    const streams = await run(opts, 'explore.list', {})
     printResult(opts, streams, () => streams.map(describe).join('\n'))
   })
 
@@ -94,13 +94,13 @@ export function exploreCommand(program: Command, run: RunOperation): void {
     .requiredOption('--description <text>', 'description shown to clients')
     .option('--marker <name>', 'marker name suffix (explore:<name>); default the slug')
     .action(async (slug: string, opts: StreamFlags) => {
-      const stream = (await run(opts, 'explore.create', {
+      const stream = await run(opts, 'explore.create', {
         slug,
         title: opts.title,
         description: opts.description,
         marker: opts.marker,
         rule: ruleOf(opts),
-      })) as ExploreStreamRow
+      })
       printResult(opts, stream, () => `created ${describe(stream)}`)
     })
 
@@ -120,12 +120,12 @@ export function exploreCommand(program: Command, run: RunOperation): void {
         rule: ruleOf(opts),
         replace_rule: opts.clearRule === true,
       }
-      const stream = (await run(opts, 'explore.update', args)) as ExploreStreamRow
+      const stream = await run(opts, 'explore.update', args)
       printResult(opts, stream, () => `updated ${describe(stream)}`)
     })
 
   adminSubcommand(explore, 'delete <slug>', 'delete an explore stream').action(async (slug: string, opts: AdminFlags) => {
-    const stream = (await run(opts, 'explore.delete', { slug })) as ExploreStreamRow
+    const stream = await run(opts, 'explore.delete', { slug })
     printResult(opts, stream, () => `deleted ${stream.slug}`)
   })
 
@@ -135,7 +135,7 @@ export function exploreCommand(program: Command, run: RunOperation): void {
   ] as const) {
     adminSubcommand(explore, `${name} <slug> <post_id>`, `${name} a post ${name === 'pin' ? 'to' : 'from'} a stream`).action(
       async (slug: string, postId: string, opts: AdminFlags) => {
-        const stream = (await run(opts, `explore.${name}`, { slug, post_id: whole('post_id', postId) })) as ExploreStreamRow
+        const stream = await run(opts, `explore.${name}`, { slug, post_id: whole('post_id', postId) })
         printResult(opts, stream, () => `${verb} post ${postId} in ${describe(stream)}`)
       },
     )

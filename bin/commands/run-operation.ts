@@ -5,12 +5,22 @@
  * exist (`svc init`); an operation that changes it says which one it used.
  */
 import { setTimeout as sleep } from 'node:timers/promises'
-import { isDomainError, lockHolder, openDomain } from '../../data/index.js'
-import { AdminSocketUnreachable, adminSocketPath, callAdminSocket, runAdminOperation } from '../../server/admin-socket.js'
+import {
+  AdminSocketUnreachable,
+  adminSocketPath,
+  callAdminSocket,
+  isDomainError,
+  lockHolder,
+  openDomain,
+  type AdminArgs,
+  type AdminOperationName,
+  type AdminResults,
+} from '../../data/index.js'
+import { runAdminOperation } from '../../server/index.js'
 import { existingDataDirOf, reportDataDir } from './data-dir.js'
 
-/** Runs admin operation `name` for the data dir named by `opts`; answers its result. */
-export type RunOperation = (opts: { dataDir?: string }, name: string, args: Record<string, unknown>) => Promise<unknown>
+/** Runs admin operation `name` for the data dir named by `opts`; answers its result in the protocol's shape. */
+export type RunOperation = <N extends AdminOperationName>(opts: { dataDir?: string }, name: N, args: AdminArgs) => Promise<AdminResults[N]>
 
 /** How long to wait for a server that holds the data dir to answer (it may be starting up). */
 const PATIENCE_MS = 10_000
@@ -22,7 +32,7 @@ const HELD = Symbol('held')
 const READS = new Set(['app.list', 'user.list', 'token.list', 'explore.list'])
 
 /** Runs the operation on the data dir itself; answers HELD when a server took the dir first. */
-async function runDirectly(dir: string, name: string, args: Record<string, unknown>): Promise<unknown> {
+async function runDirectly(dir: string, name: string, args: AdminArgs): Promise<unknown> {
   let domain
   try {
     domain = await openDomain(dir)
@@ -37,7 +47,11 @@ async function runDirectly(dir: string, name: string, args: Record<string, unkno
   }
 }
 
-export const runOperation: RunOperation = async (opts, name, args) => {
+export const runOperation: RunOperation = async <N extends AdminOperationName>(opts: { dataDir?: string }, name: N, args: AdminArgs) =>
+  // Both ways answer what the server's admin presenter made of operation N.
+  (await runSomewhere(opts, name, args)) as AdminResults[N]
+
+async function runSomewhere(opts: { dataDir?: string }, name: string, args: AdminArgs): Promise<unknown> {
   const dir = await existingDataDirOf(opts)
   const socket = adminSocketPath(dir)
   const deadline = Date.now() + PATIENCE_MS

@@ -5,9 +5,7 @@
  */
 import type { Command } from 'commander'
 import { openDomain, type Domain } from '../../data/index.js'
-import { serveAdminSocket, type AdminSocket } from '../../server/admin-socket.js'
-import { rateLimitOffIn } from '../../server/rate-limit.js'
-import { createServer } from '../../server/server.js'
+import { createServer, rateLimitOffIn, serveAdminSocket, type AdminSocket } from '../../server/index.js'
 import { dataDirOf } from './data-dir.js'
 
 interface ServeFlags {

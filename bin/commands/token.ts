@@ -3,9 +3,9 @@
  * Only hashes of tokens are stored, so a listed token shows its id, never its secret.
  */
 import type { Command } from 'commander'
+import type { TokenFacts } from '../../data/index.js'
 import { adminSubcommand, printResult, type AdminFlags } from './admin-command.js'
 import type { RunOperation } from './run-operation.js'
-import type { TokenFacts } from '../../server/present/admin.js'
 
 const row = (t: TokenFacts): string => [t.id, t.kind, t.app.client_id, t.app.name, t.user ? `@${t.user.username}` : '-', t.scopes.join(',') || '-'].join('\t')
 
@@ -17,23 +17,19 @@ export function tokenCommand(program: Command, run: RunOperation): void {
     .requiredOption('--client-id <c>', 'the app the token belongs to')
     .option('--scopes <a,b,...>', 'scopes to grant, comma separated')
     .action(async (flags: AdminFlags & { username: string; clientId: string; scopes?: string }) => {
-      const issued = (await run(flags, 'token.create', { username: flags.username, client_id: flags.clientId, scopes: flags.scopes })) as {
-        access_token: string
-        token_id: string
-        token: { scopes: string[] }
-      }
+      const issued = await run(flags, 'token.create', { username: flags.username, client_id: flags.clientId, scopes: flags.scopes })
       // The bare token on stdout, so `TOKEN=$(svc token create ...)` works.
       printResult(flags, issued, () => issued.access_token)
       if (!flags.json) process.stderr.write(`svc: token ${issued.token_id} for @${flags.username}, scopes ${issued.token.scopes.join(',')}\n`)
     })
 
   adminSubcommand(token, 'list', 'list the live tokens: id, kind, app, user, scopes').action(async (flags: AdminFlags) => {
-    const tokens = (await run(flags, 'token.list', {})) as TokenFacts[]
+    const tokens = await run(flags, 'token.list', {})
     printResult(flags, tokens, () => tokens.map(row).join('\n'))
   })
 
   adminSubcommand(token, 'revoke <token>', 'revoke a token given as the access token or its id').action(async (ref: string, flags: AdminFlags) => {
-    const revoked = (await run(flags, 'token.revoke', { token: ref })) as TokenFacts
+    const revoked = await run(flags, 'token.revoke', { token: ref })
     printResult(flags, revoked, () => `revoked token ${revoked.id} (${revoked.user ? `@${revoked.user.username} in ` : ''}${revoked.app.name})`)
   })
 }

@@ -1,18 +1,11 @@
 /** `svc user create|list`: make accounts and see them. */
 import type { Command } from 'commander'
+import type { AdminUser } from '../../data/index.js'
 import { adminSubcommand, printResult, type AdminFlags } from './admin-command.js'
 import { passwordFrom, type PasswordFlags } from './password-input.js'
 import type { RunOperation } from './run-operation.js'
 
-/** The API's User object, as far as the text output reads it. */
-interface PresentedUser {
-  id: string
-  username: string
-  name: string
-  type: string
-}
-
-const row = (user: PresentedUser): string => [user.id, `@${user.username}`, user.name, user.type].join('\t')
+const row = (user: AdminUser): string => [user.id, `@${user.username}`, user.name, user.type].join('\t')
 
 export function userCommand(program: Command, run: RunOperation): void {
   const user = program.command('user').description('accounts')
@@ -24,17 +17,17 @@ export function userCommand(program: Command, run: RunOperation): void {
     .option('--name <n>', 'display name (default: the username)')
     .option('--type <type>', 'human, bot or feed', 'human')
     .action(async (flags: AdminFlags & PasswordFlags & { username: string; name?: string; type: string }) => {
-      const created = (await run(flags, 'user.create', {
+      const created = await run(flags, 'user.create', {
         username: flags.username,
         password: await passwordFrom(flags),
         name: flags.name,
         type: flags.type,
-      })) as PresentedUser
+      })
       printResult(flags, created, () => `created user @${created.username} (id ${created.id}, ${created.type})`)
     })
 
   adminSubcommand(user, 'list', 'list the accounts, oldest first').action(async (flags: AdminFlags) => {
-    const users = (await run(flags, 'user.list', {})) as PresentedUser[]
+    const users = await run(flags, 'user.list', {})
     printResult(flags, users, () => users.map(row).join('\n'))
   })
 }

@@ -6,13 +6,13 @@
  * them (secrets' hashes never leave it).
  */
 import type { Domain } from '../domain.js'
+import type { AdminArgs, AdminOperation } from './operations.js'
 import { invalid, notFound } from '../errors.js'
 import type { TokenRow } from '../model/token.js'
 import type { UserType } from '../model/user.js'
-import { hashSecret } from '../security/secrets.js'
-import { SCOPES, type TokenInfo } from '../auth/tokens.js'
+import { SCOPES } from '../auth/tokens.js'
 
-type Args = Record<string, unknown>
+type Args = AdminArgs
 
 const USER_TYPES: readonly UserType[] = ['human', 'bot', 'feed']
 
@@ -45,18 +45,14 @@ const userType = (args: Args): UserType | undefined => {
   return type as UserType | undefined
 }
 
-const ALL = { limit: Number.MAX_SAFE_INTEGER, order: 'asc' } as const
-
-/** A token given by its access token string (found by hash) or by its id. */
+/** A token given by its access token string or by its id. */
 async function findToken(domain: Domain, ref: string): Promise<TokenRow> {
-  const byHash = await domain.store.read.tokens.one('hash', hashSecret(ref))
-  if (byHash) return byHash
-  const byId = /^\d{1,15}$/.test(ref) ? await domain.store.read.tokens.get(Number(ref)) : null
-  if (!byId) throw notFound('no such token (give the access token or a token id from `svc token list`)')
-  return byId
+  const token = await domain.tokens.find(ref)
+  if (!token) throw notFound('no such token (give the access token or a token id from `svc token list`)')
+  return token
 }
 
-export const accountOperations: Record<string, (domain: Domain, args: Args) => Promise<unknown>> = {
+export const accountOperations = {
   /** `{name, redirect_uris?}` → `{app, client_secret, password_grant_secret}` (the secrets only this once). */
   'app.create': async (domain, args) => domain.apps.create({ name: text(args, 'name'), redirect_uris: texts(args, 'redirect_uris') }),
   /** Every app, oldest first. */
@@ -65,7 +61,7 @@ export const accountOperations: Record<string, (domain: Domain, args: Args) => P
   'user.create': async (domain, args) =>
     domain.users.create({ username: text(args, 'username'), password: text(args, 'password'), name: optionalText(args, 'name'), type: userType(args) }),
   /** Every user, oldest first. */
-  'user.list': async (domain) => domain.store.read.users.getMany(await domain.store.read.users.scan(ALL)),
+  'user.list': async (domain) => domain.users.list(),
   /** `{username, client_id, scopes?}` → `{access_token, info}`; every scope when none are named. Errors: `invalid`, `not_found`. */
   'token.create': async (domain, args) => {
     const user = await domain.users.byUsername(text(args, 'username'))
@@ -77,11 +73,7 @@ export const accountOperations: Record<string, (domain: Domain, args: Args) => P
     return { access_token, info }
   },
   /** Every live token's facts (never its secret: only hashes are stored), oldest first. */
-  'token.list': async (domain) => {
-    const rows = await domain.store.read.tokens.getMany(await domain.store.read.tokens.scan(ALL))
-    const infos = await Promise.all(rows.map((row) => domain.tokens.describe(row)))
-    return infos.filter((info): info is TokenInfo => info !== null)
-  },
+  'token.list': async (domain) => domain.tokens.list(),
   /** `{token}` (access token or id) → the revoked token's facts. Errors: `not_found`, `unauthenticated` (already gone). */
   'token.revoke': async (domain, args) => domain.tokens.revoke(await findToken(domain, text(args, 'token'))),
-}
+} satisfies Record<string, AdminOperation>

@@ -5,10 +5,11 @@
  * own rules apply.
  */
 import type { Domain } from '../domain.js'
+import type { AdminArgs, AdminOperation } from './operations.js'
 import { invalid } from '../errors.js'
 import type { ExploreRulePatch } from '../explore/explore-rule.js'
 
-type Args = Record<string, unknown>
+type Args = AdminArgs
 
 const text = (args: Args, key: string): string => {
   const value = args[key]
@@ -42,7 +43,7 @@ async function rule(domain: Domain, args: Args): Promise<ExploreRulePatch | unde
   return { ...patch, user_ids: ids }
 }
 
-export const exploreOperations: Record<string, (domain: Domain, args: Args) => Promise<unknown>> = {
+export const exploreOperations = {
   /** Every stream, oldest first. */
   'explore.list': async (domain) => domain.explore.list(),
   /** `{slug, title, description, marker?, rule?}` → the new stream; rule `user_ids` may be usernames. */
@@ -70,4 +71,4 @@ export const exploreOperations: Record<string, (domain: Domain, args: Args) => P
   'explore.pin': async (domain, args) => domain.explore.pin(text(args, 'slug'), postId(args)),
   /** `{slug, post_id}` → the stream without that pin. */
   'explore.unpin': async (domain, args) => domain.explore.unpin(text(args, 'slug'), postId(args)),
-}
+} satisfies Record<string, AdminOperation>

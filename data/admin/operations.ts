@@ -8,9 +8,20 @@ import type { Domain } from '../domain.js'
 import { accountOperations } from './account-operations.js'
 import { exploreOperations } from './explore-operations.js'
 
-export type AdminOperation = (domain: Domain, args: any) => Promise<unknown>
+/** An operation's arguments as they arrive: plain JSON, unchecked. */
+export type AdminArgs = Record<string, unknown>
 
-export const adminOperations: Record<string, AdminOperation> = {
+export type AdminOperation = (domain: Domain, args: AdminArgs) => Promise<unknown>
+
+export const adminOperations = {
   ...accountOperations,
   ...exploreOperations,
 }
+
+export type AdminOperationName = keyof typeof adminOperations
+
+/** What operation `N` answers before the edge presents it: domain values (rows, token facts). */
+export type AdminValue<N extends AdminOperationName> = Awaited<ReturnType<(typeof adminOperations)[N]>>
+
+/** Is `name` an admin operation? (Names arrive as text from the socket and the CLI.) */
+export const isAdminOperation = (name: string): name is AdminOperationName => Object.hasOwn(adminOperations, name)

@@ -15,6 +15,9 @@ import type { Viewer } from '../viewer.js'
 export const SCOPES = ['basic', 'stream', 'write_post', 'follow', 'update_profile', 'public_messages', 'messages', 'files', 'export'] as const
 export type Scope = (typeof SCOPES)[number]
 
+/** The scopes that allow messaging: either lets a token read and write channels and messages (`messages` includes `public_messages`). */
+export const MESSAGING_SCOPES: readonly Scope[] = ['public_messages', 'messages']
+
 /**
  * Normalises a requested scope list (space or comma separated, or a list):
  * unknown scopes (such as the retired `email`) are dropped, `post` means
@@ -117,6 +120,20 @@ export class TokenService {
       limits: { following: this.limits.following, max_file_size: this.limits.max_file_size, available_invites: 0 },
       storage: { available: Math.max(0, this.limits.storage - used), used },
     }
+  }
+
+  /** Every live token's facts, oldest first, leaving out tokens whose app or user is gone (the admin's list). */
+  async list(): Promise<TokenInfo[]> {
+    const rows = await this.store.read.tokens.getMany(await this.store.read.tokens.scan({ limit: Number.MAX_SAFE_INTEGER, order: 'asc' }))
+    const infos = await Promise.all(rows.map((row) => this.describe(row)))
+    return infos.filter((info): info is TokenInfo => info !== null)
+  }
+
+  /** The token given by its access token string (found by its hash) or by its id; null when none is. */
+  async find(ref: string): Promise<TokenRow | null> {
+    const byHash = await this.store.read.tokens.one('hash', hashSecret(ref))
+    if (byHash) return byHash
+    return /^\d{1,15}$/.test(ref) ? this.store.read.tokens.get(Number(ref)) : null
   }
 
   /**

@@ -8,6 +8,7 @@ import type { UserRow } from '../model/user.js'
 import { paginateRanked, resolvePage, type PageInput } from '../pagination/pagination.js'
 import type { Page } from '../pagination/pagination.js'
 import type { Store } from '../store/port.js'
+import { MESSAGING_SCOPES } from '../auth/tokens.js'
 import { DomainError } from '../errors.js'
 import { hasScope, type Viewer } from '../viewer.js'
 import { BROADCAST_TYPE, PM_TYPE, type ChannelAccess } from './channel-acl.js'
@@ -39,8 +40,8 @@ export class ChannelInboxService {
    */
   async inbox(viewer: Viewer, query: PageInput, filter: ChannelFilter): Promise<Inbox> {
     const user = actingUser(viewer)
-    if (!hasScope(viewer, 'public_messages'))
-      throw new DomainError('forbidden', 'This endpoint requires one of these scopes: public_messages, messages', { slug: 'insufficient-scope' })
+    if (!MESSAGING_SCOPES.some((scope) => hasScope(viewer, scope)))
+      throw new DomainError('forbidden', `This endpoint requires one of these scopes: ${MESSAGING_SCOPES.join(', ')}`, { slug: 'insufficient-scope' })
     const channels = await this.subscribed(viewer, user)
     const unread_counts: Record<string, number> = { [PM_TYPE]: 0, [BROADCAST_TYPE]: 0 }
     const activity = new Map<number, number>()

@@ -5,6 +5,7 @@
  * general parameters, which need that state.
  */
 import type { ChannelRow, MarkerRow, MessageRow } from '../model/channel.js'
+import type { UserRow } from '../model/user.js'
 import { pair } from '../store/schema.js'
 import type { Store } from '../store/port.js'
 import type { Viewer } from '../viewer.js'
@@ -15,6 +16,8 @@ import { channelMarkerName, type MarkerService } from './markers.js'
 
 export interface ChannelView {
   channel: ChannelRow
+  /** The channel's owner; null when the account is gone. */
+  owner: UserRow | null
   counts: { messages: number; subscribers: number }
   you: { readers: boolean; writers: boolean; editors: boolean }
   you_can_edit: boolean
@@ -66,6 +69,7 @@ export class ChannelViewService {
     const [recentId] = await r.messages.ids('channel', channel.id, { limit: 1 })
     const view: ChannelView = {
       channel,
+      owner: await r.users.get(channel.owner_id),
       counts: { messages: await r.messages.count('channel_live', channel.id), subscribers: await r.subscriptions.count('channel', channel.id) },
       you: { readers: atLeast(level, 'read'), writers: atLeast(level, 'write') && !channel.is_inactive, editors: atLeast(level, 'edit') },
       you_can_edit: userId === channel.owner_id,

@@ -66,6 +66,16 @@ export class UserService {
     return this.store.read.users.get(id)
   }
 
+  /** The users of `ids` in that order, leaving out ids of no user (`GET /users?ids=`). */
+  getMany(ids: readonly number[]): Promise<UserRow[]> {
+    return this.store.read.users.getMany(ids)
+  }
+
+  /** Every user, oldest first (the admin's list). */
+  async list(): Promise<UserRow[]> {
+    return this.store.read.users.getMany(await this.store.read.users.scan({ limit: Number.MAX_SAFE_INTEGER, order: 'asc' }))
+  }
+
   byUsername(username: string): Promise<UserRow | null> {
     return this.store.read.users.one('username', username.replace(/^@/, '').toLowerCase())
   }

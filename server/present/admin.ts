@@ -1,16 +1,27 @@
 /**
  * The shapes admin operations answer in (CLI `--json`, the admin socket, the
- * console). Users and tokens are the API's own objects, so a script can use
- * what `svc user create` prints exactly as it uses `GET /users/me`. Secrets'
- * hashes never leave here.
+ * console), as data/admin/protocol.ts names them. Users and tokens are the
+ * API's own objects. Secrets' hashes never leave here.
  */
-import type { AppRow, ExploreStreamRow, GrantResult, TokenInfo, UserRow } from '../../data/index.js'
+import type {
+  AdminOperationName,
+  AdminResults,
+  AdminUser,
+  AdminValue,
+  AppFacts,
+  AppRow,
+  CuratedStream,
+  ExploreStreamRow,
+  IssuedToken,
+  TokenFacts,
+  TokenInfo,
+} from '../../data/index.js'
 import type { PresentContext } from './context.js'
 import { presentExploreStream } from './explore/explore.js'
 import { presentGrant } from './auth/token.js'
 import { presentUser, presentUsers } from './users/user.js'
 
-const presentApp = (app: AppRow): Record<string, unknown> => ({
+const presentApp = (app: AppRow): AppFacts => ({
   id: String(app.id),
   client_id: app.client_id,
   name: app.name,
@@ -18,16 +29,6 @@ const presentApp = (app: AppRow): Record<string, unknown> => ({
   redirect_uris: app.redirect_uris,
   created_at: app.created_at,
 })
-
-/** One token's facts for listing (`token.list`, `token.revoke`): ids, app, user, scopes; never a secret. */
-export interface TokenFacts {
-  id: string
-  kind: string
-  app: { client_id: string; name: string }
-  user?: { id: string; username: string }
-  scopes: string[]
-  created_at: string
-}
 
 const presentTokenFacts = ({ token, app, user }: TokenInfo): TokenFacts => ({
   id: String(token.id),
@@ -38,8 +39,7 @@ const presentTokenFacts = ({ token, app, user }: TokenInfo): TokenFacts => ({
   created_at: token.created_at,
 })
 
-/** The API's Explore stream object plus what curates it: id, rule (ids as strings), pins. */
-const presentCuratedStream = (ctx: PresentContext, stream: ExploreStreamRow): Record<string, unknown> => {
+const presentCuratedStream = (ctx: PresentContext, stream: ExploreStreamRow): CuratedStream => {
   const { user_ids, ...rule } = stream.rule
   return {
     id: String(stream.id),
@@ -52,27 +52,31 @@ const presentCuratedStream = (ctx: PresentContext, stream: ExploreStreamRow): Re
   }
 }
 
-type Presenter = (ctx: PresentContext, value: any) => Promise<unknown> | unknown
+// The API's user presenter answers loose records; the protocol names the fields the admin edges read.
+const adminUser = (user: Record<string, unknown>): AdminUser => user as AdminUser
 
-const presenters: Record<string, Presenter> = {
-  'app.create': (_ctx, r: { app: AppRow; client_secret: string; password_grant_secret: string }) => ({
-    ...presentApp(r.app),
-    client_secret: r.client_secret,
-    password_grant_secret: r.password_grant_secret,
-  }),
-  'app.list': (_ctx, apps: AppRow[]) => apps.map(presentApp),
-  'user.create': (ctx, user: UserRow) => presentUser(ctx, user),
-  'user.list': (ctx, users: UserRow[]) => presentUsers(ctx, users),
+/** One presenter per operation, so a new operation without one is a type error. */
+type AdminPresenters = { [N in AdminOperationName]: (ctx: PresentContext, value: AdminValue<N>) => AdminResults[N] | Promise<AdminResults[N]> }
+
+const presenters: AdminPresenters = {
+  'app.create': (_ctx, r) => ({ ...presentApp(r.app), client_secret: r.client_secret, password_grant_secret: r.password_grant_secret }),
+  'app.list': (_ctx, apps) => apps.map(presentApp),
+  'user.create': async (ctx, user) => adminUser(await presentUser(ctx, user)),
+  'user.list': async (ctx, users) => (await presentUsers(ctx, users)).map(adminUser),
   // The password grant's answer, plus the token's id for `svc token revoke`.
-  'token.create': async (ctx, r: GrantResult & { info: TokenInfo }) => ({ ...(await presentGrant(ctx, r)), token_id: String(r.info.token.id) }),
-  'token.list': (_ctx, infos: TokenInfo[]) => infos.map(presentTokenFacts),
-  'token.revoke': (_ctx, info: TokenInfo) => presentTokenFacts(info),
-  'explore.list': (ctx, streams: ExploreStreamRow[]) => streams.map((s) => presentCuratedStream(ctx, s)),
-  ...Object.fromEntries(['create', 'update', 'delete', 'pin', 'unpin'].map((op) => [`explore.${op}`, presentCuratedStream])),
+  'token.create': async (ctx, r) => ({ ...(await presentGrant(ctx, r)), token_id: String(r.info.token.id) }) as IssuedToken,
+  'token.list': (_ctx, infos) => infos.map(presentTokenFacts),
+  'token.revoke': (_ctx, info) => presentTokenFacts(info),
+  'explore.list': (ctx, streams) => streams.map((s) => presentCuratedStream(ctx, s)),
+  'explore.create': presentCuratedStream,
+  'explore.update': presentCuratedStream,
+  'explore.delete': presentCuratedStream,
+  'explore.pin': presentCuratedStream,
+  'explore.unpin': presentCuratedStream,
 }
 
-/** The answer of operation `name` as the admin edges show it; operations without a presenter answer plain JSON already. */
-export async function presentAdminResult(ctx: PresentContext, name: string, value: unknown): Promise<unknown> {
-  const present = presenters[name]
-  return present ? present(ctx, value) : value
+/** The answer of operation `name` as the admin edges show it. */
+export async function presentAdminResult<N extends AdminOperationName>(ctx: PresentContext, name: N, value: AdminValue<N>): Promise<AdminResults[N]> {
+  const present: AdminPresenters[N] = presenters[name]
+  return present(ctx, value)
 }

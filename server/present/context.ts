@@ -1,6 +1,6 @@
 /** What every presenter needs to know about the request it answers. */
 import type { Request } from '@hapi/hapi'
-import type { Domain, Viewer } from '../../data/index.js'
+import type { Domain, DomainViews, Viewer } from '../../data/index.js'
 import { viewerOf } from '../auth.js'
 
 export interface PresentOptions {
@@ -17,7 +17,8 @@ export interface PresentOptions {
 }
 
 export interface PresentContext {
-  domain: Domain
+  /** The domain's view services: presenters read what they show through these and nothing else. */
+  views: DomainViews
   viewer: Viewer
   /** Public address of the server, without a trailing slash. */
   baseUrl: string
@@ -31,7 +32,7 @@ export const baseUrlOf = (request: Request, domain: Domain): string => {
 }
 
 export const contextOf = (request: Request, domain: Domain): PresentContext => ({
-  domain,
+  views: domain,
   viewer: viewerOf(request),
   baseUrl: baseUrlOf(request, domain),
   options: request.query as PresentOptions,

@@ -14,6 +14,7 @@ import t from 'tap'
 import type { RequestRoute } from '@hapi/hapi'
 import { multipart } from '../fixtures/images.js'
 import { openDomain } from '../../data/index.js'
+import { storeOf } from '../../data/domain-store.js'
 import { makeInstance } from '../fixtures/instance.js'
 import { makeClient } from '../fixtures/oauth.js'
 
@@ -257,7 +258,7 @@ t.test('bad input on every route answers a 4xx in the envelope and loses nothing
   const aliceChannel = await channel(alice.token)
   const bobChannel = await channel(bob.token)
   t.ok(alicePosts.every(Boolean) && bobPost && aliceChannel.message && bobChannel.message, 'the fixture is made')
-  const before = svc.domain.store.stats()
+  const before = svc.store.stats()
 
   const valid: Record<string, string> = {
     user_id: String(bob.user.id),
@@ -357,7 +358,7 @@ t.test('bad input on every route answers a 4xx in the envelope and loses nothing
   t.comment(`${requests} requests on ${svc.server.table().length} routes, seed ${SEED}`)
   t.strictSame(failures, [], 'no 5xx, and every JSON answer is the envelope with meta.code = status and a message on errors')
 
-  const after = svc.domain.store.stats()
+  const after = svc.store.stats()
   for (const table of ['users', 'apps', 'posts', 'channels', 'messages']) {
     t.ok(
       after.rows[table] >= before.rows[table] && before.rows[table] > 0,
@@ -385,13 +386,13 @@ t.test('bad input on every route answers a 4xx in the envelope and loses nothing
   t.strictSame([fresh.status, fresh.body.meta.code, fresh.body.data.text], [200, 200, 'still here'], 'the server still takes a normal post')
 
   // What the server answered must also be what the data dir holds: reopened, it has every row and alice's posts as written.
-  const written = svc.domain.store.stats().rows
+  const written = svc.store.stats().rows
   await svc.server.stop()
   await svc.domain.close()
   const reopened = await openDomain(svc.dir, { config: { rate_limits: { enabled: false } as never } })
   t.teardown(() => reopened.close())
-  t.strictSame(reopened.store.stats().rows, written, 'the reopened store holds every row')
-  const texts = (await reopened.store.read.posts.getMany(alicePosts.map((p) => Number(p.id)))).map((p) => [p.text, p.is_deleted])
+  t.strictSame(storeOf(reopened).stats().rows, written, 'the reopened store holds every row')
+  const texts = (await storeOf(reopened).read.posts.getMany(alicePosts.map((p) => Number(p.id)))).map((p) => [p.text, p.is_deleted])
   t.strictSame(
     texts,
     [

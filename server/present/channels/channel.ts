@@ -1,5 +1,5 @@
 /** The API shape of a Channel: ACLs with `you`, counts, unread and subscription state. */
-import type { Acl, ChannelRow, ChannelView, UserRow } from '../../../data/index.js'
+import { channelMarkerName, type Acl, type ChannelRow, type ChannelView, type UserRow } from '../../../data/index.js'
 import type { PresentContext } from '../context.js'
 import { presentMarker } from './marker.js'
 import { presentMessages } from './message.js'
@@ -32,7 +32,7 @@ function shape(view: ChannelView, owner: Record<string, unknown> | undefined, re
   if (view.recent_message_id !== undefined) out.recent_message_id = String(view.recent_message_id)
   if (recent) out.recent_message = recent
   if (view.annotations) out.annotations = view.annotations
-  if (view.marker !== undefined) out.marker = presentMarker(`channel:${channel.id}`, view.marker)
+  if (view.marker !== undefined) out.marker = presentMarker(channelMarkerName(channel.id), view.marker)
   return out
 }
 
@@ -41,8 +41,8 @@ export async function presentChannels(ctx: PresentContext, rows: readonly Channe
   const o = ctx.options
   const marker = o.include_marker === true && ctx.viewer.token?.kind === 'user'
   const annotations = o.include_annotations || o.include_channel_annotations ? { baseUrl: ctx.baseUrl } : undefined
-  const views = await ctx.domain.channelViews.views(rows, ctx.viewer, { recentMessage: o.include_recent_message === true, marker, annotations })
-  const owners = (await ctx.domain.store.read.users.getMany([...new Set(rows.map((c) => c.owner_id))])) as UserRow[]
+  const views = await ctx.views.channelViews.views(rows, ctx.viewer, { recentMessage: o.include_recent_message === true, marker, annotations })
+  const owners = [...new Map(views.flatMap((v): [number, UserRow][] => (v.owner ? [[v.owner.id, v.owner]] : []))).values()]
   const shapedOwners = await presentUsers(ctx, owners)
   const ownerById = new Map(owners.map((u, i) => [u.id, shapedOwners[i]]))
   const recents = views.flatMap((v) => (v.recent_message ? [v.recent_message] : []))

@@ -33,7 +33,7 @@ function shape(ctx: PresentContext, view: MessageView, user: Record<string, unkn
 /** Presents message rows with their authors, apps and reply counts. */
 export async function presentMessages(ctx: PresentContext, rows: readonly MessageRow[]): Promise<Record<string, unknown>[]> {
   const o = ctx.options
-  const views = await ctx.domain.messageViews.views(rows, {
+  const views = await ctx.views.messageViews.views(rows, {
     annotations: o.include_annotations || o.include_message_annotations ? { baseUrl: ctx.baseUrl } : undefined,
   })
   const authors = [...new Map(views.filter((v) => v.user).map((v) => [v.user!.id, v.user!])).values()]

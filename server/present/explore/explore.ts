@@ -6,7 +6,7 @@ import { presentMarker } from '../channels/marker.js'
 import { presentPage } from '../page.js'
 import { presentPosts } from '../posts/post.js'
 
-export const presentExploreStream = (ctx: PresentContext, stream: ExploreStreamRow): Record<string, unknown> => ({
+export const presentExploreStream = (ctx: PresentContext, stream: ExploreStreamRow): { slug: string; title: string; description: string; url: string } => ({
   slug: stream.slug,
   title: stream.title,
   description: stream.description,

@@ -46,7 +46,7 @@ const keptOf = textCachePerDomain<Kept>({
 
 function keep(ctx: PresentContext, view: PostView): Kept {
   const { post, user, app } = view
-  const cache = keptOf(ctx.domain)
+  const cache = keptOf(ctx.views)
   const kept = cache.get(post.id)
   if (kept && kept.post === post && kept.user === user && kept.app === app && kept.baseUrl === ctx.baseUrl) return kept
   const head = fields({
@@ -100,7 +100,7 @@ async function presentedUsers(ctx: PresentContext, views: readonly PostView[]): 
 
 /** Presents rows as JSON text kept whole by the envelope: computes each post's view for the request's viewer and options. */
 export async function presentPostsJson(ctx: PresentContext, rows: readonly PostRow[]): Promise<RawJson[]> {
-  const views = await ctx.domain.postViews.views(rows, ctx.viewer, { starred_by: ctx.options.include_starred_by, reposters: ctx.options.include_reposters })
+  const views = await ctx.views.postViews.views(rows, ctx.viewer, { starred_by: ctx.options.include_starred_by, reposters: ctx.options.include_reposters })
   const users = await presentedUsers(ctx, views)
   return views.map((v) => new RawJson(shape(ctx, v, users)))
 }

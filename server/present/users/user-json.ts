@@ -25,7 +25,7 @@ const sameCounts = (a: UserCounts, b: UserCounts): boolean =>
 
 /** The text of the view without its relation, from the cache when row, counts and options match. */
 function withoutRelation(ctx: PresentContext, view: UserView): string {
-  const cache = keptOf(ctx.domain)
+  const cache = keptOf(ctx.views)
   const html = ctx.options.include_html !== false
   const kept = cache.get(view.user.id)
   if (kept && kept.user === view.user && kept.baseUrl === ctx.baseUrl && kept.html === html && sameCounts(kept.counts, view.counts)) return kept.json
@@ -45,6 +45,6 @@ export function userViewJson(ctx: PresentContext, view: UserView): string {
 
 /** The users' views for the request's viewer, as JSON text, in order. */
 export async function presentUsersJson(ctx: PresentContext, users: readonly UserRow[]): Promise<string[]> {
-  const views = await ctx.domain.userViews.views(users, ctx.viewer)
+  const views = await ctx.views.userViews.views(users, ctx.viewer)
   return views.map((v) => userViewJson(ctx, v))
 }

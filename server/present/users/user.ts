@@ -61,7 +61,7 @@ export function presentUserView(ctx: PresentContext, view: UserView): Record<str
 
 /** Presents rows: computes each user's view for the request's viewer. */
 export async function presentUsers(ctx: PresentContext, users: readonly UserRow[]): Promise<Record<string, unknown>[]> {
-  const views = await ctx.domain.userViews.views(users, ctx.viewer)
+  const views = await ctx.views.userViews.views(users, ctx.viewer)
   return views.map((v) => presentUserView(ctx, v))
 }
 

@@ -1,6 +1,6 @@
 /** Channels: create, retrieve one or many, the inbox, edit, deactivate, the user's own channels. */
 import Joi from 'joi'
-import type { ChannelFilter, Domain } from '../../../data/index.js'
+import { MESSAGING_SCOPES, type ChannelFilter, type Domain } from '../../../data/index.js'
 import { viewerOf } from '../../auth.js'
 import { ok } from '../../envelope.js'
 import { channelGeneralQuery, commonQuery, flag, idList, idParam, listParam, paginationQuery, userRef } from '../../params.js'
@@ -8,8 +8,6 @@ import { presentChannel, presentChannels } from '../../present/channels/channel.
 import { contextOf } from '../../present/context.js'
 import { presentPage } from '../../present/page.js'
 import type { SvcRoute } from '../../route.js'
-
-const MESSAGING = ['public_messages', 'messages']
 
 const aclInput = Joi.object({
   any_user: flag(),
@@ -54,7 +52,7 @@ export const channelRoutes = (domain: Domain): SvcRoute[] => [
   {
     method: 'POST',
     path: '/channels',
-    svc: { token: 'user', scopes: MESSAGING },
+    svc: { token: 'user', scopes: MESSAGING_SCOPES },
     options: { validate: { query: channelQuery, payload: createPayload } },
     handler: async (request) => {
       const { type, readers, writers, editors, annotations, auto_subscribe } = request.payload as Record<string, never>
@@ -65,7 +63,7 @@ export const channelRoutes = (domain: Domain): SvcRoute[] => [
   {
     method: 'GET',
     path: '/channels/{channel_id}',
-    svc: { token: 'any', scopes: MESSAGING },
+    svc: { token: 'any', scopes: MESSAGING_SCOPES },
     options: { validate: { params: channelParams, query: channelQuery } },
     handler: async (request) => {
       const channel = await domain.channels.get(viewerOf(request), Number(request.params.channel_id))
@@ -89,7 +87,7 @@ export const channelRoutes = (domain: Domain): SvcRoute[] => [
   ...(['PUT', 'PATCH'] as const).map((method): SvcRoute => ({
     method,
     path: '/channels/{channel_id}',
-    svc: { token: 'user', scopes: MESSAGING },
+    svc: { token: 'user', scopes: MESSAGING_SCOPES },
     options: { validate: { params: channelParams, query: channelQuery, payload: updatePayload } },
     handler: async (request) => {
       const { readers, writers, annotations, auto_subscribe } = request.payload as Record<string, never>
@@ -110,7 +108,7 @@ export const channelRoutes = (domain: Domain): SvcRoute[] => [
   {
     method: 'GET',
     path: '/users/me/channels',
-    svc: { token: 'user', scopes: MESSAGING },
+    svc: { token: 'user', scopes: MESSAGING_SCOPES },
     options: { validate: { query: channelListQuery } },
     handler: async (request) => {
       const ctx = contextOf(request, domain)
@@ -121,7 +119,7 @@ export const channelRoutes = (domain: Domain): SvcRoute[] => [
   {
     method: 'GET',
     path: '/channels/search',
-    svc: { token: 'user', scopes: MESSAGING },
+    svc: { token: 'user', scopes: MESSAGING_SCOPES },
     options: {
       validate: {
         query: channelListQuery.keys({

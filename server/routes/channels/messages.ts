@@ -1,6 +1,6 @@
 /** Messages: send (to a channel or `pm`), delete, retrieve one, many, a channel's and the user's own. */
 import Joi from 'joi'
-import type { Domain, MessageFilter } from '../../../data/index.js'
+import { MESSAGING_SCOPES, type Domain, type MessageFilter } from '../../../data/index.js'
 import { viewerOf } from '../../auth.js'
 import { ok } from '../../envelope.js'
 import { commonQuery, entitiesInput, flag, idList, idParam, messageGeneralQuery, paginationQuery, userRef } from '../../params.js'
@@ -9,8 +9,6 @@ import { presentMarker } from '../../present/channels/marker.js'
 import { presentMessage, presentMessages } from '../../present/channels/message.js'
 import { presentPage } from '../../present/page.js'
 import type { SvcRoute } from '../../route.js'
-
-const MESSAGING = ['public_messages', 'messages']
 
 const messageQuery = Joi.object({ ...commonQuery, ...messageGeneralQuery })
 const listQuery = messageQuery.keys(paginationQuery)
@@ -39,7 +37,7 @@ export const messageRoutes = (domain: Domain): SvcRoute[] => [
   {
     method: 'POST',
     path: '/channels/{channel_id}/messages',
-    svc: { token: 'user', scopes: MESSAGING },
+    svc: { token: 'user', scopes: MESSAGING_SCOPES },
     options: {
       validate: {
         params: Joi.object({ channel_id: Joi.alternatives(idParam(), Joi.string().valid('pm')).required() }),
@@ -62,7 +60,7 @@ export const messageRoutes = (domain: Domain): SvcRoute[] => [
   {
     method: 'DELETE',
     path: '/channels/{channel_id}/messages/{message_id}',
-    svc: { token: 'user', scopes: MESSAGING },
+    svc: { token: 'user', scopes: MESSAGING_SCOPES },
     options: { validate: { params: messageParams, query: messageQuery } },
     handler: async (request) => {
       const message = await domain.messages.delete(viewerOf(request), Number(request.params.channel_id), Number(request.params.message_id))
@@ -82,7 +80,7 @@ export const messageRoutes = (domain: Domain): SvcRoute[] => [
   {
     method: 'GET',
     path: '/channels/{channel_id}/messages',
-    svc: { token: 'user', scopes: MESSAGING },
+    svc: { token: 'user', scopes: MESSAGING_SCOPES },
     options: { validate: { params: channelParams, query: listQuery } },
     handler: async (request) => {
       const ctx = contextOf(request, domain)
@@ -108,7 +106,7 @@ export const messageRoutes = (domain: Domain): SvcRoute[] => [
   {
     method: 'GET',
     path: '/users/me/messages',
-    svc: { token: 'user', scopes: MESSAGING },
+    svc: { token: 'user', scopes: MESSAGING_SCOPES },
     options: { validate: { query: listQuery } },
     handler: async (request) => {
       const ctx = contextOf(request, domain)

@@ -1,6 +1,6 @@
 /** Channel subscriptions: subscribe, subscribers, mute, the muted list and unread counts. */
 import Joi from 'joi'
-import { BROADCAST_TYPE, PM_TYPE, type Domain } from '../../../data/index.js'
+import { BROADCAST_TYPE, MESSAGING_SCOPES, PM_TYPE, type Domain } from '../../../data/index.js'
 import { viewerOf } from '../../auth.js'
 import { ok } from '../../envelope.js'
 import { commonQuery, idList, paginationQuery, userGeneralQuery } from '../../params.js'
@@ -11,7 +11,6 @@ import { presentUsers } from '../../present/users/user.js'
 import type { SvcRoute } from '../../route.js'
 import { channelParams, channelQuery } from './channels.js'
 
-const MESSAGING = ['public_messages', 'messages']
 const bare = Joi.object(commonQuery)
 
 type ChannelAction = 'subscribe' | 'unsubscribe' | 'mute' | 'unmute'
@@ -20,7 +19,7 @@ type ChannelAction = 'subscribe' | 'unsubscribe' | 'mute' | 'unmute'
 const toggle = (domain: Domain, method: 'POST' | 'DELETE', noun: 'subscribe' | 'mute', action: ChannelAction): SvcRoute => ({
   method,
   path: `/channels/{channel_id}/${noun}`,
-  svc: { token: 'user', scopes: MESSAGING },
+  svc: { token: 'user', scopes: MESSAGING_SCOPES },
   options: { validate: { params: channelParams, query: channelQuery } },
   handler: async (request) => {
     const channel = await domain.subscriptions[action](viewerOf(request), Number(request.params.channel_id))
@@ -36,7 +35,7 @@ export const subscriptionRoutes = (domain: Domain): SvcRoute[] => [
   {
     method: 'GET',
     path: '/channels/{channel_id}/subscribers',
-    svc: { token: 'any', scopes: MESSAGING },
+    svc: { token: 'any', scopes: MESSAGING_SCOPES },
     options: { validate: { params: channelParams, query: Joi.object({ ...commonQuery, ...userGeneralQuery, ...paginationQuery }) } },
     handler: async (request) => {
       const ctx = contextOf(request, domain)
@@ -47,7 +46,7 @@ export const subscriptionRoutes = (domain: Domain): SvcRoute[] => [
   {
     method: 'GET',
     path: '/channels/{channel_id}/subscribers/ids',
-    svc: { token: 'any', scopes: MESSAGING },
+    svc: { token: 'any', scopes: MESSAGING_SCOPES },
     options: { validate: { params: channelParams, query: bare } },
     handler: async (request) => {
       const ids = await domain.subscriptions.subscriberIds(viewerOf(request), Number(request.params.channel_id))
@@ -57,7 +56,7 @@ export const subscriptionRoutes = (domain: Domain): SvcRoute[] => [
   {
     method: 'GET',
     path: '/channels/subscribers/ids',
-    svc: { token: 'any', scopes: MESSAGING },
+    svc: { token: 'any', scopes: MESSAGING_SCOPES },
     options: { validate: { query: bare.keys({ ids: idList(200).required() }) } },
     handler: async (request) => {
       const byChannel = await domain.subscriptions.subscriberIdsMany(viewerOf(request), (request.query.ids as string[]).map(Number))
@@ -67,7 +66,7 @@ export const subscriptionRoutes = (domain: Domain): SvcRoute[] => [
   {
     method: 'GET',
     path: '/users/me/channels/muted',
-    svc: { token: 'user', scopes: MESSAGING },
+    svc: { token: 'user', scopes: MESSAGING_SCOPES },
     options: { validate: { query: channelQuery } },
     handler: async (request) => {
       // This list ignores the channel general parameters: the channels are shown as they are by default.

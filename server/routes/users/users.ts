@@ -26,7 +26,7 @@ export const userRoutes = (domain: Domain): SvcRoute[] => [
     options: { validate: { query: Joi.object({ ...commonQuery, ...userGeneralQuery, ids: idList(200).required() }) } },
     handler: async (request) => {
       const ids = (request.query.ids as string[]).map(Number)
-      const users = await domain.store.read.users.getMany(ids)
+      const users = await domain.users.getMany(ids)
       return ok(await presentUsers(contextOf(request, domain), users))
     },
   },

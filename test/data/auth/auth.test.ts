@@ -20,11 +20,7 @@ t.test('tokens and app secrets are kept only as hashes', async (t) => {
   const { access_token, token } = await svc.domain.tokens.issueUserToken(app, alice, ['stream'])
   t.ok(access_token.length >= 40, 'long enough to be unguessable')
   t.equal(token.hash, sha256(access_token))
-  const stored = JSON.stringify([
-    await svc.domain.store.read.tokens.get(token.id),
-    await svc.domain.store.read.apps.get(app.id),
-    await svc.domain.store.read.users.get(alice.id),
-  ])
+  const stored = JSON.stringify([await svc.store.read.tokens.get(token.id), await svc.store.read.apps.get(app.id), await svc.store.read.users.get(alice.id)])
   for (const secret of [access_token, client_secret, password_grant_secret, 'correct horse']) t.notOk(stored.includes(secret), 'no secret in clear')
   t.match(alice.password_hash, /^scrypt\$/)
   const second = await svc.domain.tokens.issueUserToken(app, alice, ['stream'])
@@ -84,7 +80,7 @@ t.test('two exchanges of one code race: exactly one wins', async (t) => {
   t.equal(results.filter((r) => r.status === 'fulfilled').length, 1)
   const failed = results.find((r) => r.status === 'rejected') as PromiseRejectedResult
   t.equal(failed.reason.slug, 'code-used')
-  t.equal(await svc.domain.store.read.tokens.count('app', app.id), 1)
+  t.equal(await svc.store.read.tokens.count('app', app.id), 1)
 })
 
 t.test('an expired code cannot be exchanged', async (t) => {
@@ -93,11 +89,11 @@ t.test('an expired code cannot be exchanged', async (t) => {
   const alice = await svc.domain.users.create({ username: 'alice', password: 'correct horse' })
   const authorization = await svc.domain.oauth.prepare({ client_id: app.client_id, response_type: 'code' })
   const code = new URL(await svc.domain.oauth.approve(alice, authorization)).searchParams.get('code') ?? ''
-  const row = await svc.domain.store.read.auth_codes.one('hash', sha256(code))
+  const row = await svc.store.read.auth_codes.one('hash', sha256(code))
   t.ok(row, 'the code is stored under its hash')
   if (!row) return
   t.notOk(JSON.stringify(row).includes(code))
-  await svc.domain.store.transact((tx) => tx.auth_codes.put({ ...row, expires_at: '2000-01-01T00:00:00Z' }))
+  await svc.store.transact((tx) => tx.auth_codes.put({ ...row, expires_at: '2000-01-01T00:00:00Z' }))
   const input = { grant_type: 'authorization_code', client_id: app.client_id, client_secret, redirect_uri: 'https://robo.example/cb', code }
   await t.rejects(svc.domain.oauth.grant(input, {}), { slug: 'token-expired' })
 })
@@ -108,10 +104,10 @@ t.test('token events come after the commit, so a listener can read what they ann
   const alice = await svc.domain.users.create({ username: 'alice', password: 'correct horse' })
   const seen: (string | null)[] = []
   svc.domain.events.on('token.authorized', (e) => {
-    void svc.domain.store.read.tokens.get(e.payload.token.id).then((row) => seen.push(row ? 'stored' : null))
+    void svc.store.read.tokens.get(e.payload.token.id).then((row) => seen.push(row ? 'stored' : null))
   })
   const { token } = await svc.domain.tokens.issueUserToken(app, alice, ['stream'])
-  await svc.domain.store.read.tokens.get(token.id)
+  await svc.store.read.tokens.get(token.id)
   t.same(seen, ['stored'])
 })
 
@@ -137,11 +133,11 @@ t.test('a delegate token expires and belongs to one client', async (t) => {
   const { delegate_token } = await svc.domain.delegation.mint(viewer, robo.app.client_id)
   const credentials = { client_id: robo.app.client_id, client_secret: robo.client_secret, delegate_token }
   t.equal((await svc.domain.delegation.verify(credentials)).user?.username, 'alice')
-  const row = await svc.domain.store.read.delegate_tokens.one('hash', sha256(delegate_token))
+  const row = await svc.store.read.delegate_tokens.one('hash', sha256(delegate_token))
   if (!row) return t.fail('the delegate token is stored under its hash')
-  await svc.domain.store.transact((tx) => tx.delegate_tokens.put({ ...row, expires_at: '2000-01-01T00:00:00Z' }))
+  await svc.store.transact((tx) => tx.delegate_tokens.put({ ...row, expires_at: '2000-01-01T00:00:00Z' }))
   await t.rejects(svc.domain.delegation.verify(credentials), { code: 'unauthenticated' })
   // Minting again drops the expired one.
   await svc.domain.delegation.mint(viewer, robo.app.client_id)
-  t.equal(await svc.domain.store.read.delegate_tokens.get(row.id), null)
+  t.equal(await svc.store.read.delegate_tokens.get(row.id), null)
 })

@@ -56,7 +56,7 @@ t.test('approving or denying while signed out leads to sign-in; denying tells ro
   const denied = await next({ kind: 'deny' }, { userId: alice.user.id })
   const location = new URL(denied.step.kind === 'redirect' ? denied.step.location : 'http://none')
   t.equal(location.searchParams.get('error'), 'access_denied')
-  t.equal(await svc.domain.store.read.tokens.count('app', app.id), 0, 'no token was issued')
+  t.equal(await svc.store.read.tokens.count('app', app.id), 0, 'no token was issued')
 })
 
 t.test('signing out starts a session without a user', async (t) => {

@@ -16,7 +16,7 @@ t.test('creating a channel emits channel.created and the owner’s subscription,
     ['channel.created', 'subscription.added'],
   )
   t.same((seen[0] as DomainEvent<'channel.created'>).payload.subscribed_user_ids, [alice.user.id])
-  t.same(await svc.domain.store.read.channels.get(channel.id), channel)
+  t.same(await svc.store.read.channels.get(channel.id), channel)
 })
 
 t.test('ACL defaults: nobody but the owner, all mutable', async (t) => {
@@ -68,7 +68,7 @@ t.test('updating and deactivating emit channel.updated with the subscribers left
     ['subscription.removed', 'subscription.removed', 'channel.updated'],
   )
   t.same((seen[2] as DomainEvent<'channel.updated'>).payload.subscribed_user_ids, [])
-  t.equal(await svc.domain.store.read.subscriptions.count('channel', channel.id), 0)
+  t.equal(await svc.store.read.subscriptions.count('channel', channel.id), 0)
 })
 
 t.test('a PM channel cannot be deactivated, and its ACLs cannot be changed', async (t) => {

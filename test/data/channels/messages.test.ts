@@ -6,7 +6,7 @@ import { makeInstance, type Instance } from '../../fixtures/instance.js'
 const viewer = (svc: Instance, token: string): Promise<Viewer> => svc.domain.tokens.authenticate(token)
 
 const follow = (svc: Instance, userId: number, targetId: number) =>
-  svc.domain.store.transact((tx) => tx.follows.insert({ user_id: userId, target_id: targetId, created_at: '2026-01-01T00:00:00Z' }))
+  svc.store.transact((tx) => tx.follows.insert({ user_id: userId, target_id: targetId, created_at: '2026-01-01T00:00:00Z' }))
 
 t.test('a PM group resolves to one channel whatever the order and spelling of its destinations', async (t) => {
   const svc = await makeInstance(t)
@@ -37,14 +37,14 @@ t.test('sending to nobody, to oneself or to unknown users is refused', async (t)
   await t.rejects(svc.domain.privateMessages.send(v, [], { text: 'hi' }), { code: 'invalid' })
   await t.rejects(svc.domain.privateMessages.send(v, ['@alice'], { text: 'hi' }), { code: 'invalid' })
   await t.rejects(svc.domain.privateMessages.send(v, ['@ghost'], { text: 'hi' }), { code: 'invalid' })
-  t.equal(await svc.domain.store.read.channels.size(), 0, 'no channel was left behind')
+  t.equal(await svc.store.read.channels.size(), 0, 'no channel was left behind')
 })
 
 t.test('a block between sender and destination stops the message', async (t) => {
   const svc = await makeInstance(t)
   const alice = await svc.person('alice')
   const bob = await svc.person('bob')
-  await svc.domain.store.transact((tx) => tx.blocks.insert({ user_id: bob.user.id, target_id: alice.user.id, created_at: '2026-01-01T00:00:00Z' }))
+  await svc.store.transact((tx) => tx.blocks.insert({ user_id: bob.user.id, target_id: alice.user.id, created_at: '2026-01-01T00:00:00Z' }))
   await t.rejects(svc.domain.privateMessages.send(await viewer(svc, alice.token), ['@bob'], { text: 'hi' }), { code: 'forbidden' })
 })
 
@@ -57,12 +57,12 @@ t.test('robo the bot messages only its followers, and only they are auto-subscri
   await t.rejects(svc.domain.privateMessages.send(v, ['@bob'], { text: 'beep' }), { code: 'forbidden' })
   await follow(svc, alice.user.id, robo.user.id)
   const { channel } = await svc.domain.privateMessages.send(v, ['@alice'], { text: 'beep' })
-  t.ok(await svc.domain.store.read.subscriptions.one('pair', `${channel.id}:${alice.user.id}`))
+  t.ok(await svc.store.read.subscriptions.one('pair', `${channel.id}:${alice.user.id}`))
   // A group bob started with robo: robo may write there, but its message subscribes only followers.
   const group = await svc.domain.privateMessages.send(await viewer(svc, bob.token), ['@robo', '@alice'], { text: 'hi robo' })
   await svc.domain.subscriptions.unsubscribe(await viewer(svc, bob.token), group.channel.id)
   await svc.domain.privateMessages.send(v, ['@bob', '@alice'], { text: 'beep boop' })
-  t.equal(await svc.domain.store.read.subscriptions.one('pair', `${group.channel.id}:${bob.user.id}`), null, 'bob does not follow robo')
+  t.equal(await svc.store.read.subscriptions.one('pair', `${group.channel.id}:${bob.user.id}`), null, 'bob does not follow robo')
 })
 
 t.test('members who unsubscribed from a PM are subscribed again by the next message, unless they muted it', async (t) => {
@@ -74,10 +74,10 @@ t.test('members who unsubscribed from a PM are subscribed again by the next mess
   const { channel } = await svc.domain.privateMessages.send(av, ['@bob'], { text: 'one' })
   await svc.domain.subscriptions.unsubscribe(bv, channel.id)
   await svc.domain.privateMessages.send(av, ['@bob'], { text: 'two' })
-  t.ok(await svc.domain.store.read.subscriptions.one('pair', `${channel.id}:${bob.user.id}`))
+  t.ok(await svc.store.read.subscriptions.one('pair', `${channel.id}:${bob.user.id}`))
   await svc.domain.subscriptions.mute(bv, channel.id)
   await svc.domain.privateMessages.send(av, ['@bob'], { text: 'three' })
-  t.equal(await svc.domain.store.read.subscriptions.one('pair', `${channel.id}:${bob.user.id}`), null)
+  t.equal(await svc.store.read.subscriptions.one('pair', `${channel.id}:${bob.user.id}`), null)
 })
 
 t.test('events follow the commit: channel, subscriptions, then the message with its subscribers', async (t) => {
@@ -95,7 +95,7 @@ t.test('events follow the commit: channel, subscriptions, then the message with 
   t.equal(created.payload.message.id, message.id)
   t.equal(created.payload.channel.type, 'svc.core.pm')
   t.same([...created.payload.subscribed_user_ids].sort(), [alice.user.id, bob.user.id].sort())
-  t.ok(await svc.domain.store.read.messages.get(message.id), 'the message was stored before the event')
+  t.ok(await svc.store.read.messages.get(message.id), 'the message was stored before the event')
   seen.length = 0
   await svc.domain.messages.delete(await viewer(svc, alice.token), channel.id, message.id)
   t.same(
@@ -114,7 +114,7 @@ t.test('a refused message emits nothing and stores nothing', async (t) => {
   svc.domain.events.onAny((e) => seen.push(e.name))
   await t.rejects(svc.domain.messages.create(await viewer(svc, bob.token), channel.id, { text: 'let me in' }), { code: 'forbidden' })
   t.same(seen, [])
-  t.equal(await svc.domain.store.read.messages.size(), 0)
+  t.equal(await svc.store.read.messages.size(), 0)
 })
 
 t.test('a machine-only message may name users by id in entities.mentions', async (t) => {

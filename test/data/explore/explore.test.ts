@@ -231,7 +231,7 @@ t.test('a match further back than one scan chunk is still found', async (t) => {
   const [alice, bob] = [await svc.person('alice'), await svc.person('bob')]
   const lonely = await writePost(svc, alice.user, { text: 'not directed at anyone' })
   const directed = await writePost(svc, alice.user, { mentions: [bob.user], directed: true })
-  await svc.domain.store.transact((tx) => {
+  await svc.store.transact((tx) => {
     for (let i = 0; i < 6000; i++) tx.posts.insert({ ...directed, id: undefined } as never)
   })
   const { page: result } = await svc.domain.explore.posts({}, 'posts', { count: 5 })

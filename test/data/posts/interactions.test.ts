@@ -71,7 +71,7 @@ t.test('interactions need a signed-in user', async (t) => {
 const acl = (user_ids: number[] = [], isPublic = false) => ({ any_user: false, immutable: false, public: isPublic, user_ids })
 
 const writeChannel = (svc: Instance, owner: UserRow, at: Date, shape: { type?: string; readers?: number[]; is_inactive?: boolean } = {}) =>
-  svc.domain.store.transact((tx) =>
+  svc.store.transact((tx) =>
     tx.channels.insert({
       type: shape.type ?? 'svc.core.broadcast',
       owner_id: owner.id,
@@ -85,10 +85,10 @@ const writeChannel = (svc: Instance, owner: UserRow, at: Date, shape: { type?: s
   )
 
 const writeSubscription = (svc: Instance, channel: ChannelRow, user: UserRow, at: Date) =>
-  svc.domain.store.transact((tx) => tx.subscriptions.insert({ channel_id: channel.id, user_id: user.id, created_at: isoNow(at) }))
+  svc.store.transact((tx) => tx.subscriptions.insert({ channel_id: channel.id, user_id: user.id, created_at: isoNow(at) }))
 
 const writeUnsubscription = (svc: Instance, channel: ChannelRow, user: UserRow, at: Date) =>
-  svc.domain.store.transact((tx) => tx.broadcast_unsubscriptions.insert({ channel_id: channel.id, user_id: user.id, unsubscribed_at: isoNow(at) }))
+  svc.store.transact((tx) => tx.broadcast_unsubscriptions.insert({ channel_id: channel.id, user_id: user.id, unsubscribed_at: isoNow(at) }))
 
 /** alice owns a broadcast channel: made 9 hours ago, joined by bob and carol, left by dave, among a star and a follow. */
 const broadcastStory = async (t: Parameters<typeof makeInstance>[0]) => {
@@ -174,7 +174,7 @@ t.test('leaving a broadcast channel, by unsubscribing or muting, is kept once pe
   const news = await svc.domain.channels.create(asAlice, { type: 'svc.core.broadcast', readers: { public: true } })
   const chat = await svc.domain.channels.create(asAlice, { type: 'com.example.chat', readers: { public: true } })
   const left = async (channel: ChannelRow) => {
-    const r = svc.domain.store.read
+    const r = svc.store.read
     return (await r.broadcast_unsubscriptions.getMany(await r.broadcast_unsubscriptions.ids('channel', channel.id, { limit: 10 }))).map((u) => u.user_id)
   }
   await svc.domain.subscriptions.subscribe(asBob, news.id)

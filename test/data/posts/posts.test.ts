@@ -139,7 +139,7 @@ t.test('post events carry the post: created as stored, deleted with is_deleted, 
   const posts: DomainEvent<'post.created' | 'post.deleted'>[] = []
   svc.domain.events.on('post.created', (e) => posts.push(e))
   svc.domain.events.on('post.deleted', (e) => posts.push(e))
-  const read = svc.domain.store.read
+  const read = svc.store.read
   const stored = onFirst(svc, 'post.created', async (e) => t.same(await read.posts.get(e.payload.post.id), e.payload.post, 'the event post is the stored row'))
   const original = await svc.domain.posts.create(await as(svc, alice), { text: 'hello #world' })
   await Promise.all(stored)

@@ -11,7 +11,7 @@ t.test('star events carry the post and the user who starred it, once per change'
   const post = await svc.domain.posts.create(await as(svc, alice), { text: 'star me' })
   const repost = await svc.domain.reposts.repost(await as(svc, bob), post.id)
   const seen = eventLog(svc)
-  const read = svc.domain.store.read
+  const read = svc.store.read
   const checked = onFirst(svc, 'star.added', async (e) => {
     t.same([e.payload.post.id, e.payload.user.id], [post.id, bob.user.id])
     t.ok(await read.stars.one('pair', pair(bob.user.id, post.id)), 'the star is committed')

@@ -83,7 +83,7 @@ t.test('follower lists page by follow row, most recent follow first', async (t) 
     ['bob'],
   )
   t.equal(page.more, true)
-  const follow = await svc.domain.store.read.follows.one('pair', `${bob.user.id}:${alice.user.id}`)
+  const follow = await svc.store.read.follows.one('pair', `${bob.user.id}:${alice.user.id}`)
   t.equal(page.items[0].pagination_id, follow?.id, 'the pagination id is the follow row id')
   const next = await svc.domain.relationLists.follows(asAlice, 'me', 'followers', { count: 1, before_id: String(page.items[0].pagination_id) })
   t.same(
@@ -128,7 +128,7 @@ t.test('follow events name the follower as user and the followed as target, comm
   const svc = await makeInstance(t)
   const [alice, bob] = await svc.people('alice', 'bob')
   const seen = eventLog(svc)
-  const read = svc.domain.store.read
+  const read = svc.store.read
   const added = onFirst(svc, 'follow.added', async (e) => {
     t.same([e.payload.user.id, e.payload.target.id], [alice.user.id, bob.user.id])
     t.ok(await read.follows.one('pair', pair(alice.user.id, bob.user.id)), 'the follow is in the store when the event fires')
@@ -160,7 +160,7 @@ t.test('a block first announces each follow it removed, in its own direction, th
   const [alice, bob] = await svc.people('alice', 'bob')
   await svc.domain.relations.follow(await viewerOf(svc, bob), '@alice')
   const seen = eventLog(svc)
-  const read = svc.domain.store.read
+  const read = svc.store.read
   const checked = onFirst(svc, 'follow.removed', async () =>
     t.ok(await read.blocks.one('pair', pair(alice.user.id, bob.user.id)), 'the block is committed with it'),
   )

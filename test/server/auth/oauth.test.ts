@@ -305,7 +305,7 @@ t.test('alice can deny, and can sign out from the consent page', async (t) => {
   const location = new URL(String(denied.headers.location))
   t.equal(location.searchParams.get('error'), 'access_denied')
   t.equal(location.searchParams.get('state'), 'xyz')
-  t.equal(await svc.domain.store.read.tokens.count('app', robo.app.id), 0, 'no token was issued')
+  t.equal(await svc.store.read.tokens.count('app', robo.app.id), 0, 'no token was issued')
   const out = await browser.post('/oauth/authenticate', { ...fields, csrf: csrfOf(consent.text), action: 'sign_out' })
   t.match(out.text, /Sign in to continue/)
   const back = await browser.get(url)

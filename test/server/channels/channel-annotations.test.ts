@@ -115,7 +115,7 @@ t.test('a broadcast channel shows a read-only fallback URL and its publishing fr
     { type: 'svc.core.fallback_url', value: { url: `https://svc.example/c/${code}/m/${Number(m.id).toString(36)}` } },
   ])
   t.notOk('annotations' in (await svc.call('GET', `/channels/${news.id}`, { token: bob.token })).body.data, 'annotations only when asked for')
-  const stored = await svc.domain.store.read.channels.get(Number(news.id))
+  const stored = await svc.store.read.channels.get(Number(news.id))
   t.same(
     stored?.annotations.map((a) => a.type),
     ['svc.core.broadcast.metadata'],

@@ -208,7 +208,7 @@ t.test('robo the bot opens channels only with users who follow it', async (t) =>
   const robo = await svc.person('robo', { type: 'bot' })
   const alice = await svc.person('alice')
   await svc.person('bob')
-  await svc.domain.store.transact((tx) => tx.follows.insert({ user_id: alice.user.id, target_id: robo.user.id, created_at: '2026-01-01T00:00:00Z' }))
+  await svc.store.transact((tx) => tx.follows.insert({ user_id: alice.user.id, target_id: robo.user.id, created_at: '2026-01-01T00:00:00Z' }))
   t.equal((await chat(svc, robo, { writers: { user_ids: ['@alice'] } })).status, 200)
   t.equal((await chat(svc, robo, { writers: { user_ids: ['@bob'] } })).status, 403)
 })

@@ -12,7 +12,7 @@ t.test('alice processes text and gets what a post would get, with nothing stored
     html: `<span itemscope="https://app.net/schemas/Post"><span data-hashtag-name="awesome" itemprop="hashtag">#awesome</span> <span data-mention-id="${bob.user.id}" data-mention-name="bob" itemprop="mention">@Bob</span></span>`,
     entities: { mentions: [{ pos: 9, len: 4, name: 'bob', id: String(bob.user.id) }], hashtags: [{ pos: 0, len: 8, name: 'awesome' }], links: [] },
   })
-  t.equal(await svc.domain.store.read.posts.size(), 0, 'no post was stored')
+  t.equal(await svc.store.read.posts.size(), 0, 'no post was stored')
 })
 
 t.test('an app token may process text too, but no token is a 401', async (t) => {

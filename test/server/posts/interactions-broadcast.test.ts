@@ -38,7 +38,7 @@ t.test(
     const res = await svc.call('GET', '/stream/0/users/me/interactions', { token: alice.token })
     t.equal(res.status, 200)
     t.equal(res.body.meta.more, false)
-    const r = svc.domain.store.read
+    const r = svc.store.read
     const channel = (await r.channels.get(Number(news.id)))!
     const bobSubscribed = (await r.subscriptions.one('pair', `${news.id}:${bob.user.id}`))!.created_at
     const carolLeft = (await r.broadcast_unsubscriptions.one('pair', `${news.id}:${carol.user.id}`))!.unsubscribed_at

@@ -145,7 +145,7 @@ t.test("include_annotations shows post and user annotations; include_post_annota
   const svc = await makeInstance(t)
   const alice = await svc.person('alice')
   // Profile editing is another part of the API; alice's annotations are set on her row here.
-  await svc.domain.store.transact((tx) => tx.users.put({ ...alice.user, annotations: [{ type: 'com.example.bio', value: { x: 1 } }] }))
+  await svc.store.transact((tx) => tx.users.put({ ...alice.user, annotations: [{ type: 'com.example.bio', value: { x: 1 } }] }))
   const post = (
     await svc.call('POST', '/posts', { token: alice.token, payload: { text: 'annotated', annotations: [{ type: 'com.example.tag', value: { y: 2 } }] } })
   ).body.data

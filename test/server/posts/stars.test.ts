@@ -166,7 +166,7 @@ t.test('reposters and starrers are users paged by repost and star, with the user
   const original = await post(svc, alice, { text: 'share me' })
   const repost = (await svc.call('POST', `/posts/${original.id}/repost`, { token: bob.token })).body.data
   await svc.call('POST', `/posts/${original.id}/star`, { token: bob.token })
-  const star = await svc.domain.store.read.stars.one('pair', `${bob.user.id}:${original.id}`)
+  const star = await svc.store.read.stars.one('pair', `${bob.user.id}:${original.id}`)
   for (const [list, paginationId] of [
     ['reposters', repost.id],
     ['stars', String(star?.id)],

@@ -88,7 +88,7 @@ t.test('a search reaches users beyond the first scan chunk', async (t) => {
   const svc = await makeInstance(t)
   const viewer = await svc.person('viewer')
   const empty = { text: '', entities: { mentions: [], hashtags: [], links: [] } }
-  await svc.domain.store.transact((tx) => {
+  await svc.store.transact((tx) => {
     for (let i = 0; i < 12_000; i++) {
       const username = i % 5000 === 4999 ? `needle${i}` : `hay${i}`
       tx.users.insert({

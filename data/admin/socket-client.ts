@@ -1,0 +1,53 @@
+/**
+ * The client side of the admin socket (see protocol.ts): one connection per
+ * operation, one request line, one answer line. The CLI and the console use
+ * it to reach the server that holds a data dir.
+ */
+import { createConnection } from 'node:net'
+import { DomainError, isErrorCode } from '../errors.js'
+import type { AdminFailure, AdminRequest, AdminResponse } from './protocol.js'
+
+/** Nobody answers on the socket: no server, or one starting or stopping. */
+export class AdminSocketUnreachable extends Error {
+  constructor(path: string, cause: unknown) {
+    super(`no server answers on ${path}`, { cause })
+    this.name = 'AdminSocketUnreachable'
+  }
+}
+
+// A domain error crosses the socket as its code and message and becomes one again here.
+const errorOf = (error: AdminFailure): Error => (isErrorCode(error.code) ? new DomainError(error.code, error.message) : new Error(error.message))
+
+/**
+ * Sends one admin operation to the server listening on `path`; answers its
+ * result. Rejects with `AdminSocketUnreachable` when it cannot connect, with
+ * a `DomainError` (same code and message) when the operation failed.
+ */
+export function callAdminSocket(path: string, op: string, args: Record<string, unknown>): Promise<unknown> {
+  return new Promise((resolve, reject) => {
+    let connected = false
+    let buffered = ''
+    const socket = createConnection(path, () => {
+      connected = true
+      socket.write(JSON.stringify({ id: 1, op, args } satisfies AdminRequest) + '\n')
+    })
+    socket.setEncoding('utf8')
+    socket.on('data', (chunk: string) => {
+      buffered += chunk
+      const end = buffered.indexOf('\n')
+      if (end < 0) return
+      socket.end()
+      try {
+        const response = JSON.parse(buffered.slice(0, end)) as AdminResponse
+        if (response.ok) resolve(response.result)
+        else reject(errorOf(response.error))
+      } catch (err) {
+        reject(new Error(`bad answer from the admin socket: ${(err as Error).message}`))
+      }
+    })
+    socket.on('error', (err) => reject(connected ? err : new AdminSocketUnreachable(path, err)))
+    socket.on('close', () =>
+      reject(connected ? new Error('the server closed the admin socket before answering (is it stopping?)') : new AdminSocketUnreachable(path, null)),
+    )
+  })
+}
