@@ -82,7 +82,11 @@ export function ensureSession(request: Request, h: ResponseToolkit): Session {
   return session
 }
 
-const equal = (a: string, b: string): boolean => a.length === b.length && timingSafeEqual(Buffer.from(a), Buffer.from(b))
+const equal = (a: string, b: string): boolean => {
+  // Compared as bytes: a posted token of the right length in characters may differ in bytes (é), which timingSafeEqual refuses with a throw.
+  const [x, y] = [Buffer.from(a), Buffer.from(b)]
+  return x.length === y.length && timingSafeEqual(x, y)
+}
 
 /** Does a posted form carry the CSRF token of a valid session? Answers that session. */
 export function checkedSession(request: Request, csrf: unknown): Session | null {

@@ -262,6 +262,9 @@ t.test('a form without the session CSRF token is refused', async (t) => {
   }
   const forged = await browser.post('/oauth/authenticate', { ...fields, csrf: 'forged' })
   t.equal(forged.status, 403)
+  // As long as the real token in characters, longer in bytes: refused, not a 500.
+  const accented = await browser.post('/oauth/authenticate', { ...fields, csrf: 'é'.repeat(csrfOf(page.text).length) })
+  t.equal(accented.status, 403)
   const noCookie = await postForm(svc, '/oauth/authenticate', { ...fields, csrf: csrfOf(page.text) })
   t.equal(noCookie.status, 403, 'the token alone is not enough without the cookie')
   const missing = await browser.post('/oauth/authenticate', fields)
