@@ -43,6 +43,9 @@ import { FileStore, type FileStoreOptions } from './store/file-store.js'
 import { initDataDir, requireCurrentFormat } from './store/data-dir.js'
 import type { Store } from './store/port.js'
 import { rememberStore } from './domain-store.js'
+import { StreamHub } from './streams/stream-hub.js'
+import { StreamMatcher } from './streams/stream-matcher.js'
+import { UserStreamService } from './streams/user-streams.js'
 
 export interface Domain {
   readonly dataDir: string
@@ -81,6 +84,8 @@ export interface Domain {
   readonly reposts: RepostService
   readonly postStreams: PostStreamService
   readonly publicReads: PublicReadService
+  readonly userStreams: UserStreamService
+  readonly streamHub: StreamHub
   close(): Promise<void>
 }
 
@@ -107,6 +112,7 @@ export async function openDomain(dataDir: string, options: OpenDomainOptions = {
   await domain.explore.seedDefaults()
   // Holding the lock, nothing else writes images now: what no user points at is a crash's litter.
   await domain.userImages.sweepOrphans()
+  await domain.streamHub.start()
   return domain
 }
 
@@ -126,6 +132,14 @@ export function wireDomain(dataDir: string, config: InstanceConfig, store: Store
   const messages = new MessageService(store, events, channelAccess, users, markers)
   const postViews = new PostViewService(store)
   const messageViews = new MessageViewService(store)
+  const postStreams = new PostStreamService(store, posts, users, markers)
+  const userStreams = new UserStreamService(
+    store,
+    () => events.head(),
+    () => events.oldest(),
+  )
+  const matcher = new StreamMatcher({ read: store.read, postStreams, messages, channelViews, channelAccess, tokens })
+  const streamHub = new StreamHub(store, events, userStreams, matcher)
   const domain: Domain = {
     dataDir,
     imagesDir,
@@ -160,10 +174,15 @@ export function wireDomain(dataDir: string, config: InstanceConfig, store: Store
     postViews,
     stars: new StarService(store, events, posts, users),
     reposts: new RepostService(store, events, posts),
-    postStreams: new PostStreamService(store, posts, users, markers),
+    postStreams,
     publicReads: new PublicReadService(store, posts, postViews, channelAccess, messageViews),
     text: new TextService(users),
-    close: () => store.close(),
+    userStreams,
+    streamHub,
+    close: async () => {
+      await streamHub.stop()
+      await store.close()
+    },
   }
   rememberStore(domain, store)
   return domain

@@ -54,6 +54,19 @@ export class EventBus {
   private seq = 0
   private readonly listeners = new Map<EventName, Set<Listener<EventName>>>()
   private readonly any = new Set<AnyListener>()
+  private readonly kept: DomainEvent[] = []
+
+  head(): number {
+    return this.seq
+  }
+
+  oldest(): number {
+    return this.kept[0]?.seq ?? this.seq + 1
+  }
+
+  async after(seq: number, limit: number): Promise<DomainEvent[]> {
+    return this.kept.filter((e) => e.seq > seq).slice(0, limit)
+  }
 
   /** Subscribes to one event; answers the unsubscribe function. */
   on<N extends EventName>(name: N, listener: Listener<N>): () => void {
@@ -71,6 +84,7 @@ export class EventBus {
 
   emit<N extends EventName>(name: N, payload: DomainEvents[N]): DomainEvent<N> {
     const event: DomainEvent<N> = { seq: ++this.seq, name, at: Date.now(), payload }
+    this.kept.push(event as DomainEvent)
     for (const listener of [...(this.listeners.get(name) ?? []), ...this.any]) {
       try {
         ;(listener as Listener<N>)(event)

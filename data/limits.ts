@@ -55,3 +55,12 @@ export const IMAGE_UPLOAD_LIMITS = {
 export const MAX_IMAGE_SIDE = 2048
 /** Decoding cap: a small file of one flat colour can claim a huge canvas, and decoding it would take gigabytes. */
 export const MAX_INPUT_PIXELS = 40_000_000
+
+/** User streams one user token may hold (connected, or closed and not yet expired). */
+export const USER_STREAMS_PER_TOKEN = 5
+/** Subscriptions on one user stream (the same list may be subscribed several times). */
+export const SUBSCRIPTIONS_PER_STREAM = 50
+/** How long a closed user stream can be resumed. */
+export const USER_STREAM_EXPIRY_MS = 5 * 60_000
+/** Events waiting for one stream's consumer before it is disconnected as too slow. */
+export const USER_STREAM_BACKLOG = 1000

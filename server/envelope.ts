@@ -73,7 +73,7 @@ const errorMeta = (err: Boom.Boom, request: Request): Record<string, unknown> =>
 const isRaw = (value: unknown): boolean => value instanceof RawJson || (Array.isArray(value) && value.length > 0 && value.every((v) => v instanceof RawJson))
 
 /** `JSON.stringify(body)`, writing a raw `data` (or raw items of `data`) without parsing them back. */
-const serialize = (body: Envelope): string => {
+export const serialize = (body: Envelope): string => {
   if (!isRaw(body.data)) return JSON.stringify(body)
   const fields = Object.entries(body)
     .filter(([, value]) => value !== undefined)

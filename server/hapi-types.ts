@@ -1,5 +1,6 @@
 /** Typing of what svc keeps on hapi's request and route objects. */
 import type { Scope, Viewer } from '../data/index.js'
+import type { UpgradeProbe } from './streams/websocket.js'
 
 /** Which token an endpoint takes (the spec's Token column). `none` still reads a token when one is sent. */
 export type TokenKind = 'none' | 'any' | 'user' | 'app'
@@ -19,6 +20,9 @@ export interface SvcRouteConfig {
 declare module '@hapi/hapi' {
   interface PluginSpecificConfiguration {
     svc?: SvcRouteConfig
+  }
+  interface PluginsStates {
+    svcUpgrade?: UpgradeProbe
   }
   interface RequestApplicationState {
     viewer?: Viewer

@@ -15,6 +15,7 @@ import './hapi-types.js'
 import { mount } from './route.js'
 import { allRoutes } from './routes/index.js'
 import { setWireHeader } from './wire-headers.js'
+import { serveUserStreamWebSockets } from './streams/websocket.js'
 
 export interface ServerOptions {
   port?: number
@@ -53,6 +54,7 @@ export async function createServer(domain: Domain, options: ServerOptions = {}):
   await server.register({ plugin: rateLimitPlugin, options: { domain } })
   await server.register({ plugin: sessionCookiePlugin, options: { secret: domain.config.session_secret } })
   server.route(mount(allRoutes(domain)))
+  serveUserStreamWebSockets(server, domain)
   server.ext('onPreResponse', (request, h) => {
     const response = request.response
     if (response && !Boom.isBoom(response)) setWireHeader(response, 'X-SVC-Migrations-Enabled', '')

@@ -212,6 +212,16 @@ export class MessageService {
     return this.access.canRead(viewer, channel)
   }
 
+  /**
+   * Would `message` be listed in its channel for `viewer` with `filter`: the
+   * channel readable and the message through the list's flags (a user stream
+   * asks this of each new or deleted message).
+   */
+  async listable(viewer: Viewer, channel: ChannelRow, message: MessageRow, filter: MessageFilter): Promise<boolean> {
+    if (!(await this.access.canRead(viewer, channel))) return false
+    return (await this.listFilter(viewer, filter))(message)
+  }
+
   private async located(channelId: number, messageId: number): Promise<{ message: MessageRow; channel: ChannelRow }> {
     const message = await this.store.read.messages.get(messageId)
     const channel = message && message.channel_id === channelId ? await this.store.read.channels.get(channelId) : null

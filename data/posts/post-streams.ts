@@ -24,6 +24,22 @@ export type PostListInput = PageInput &
     has_oembed_photo?: boolean
   }
 
+/** The lists of posts a user stream can subscribe to. */
+export type SubscribablePostList = 'ofUser' | 'mentions' | 'thread' | 'personal' | 'unified'
+
+/** Where a list's posts come from: its ids newest first, the same membership for one post, and the list's own tests. */
+interface ListSource {
+  markerName: string | null
+  ids: (range: Range) => Promise<number[]>
+  has: (post: PostRow) => Promise<boolean>
+  defaults?: PostFilterDefaults
+  extra?: PostTest
+  /** Keeps what the tests above drop: another source's own test. */
+  orElse?: PostTest
+}
+
+const mentionsUser = (post: PostRow, userId: number): boolean => post.repost_of === undefined && post.entities.mentions.some((m) => Number(m.id) === userId)
+
 export interface PostList {
   page: Page<PostRow>
   /** The list's stream marker: its name, and the viewer's row once set. */
@@ -44,13 +60,13 @@ export class PostStreamService {
   /** Posts created by a user, reposts included; muted users shown (it is an explicit request). Errors: `not_found`, `invalid`. */
   async ofUser(viewer: Viewer, ref: string, input: PostListInput): Promise<PostList> {
     const user = await this.users.resolve(ref, viewer)
-    return this.list(viewer, input, `posts:${user.id}`, (range) => this.store.read.posts.ids('user', user.id, range), { include_muted: true })
+    return this.list(viewer, input, this.ofUserSource(user.id))
   }
 
   /** Posts mentioning a user (never reposts). Errors: `not_found`, `invalid`. */
   async mentions(viewer: Viewer, ref: string, input: PostListInput): Promise<PostList> {
     const user = await this.users.resolve(ref, viewer)
-    return this.list(viewer, input, `mentions:${user.id}`, (range) => this.store.read.posts.ids('mention', user.id, range))
+    return this.list(viewer, input, this.mentionsSource(user.id))
   }
 
   /**
@@ -59,16 +75,7 @@ export class PostStreamService {
    * by default. Errors: `invalid`, `forbidden` (no user).
    */
   async personal(viewer: Viewer, input: PostListInput): Promise<PostList> {
-    const authors = await this.authorsOf(viewer)
-    const r = this.store.read
-    return this.list(
-      viewer,
-      input,
-      'my_stream',
-      (range) => r.posts.idsAny('user', authors, range),
-      { include_directed_posts: false },
-      this.personalTest(authors, input),
-    )
+    return this.list(viewer, input, await this.personalSource(viewer, input))
   }
 
   /**
@@ -77,15 +84,7 @@ export class PostStreamService {
    * does among the mentions. Errors: `invalid`, `forbidden`.
    */
   async unified(viewer: Viewer, input: PostListInput): Promise<PostList> {
-    const me = actingUser(viewer)
-    const authors = await this.authorsOf(viewer)
-    const r = this.store.read
-    const ids = async (range: Range) => mergeNewest(await r.posts.idsAny('user', authors, range), await r.posts.ids('mention', me.id, range), range)
-    const asMention = await postVisibilityTest(r, viewer, input)
-    const photo = this.photoFacet(input)
-    const mention: PostTest = async (p) =>
-      p.repost_of === undefined && p.entities.mentions.some((m) => Number(m.id) === me.id) && (await asMention(p)) && (await photo(p))
-    return this.list(viewer, input, 'unified', ids, { include_directed_posts: false }, this.personalTest(authors, input), mention)
+    return this.list(viewer, input, await this.unifiedSource(viewer, input))
   }
 
   /** Every public post except reposts and posts by bots. Errors: `invalid`. */
@@ -96,39 +95,99 @@ export class PostStreamService {
       if (!types.has(post.user_id)) types.set(post.user_id, (await r.users.get(post.user_id))?.type)
       return types.get(post.user_id) !== 'bot'
     }
-    return this.list(viewer, input, 'global', (range) => r.posts.scan(range, (p) => p.repost_of === undefined), {}, notBot)
+    const ids = (range: Range) => r.posts.scan(range, (p) => p.repost_of === undefined)
+    return this.list(viewer, input, { markerName: 'global', ids, has: async (p) => p.repost_of === undefined, extra: notBot })
   }
 
   /** Posts carrying a hashtag, any case, never reposts. Errors: `invalid`. */
   async tag(viewer: Viewer, hashtag: string, input: PostListInput): Promise<PostList> {
     const name = hashtag.replace(/^#/, '').toLowerCase()
-    return this.list(viewer, input, `tag:${name}`, (range) => this.store.read.posts.ids('hashtag', name, range))
+    const ids = (range: Range) => this.store.read.posts.ids('hashtag', name, range)
+    return this.list(viewer, input, { markerName: `tag:${name}`, ids, has: async () => true })
   }
 
   /** Every post of the thread of any of its posts. Errors: `not_found`, `invalid`. */
   async thread(viewer: Viewer, postId: number, input: PostListInput): Promise<PostList> {
     const post = await this.posts.find(viewer, postId)
-    const list = await this.list(viewer, input, null, (range) => this.store.read.posts.ids('thread', post.thread_id, range))
+    const list = await this.list(viewer, input, this.threadSource(post.thread_id))
     return { page: list.page }
   }
 
-  private async list(
-    viewer: Viewer,
-    input: PostListInput,
-    markerName: string | null,
-    ids: (range: Range) => Promise<number[]>,
-    defaults: PostFilterDefaults = {},
-    extra?: PostTest,
-    /** Keeps what the tests above drop: another source's own test. */
-    orElse?: PostTest,
-  ): Promise<PostList> {
+  /**
+   * Would `post` be in the list `name` of `viewer` (with `input`'s flags) if
+   * it were read now? The same source and tests as the list itself, asked of
+   * one post: what a user stream subscription to that list delivers.
+   * `target` is the list's user (`ofUser`, `mentions`) or thread (`thread`).
+   */
+  async contains(viewer: Viewer, name: SubscribablePostList, target: number, input: PostListInput, post: PostRow): Promise<boolean> {
+    const source =
+      name === 'ofUser'
+        ? this.ofUserSource(target)
+        : name === 'mentions'
+          ? this.mentionsSource(target)
+          : name === 'thread'
+            ? this.threadSource(target)
+            : name === 'personal'
+              ? await this.personalSource(viewer, input)
+              : await this.unifiedSource(viewer, input)
+    if (!(await source.has(post))) return false
+    return (await this.keepTest(viewer, input, source))(post)
+  }
+
+  private ofUserSource(userId: number): ListSource {
+    const ids = (range: Range) => this.store.read.posts.ids('user', userId, range)
+    return { markerName: `posts:${userId}`, ids, has: async (p) => p.user_id === userId, defaults: { include_muted: true } }
+  }
+
+  private mentionsSource(userId: number): ListSource {
+    const ids = (range: Range) => this.store.read.posts.ids('mention', userId, range)
+    return { markerName: `mentions:${userId}`, ids, has: async (p) => mentionsUser(p, userId) }
+  }
+
+  private threadSource(threadId: number): ListSource {
+    const ids = (range: Range) => this.store.read.posts.ids('thread', threadId, range)
+    return { markerName: null, ids, has: async (p) => p.thread_id === threadId }
+  }
+
+  private async personalSource(viewer: Viewer, input: PostListInput): Promise<ListSource> {
+    const authors = await this.authorsOf(viewer)
     const r = this.store.read
+    const inStream = new Set(authors)
+    return {
+      markerName: 'my_stream',
+      ids: (range) => r.posts.idsAny('user', authors, range),
+      has: async (p) => inStream.has(p.user_id),
+      defaults: { include_directed_posts: false },
+      extra: this.personalTest(authors, input),
+    }
+  }
+
+  private async unifiedSource(viewer: Viewer, input: PostListInput): Promise<ListSource> {
+    const me = actingUser(viewer)
+    const personal = await this.personalSource(viewer, input)
+    const r = this.store.read
+    const ids = async (range: Range) => mergeNewest(await personal.ids(range), await r.posts.ids('mention', me.id, range), range)
+    const asMention = await postVisibilityTest(r, viewer, input)
+    const photo = this.photoFacet(input)
+    const mention: PostTest = async (p) => mentionsUser(p, me.id) && (await asMention(p)) && (await photo(p))
+    return { ...personal, markerName: 'unified', ids, has: async (p) => (await personal.has(p)) || mentionsUser(p, me.id), orElse: mention }
+  }
+
+  private async list(viewer: Viewer, input: PostListInput, source: ListSource): Promise<PostList> {
+    const r = this.store.read
+    const { markerName } = source
     const row = markerName && viewer.user ? await this.markers.find(viewer.user.id, markerName) : null
-    const base = await postVisibilityTest(r, viewer, input, defaults)
-    const both: PostTest = extra ? async (p) => (await base(p)) && (await extra(p)) : base
-    const keep: PostTest = orElse ? async (p) => (await both(p)) || (await orElse(p)) : both
-    const page = await paginate(resolvePage(input, markerName ? row : undefined), ids, (list) => loadPosts(r, list), keep)
+    const keep = await this.keepTest(viewer, input, source)
+    const page = await paginate(resolvePage(input, markerName ? row : undefined), source.ids, (list) => loadPosts(r, list), keep)
     return markerName ? { page, marker: { name: markerName, row } } : { page }
+  }
+
+  /** The post general parameters over the list's defaults, and the list's own tests. */
+  private async keepTest(viewer: Viewer, input: PostListInput, source: ListSource): Promise<PostTest> {
+    const base = await postVisibilityTest(this.store.read, viewer, input, source.defaults)
+    const { extra, orElse } = source
+    const both: PostTest = extra ? async (p) => (await base(p)) && (await extra(p)) : base
+    return orElse ? async (p) => (await both(p)) || (await orElse(p)) : both
   }
 
   /** The viewer and everyone they follow. */

@@ -112,6 +112,17 @@ export const schema: { [K in TableName]: TableDef<Rows[K]> } = {
   markers: {
     user_name: { key: (m) => pair(m.user_id, m.name), unique: true },
   },
+  user_streams: {
+    connection_id: { key: (s) => s.connection_id, unique: true },
+    token: { key: (s) => s.token_id },
+  },
+  stream_subscriptions: {
+    stream: { key: (s) => s.stream_id },
+    pair: { key: (s) => pair(s.stream_id, s.subscription_id), unique: true },
+  },
+  log_cursors: {
+    name: { key: (c) => c.name, unique: true },
+  },
 }
 
 export const tableNames = Object.keys(schema) as TableName[]

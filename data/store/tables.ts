@@ -8,6 +8,7 @@ import type { ExploreStreamRow } from '../model/explore.js'
 import type { PostRow, StarRow } from '../model/post.js'
 import type { BlockRow, FollowRow, MuteRow } from '../model/relation.js'
 import type { AuthCodeRow, DelegateTokenRow, TokenRow } from '../model/token.js'
+import type { LogCursorRow, StreamSubscriptionRow, UserStreamRow } from '../model/stream.js'
 import type { UserRow } from '../model/user.js'
 
 export interface Rows {
@@ -28,6 +29,9 @@ export interface Rows {
   channel_mutes: ChannelMuteRow
   messages: MessageRow
   markers: MarkerRow
+  user_streams: UserStreamRow
+  stream_subscriptions: StreamSubscriptionRow
+  log_cursors: LogCursorRow
 }
 
 export type TableName = keyof Rows

@@ -28,6 +28,7 @@ import { broadcastPageRoutes } from './channels/broadcast-page.js'
 import { tokenRoutes } from './auth/token.js'
 import { textRoutes } from './instance/text.js'
 import { configRoutes } from './instance/config.js'
+import { userStreamRoutes } from './streams/user-streams.js'
 
 /** Each noun's routes, in the order hapi gets them. */
 const routeLists: readonly ((domain: Domain) => SvcRoute[])[] = [
@@ -49,6 +50,7 @@ const routeLists: readonly ((domain: Domain) => SvcRoute[])[] = [
   messageRoutes,
   markerRoutes,
   tokenRoutes,
+  userStreamRoutes,
   textRoutes,
   configRoutes,
   appRoutes,

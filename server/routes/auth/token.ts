@@ -13,6 +13,7 @@ import { commonQuery, userGeneralQuery } from '../../params.js'
 import { contextOf } from '../../present/context.js'
 import { presentToken } from '../../present/auth/token.js'
 import type { SvcRoute } from '../../route.js'
+import { answerSubscribing } from '../../streams/subscribe.js'
 
 /** A delegation check: the delegate token from the header or query, the caller's credentials from Basic or query. */
 function delegationOf(request: Request): { client_id: string; client_secret: string; delegate_token: string } | null {
@@ -45,9 +46,11 @@ export const tokenRoutes = (domain: Domain): SvcRoute[] => [
     },
     handler: async (request) => {
       const delegation = delegationOf(request)
-      if (!delegation) checkAccess(viewerOf(request), 'any', undefined)
-      const info = delegation ? await domain.delegation.verify(delegation) : await domain.tokens.inspect(viewerOf(request))
-      return ok(await presentToken(contextOf(request, domain), info))
+      if (delegation) return ok(await presentToken(contextOf(request, domain), await domain.delegation.verify(delegation)))
+      checkAccess(viewerOf(request), 'any', undefined)
+      return answerSubscribing(request, domain, { endpoint: 'token', paginated: false }, async () =>
+        ok(await presentToken(contextOf(request, domain), await domain.tokens.inspect(viewerOf(request)))),
+      )
     },
   },
   {

@@ -8,6 +8,7 @@ import { presentChannel, presentChannels } from '../../present/channels/channel.
 import { contextOf } from '../../present/context.js'
 import { presentPage } from '../../present/page.js'
 import type { SvcRoute } from '../../route.js'
+import { answerSubscribing } from '../../streams/subscribe.js'
 
 const aclInput = Joi.object({
   any_user: flag(),
@@ -80,8 +81,10 @@ export const channelRoutes = (domain: Domain): SvcRoute[] => [
       const ctx = contextOf(request, domain)
       const ids = request.query.ids as string[] | undefined
       if (ids) return ok(await presentChannels(ctx, await domain.channels.getMany(ctx.viewer, ids.map(Number))))
-      const inbox = await domain.channelInbox.inbox(ctx.viewer, request.query, channelFilterOf(request.query))
-      return presentPage(inbox.page, (rows) => presentChannels(ctx, rows), { unread_counts: inbox.unread_counts })
+      return answerSubscribing(request, domain, { endpoint: 'channels', scopes: MESSAGING_SCOPES }, async () => {
+        const inbox = await domain.channelInbox.inbox(ctx.viewer, request.query, channelFilterOf(request.query))
+        return presentPage(inbox.page, (rows) => presentChannels(ctx, rows), { unread_counts: inbox.unread_counts })
+      })
     },
   },
   ...(['PUT', 'PATCH'] as const).map((method): SvcRoute => ({

@@ -9,6 +9,7 @@ import { presentMarker } from '../../present/channels/marker.js'
 import { presentMessage, presentMessages } from '../../present/channels/message.js'
 import { presentPage } from '../../present/page.js'
 import type { SvcRoute } from '../../route.js'
+import { answerSubscribing } from '../../streams/subscribe.js'
 
 const messageQuery = Joi.object({ ...commonQuery, ...messageGeneralQuery })
 const listQuery = messageQuery.keys(paginationQuery)
@@ -84,13 +85,11 @@ export const messageRoutes = (domain: Domain): SvcRoute[] => [
     options: { validate: { params: channelParams, query: listQuery } },
     handler: async (request) => {
       const ctx = contextOf(request, domain)
-      const { page, marker, marker_name } = await domain.messages.inChannel(
-        ctx.viewer,
-        Number(request.params.channel_id),
-        request.query,
-        filterOf(request.query),
-      )
-      return presentPage(page, (rows) => presentMessages(ctx, rows), { marker: presentMarker(marker_name, marker) })
+      const channelId = Number(request.params.channel_id)
+      return answerSubscribing(request, domain, { endpoint: 'channels/messages', target: channelId }, async () => {
+        const { page, marker, marker_name } = await domain.messages.inChannel(ctx.viewer, channelId, request.query, filterOf(request.query))
+        return presentPage(page, (rows) => presentMessages(ctx, rows), { marker: presentMarker(marker_name, marker) })
+      })
     },
   },
   {

@@ -9,6 +9,7 @@ import { contextOf } from '../../present/context.js'
 import { presentPage } from '../../present/page.js'
 import { presentUsers } from '../../present/users/user.js'
 import type { SvcRoute } from '../../route.js'
+import { answerSubscribing } from '../../streams/subscribe.js'
 import { channelParams, channelQuery } from './channels.js'
 
 const bare = Joi.object(commonQuery)
@@ -39,8 +40,11 @@ export const subscriptionRoutes = (domain: Domain): SvcRoute[] => [
     options: { validate: { params: channelParams, query: Joi.object({ ...commonQuery, ...userGeneralQuery, ...paginationQuery }) } },
     handler: async (request) => {
       const ctx = contextOf(request, domain)
-      const page = await domain.subscriptions.subscribers(ctx.viewer, Number(request.params.channel_id), request.query)
-      return presentPage(page, (users) => presentUsers(ctx, users))
+      const channelId = Number(request.params.channel_id)
+      return answerSubscribing(request, domain, { endpoint: 'channels/subscribers', target: channelId }, async () => {
+        const page = await domain.subscriptions.subscribers(ctx.viewer, channelId, request.query)
+        return presentPage(page, (users) => presentUsers(ctx, users))
+      })
     },
   },
   {

@@ -6,6 +6,7 @@ import { commonQuery, flag, idParam, paginationQuery, postGeneralQuery, userRef 
 import { contextOf } from '../../present/context.js'
 import { presentPostList } from '../../present/posts/post.js'
 import type { SvcRoute } from '../../route.js'
+import { answerSubscribing } from '../../streams/subscribe.js'
 
 const listQuery = Joi.object({ ...commonQuery, ...postGeneralQuery, ...paginationQuery })
 const personalQuery = listQuery.keys({ has_oembed_photo: flag() })
@@ -17,30 +18,42 @@ export const postStreamRoutes = (domain: Domain): SvcRoute[] => [
     path: '/users/{user_id}/posts',
     svc: { token: 'none' },
     options: { validate: { params: userParams, query: listQuery } },
-    handler: async (request) =>
-      presentPostList(contextOf(request, domain), await domain.postStreams.ofUser(viewerOf(request), request.params.user_id as string, request.query)),
+    handler: async (request) => {
+      const answer = async () =>
+        presentPostList(contextOf(request, domain), await domain.postStreams.ofUser(viewerOf(request), request.params.user_id as string, request.query))
+      return request.params.user_id === 'me' ? answerSubscribing(request, domain, { endpoint: 'users/me/posts' }, answer) : answer()
+    },
   },
   {
     method: 'GET',
     path: '/users/{user_id}/mentions',
     svc: { token: 'any' },
     options: { validate: { params: userParams, query: listQuery } },
-    handler: async (request) =>
-      presentPostList(contextOf(request, domain), await domain.postStreams.mentions(viewerOf(request), request.params.user_id as string, request.query)),
+    handler: async (request) => {
+      const answer = async () =>
+        presentPostList(contextOf(request, domain), await domain.postStreams.mentions(viewerOf(request), request.params.user_id as string, request.query))
+      return request.params.user_id === 'me' ? answerSubscribing(request, domain, { endpoint: 'users/me/mentions' }, answer) : answer()
+    },
   },
   {
     method: 'GET',
     path: '/posts/stream',
     svc: { token: 'user', scopes: ['stream'] },
     options: { validate: { query: personalQuery } },
-    handler: async (request) => presentPostList(contextOf(request, domain), await domain.postStreams.personal(viewerOf(request), request.query)),
+    handler: async (request) =>
+      answerSubscribing(request, domain, { endpoint: 'posts/stream' }, async () =>
+        presentPostList(contextOf(request, domain), await domain.postStreams.personal(viewerOf(request), request.query)),
+      ),
   },
   {
     method: 'GET',
     path: '/posts/stream/unified',
     svc: { token: 'user', scopes: ['stream'] },
     options: { validate: { query: personalQuery } },
-    handler: async (request) => presentPostList(contextOf(request, domain), await domain.postStreams.unified(viewerOf(request), request.query)),
+    handler: async (request) =>
+      answerSubscribing(request, domain, { endpoint: 'posts/stream/unified' }, async () =>
+        presentPostList(contextOf(request, domain), await domain.postStreams.unified(viewerOf(request), request.query)),
+      ),
   },
   {
     method: 'GET',
@@ -72,7 +85,11 @@ export const postStreamRoutes = (domain: Domain): SvcRoute[] => [
     path: '/posts/{post_id}/replies',
     svc: { token: 'any' },
     options: { validate: { params: Joi.object({ post_id: idParam().required() }), query: listQuery } },
-    handler: async (request) =>
-      presentPostList(contextOf(request, domain), await domain.postStreams.thread(viewerOf(request), Number(request.params.post_id), request.query)),
+    handler: async (request) => {
+      const postId = Number(request.params.post_id)
+      return answerSubscribing(request, domain, { endpoint: 'posts/replies', target: postId }, async () =>
+        presentPostList(contextOf(request, domain), await domain.postStreams.thread(viewerOf(request), postId, request.query)),
+      )
+    },
   },
 ]

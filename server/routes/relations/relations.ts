@@ -8,6 +8,7 @@ import { contextOf } from '../../present/context.js'
 import { presentPage } from '../../present/page.js'
 import { presentUser, presentUsers } from '../../present/users/user.js'
 import type { SvcRoute } from '../../route.js'
+import { answerSubscribing } from '../../streams/subscribe.js'
 
 const userParams = Joi.object({ user_id: userRef().required() })
 const userQuery = Joi.object({ ...commonQuery, ...userGeneralQuery })
@@ -41,8 +42,12 @@ const followRoutes = (domain: Domain): SvcRoute[] =>
       svc: { token: 'any' },
       options: { validate: { params: userParams, query: listQuery } },
       handler: async (request) => {
-        const page = await domain.relationLists.follows(viewerOf(request), request.params.user_id as string, side, request.query)
-        return presentPage(page, (users) => presentUsers(contextOf(request, domain), users))
+        const answer = async () => {
+          const page = await domain.relationLists.follows(viewerOf(request), request.params.user_id as string, side, request.query)
+          return presentPage(page, (users) => presentUsers(contextOf(request, domain), users))
+        }
+        if (request.params.user_id !== 'me') return answer()
+        return answerSubscribing(request, domain, { endpoint: `users/me/${side}` }, answer)
       },
     },
     {

@@ -1,0 +1,361 @@
+/**
+ * The fan-out of user streams: the one reader of the event log that feeds
+ * every connected stream, in the manner of the atproto PDS sequencer.
+ *
+ * Each durable event goes through one dispatcher, in sequence order: it
+ * works out the event's audience (event-audience.ts) and appends the event
+ * to the backlog of each connected stream in it. Each stream drains its own
+ * backlog one event at a time (match its subscriptions, hand the result to
+ * its sink), so a slow consumer slows nobody else and the request that made
+ * the event never waits. A backlog past its bound disconnects its consumer.
+ *
+ * A stream that connects with a cursor behind the dispatcher (a resume)
+ * first catches up by reading the log itself, up to where the dispatcher
+ * is; in the same synchronous step that finds it has caught up it turns
+ * live, so every later event reaches it through its backlog: no gap, no
+ * repeat at the cut-over.
+ */
+import type { DomainEvent } from '../events.js'
+import { USER_STREAM_BACKLOG } from '../limits.js'
+import type { StreamSubscriptionRow, UserStreamRow } from '../model/stream.js'
+import { holdersOf } from '../relations/relation-reads.js'
+import type { Store } from '../store/port.js'
+import { pair } from '../store/schema.js'
+import { isoNow } from '../time.js'
+import type { Viewer } from '../viewer.js'
+import { audienceOf, type Audience } from './event-audience.js'
+import type { StreamDelivery } from './stream-delivery.js'
+import type { StreamMatcher } from './stream-matcher.js'
+import type { OpenStreamInput, StreamWatcher, UserStreamService } from './user-streams.js'
+
+/** The event log as the hub reads it. */
+export interface EventSource {
+  head(): number
+  after(seq: number, limit: number): Promise<DomainEvent[]>
+  onAny(listener: (event: DomainEvent) => void): () => void
+}
+
+/** A consumer's end of a stream, provided by the transport. */
+export interface StreamSink {
+  /** Renders and writes one delivery; resolves once the transport has taken it. */
+  send(delivery: StreamDelivery): Promise<void>
+  /** Ends the connection, telling the consumer why. */
+  close(reason: string): void
+}
+
+const CURSOR_NAME = 'user_streams'
+const CATCH_UP_BATCH = 200
+
+class Connection {
+  readonly queue: DomainEvent[] = []
+  live = false
+  draining = false
+  closed = false
+  threads: number[] = []
+  channels: number[] = []
+
+  constructor(
+    public stream: UserStreamRow,
+    public subs: StreamSubscriptionRow[],
+    readonly sink: StreamSink,
+    /** Every event up to here was handled (while catching up; live, see `cursorOf`). */
+    public cursor: number,
+  ) {}
+}
+
+export class StreamHub implements StreamWatcher {
+  private readonly byId = new Map<string, Connection>()
+  private readonly byUser = new Map<number, Set<Connection>>()
+  private readonly byThread = new Map<number, Set<Connection>>()
+  private readonly byChannel = new Map<number, Set<Connection>>()
+  private readonly incoming: DomainEvent[] = []
+  private dispatching = false
+  /** Every event up to here was handed to the backlog of each live stream it concerns. */
+  private dispatched = 0
+  private savedCursor = -1
+  private timers: NodeJS.Timeout[] = []
+  private unfollow: (() => void) | null = null
+
+  constructor(
+    private readonly store: Store,
+    private readonly events: EventSource,
+    private readonly streams: UserStreamService,
+    private readonly matcher: StreamMatcher,
+  ) {
+    streams.watch(this)
+  }
+
+  /** Starts following the log; closes the streams a crash left open. */
+  async start(): Promise<void> {
+    this.dispatched = this.events.head()
+    const saved = await this.store.read.log_cursors.one('name', CURSOR_NAME)
+    await this.streams.recover(saved?.seq ?? this.dispatched)
+    this.unfollow = this.events.onAny((event) => {
+      this.incoming.push(event)
+      if (!this.dispatching) void this.dispatchLoop()
+    })
+    this.timers = [setInterval(() => void this.saveCursor(), 1000), setInterval(() => void this.streams.sweep().catch(warn), 60_000)]
+    for (const t of this.timers) t.unref()
+  }
+
+  /** Disconnects every consumer, keeping each stream's exact position for its resume. */
+  async stop(): Promise<void> {
+    this.unfollow?.()
+    for (const t of this.timers) clearInterval(t)
+    await Promise.all([...this.byId.values()].map((conn) => this.detach(conn, 'the server is shutting down; reconnect with your connection_id')))
+    await this.saveCursor()
+  }
+
+  /** How many consumers are connected (the console and the benchmark read it). */
+  get connected(): number {
+    return this.byId.size
+  }
+
+  /**
+   * Connects a consumer: opens or resumes the viewer's stream (see
+   * `UserStreamService.open`), disconnects an earlier consumer of the same
+   * id, and starts delivery from where the stream was. Answers its
+   * connection id and whether it resumed.
+   */
+  async connect(viewer: Viewer, input: OpenStreamInput, sink: StreamSink): Promise<{ connectionId: string; resumed: boolean; stream: UserStreamRow }> {
+    const { stream, resumed } = await this.streams.open(viewer, input, (id) => this.byId.has(id))
+    const earlier = this.byId.get(stream.connection_id)
+    let cursor = stream.cursor
+    if (earlier) {
+      cursor = this.cursorOf(earlier)
+      this.unregister(earlier)
+      earlier.closed = true
+      earlier.sink.close('another consumer connected with this connection_id')
+    }
+    const conn = new Connection(stream, await this.streams.subscriptionsOf(stream), sink, cursor)
+    this.register(conn)
+    void this.catchUp(conn)
+    return { connectionId: stream.connection_id, resumed, stream }
+  }
+
+  /** The transport's consumer went away. */
+  async disconnected(connectionId: string, sink: StreamSink): Promise<void> {
+    const conn = this.byId.get(connectionId)
+    if (conn && conn.sink === sink) await this.detach(conn, null)
+  }
+
+  async subscriptionsChanged(stream: UserStreamRow): Promise<void> {
+    const conn = this.byId.get(stream.connection_id)
+    if (!conn) return
+    const subs = await this.streams.subscriptionsOf(stream)
+    if (conn.closed) return
+    this.unindex(conn)
+    conn.subs = subs
+    this.index(conn)
+  }
+
+  streamRemoved(connectionId: string): void {
+    const conn = this.byId.get(connectionId)
+    if (!conn) return
+    this.unregister(conn)
+    conn.closed = true
+    conn.sink.close('the stream was deleted')
+  }
+
+  private async dispatchLoop(): Promise<void> {
+    this.dispatching = true
+    try {
+      while (this.incoming.length > 0) {
+        const event = this.incoming.shift() as DomainEvent
+        const audience = audienceOf(event)
+        const followers = audience.followersOf === undefined ? null : await this.followersOnline(audience.followersOf)
+        // From here to `dispatched` nothing awaits: a stream turning live sees either both or neither.
+        for (const conn of this.connectionsOf(audience, followers)) this.push(conn, event)
+        if (audience.revokedToken !== undefined) await this.revoke(audience.revokedToken)
+        this.dispatched = event.seq
+      }
+    } catch (err) {
+      warn(err)
+    } finally {
+      this.dispatching = false
+      if (this.incoming.length > 0) void this.dispatchLoop()
+    }
+  }
+
+  /** The author's followers that have a stream connected, read from whichever side is smaller. */
+  private async followersOnline(authorId: number): Promise<Set<number>> {
+    const r = this.store.read
+    if ((await r.follows.count('target', authorId)) <= this.byUser.size) return holdersOf(r, 'follows', authorId)
+    const online = new Set<number>()
+    for (const userId of this.byUser.keys()) if ((await r.follows.one('pair', pair(userId, authorId))) !== null) online.add(userId)
+    return online
+  }
+
+  private connectionsOf(audience: Audience, followers: Set<number> | null): Set<Connection> {
+    const out = new Set<Connection>()
+    const add = (set: Set<Connection> | undefined) => set?.forEach((c) => out.add(c))
+    for (const id of audience.users) add(this.byUser.get(id))
+    for (const id of audience.threads) add(this.byThread.get(id))
+    for (const id of audience.channels) add(this.byChannel.get(id))
+    if (followers) for (const id of followers) add(this.byUser.get(id))
+    return out
+  }
+
+  /** Does `event` possibly concern `conn` (the same test as the dispatcher's, for one stream catching up)? */
+  private async concerns(conn: Connection, event: DomainEvent): Promise<boolean> {
+    const a = audienceOf(event)
+    const me = conn.stream.user_id
+    if (a.users.includes(me) || a.threads.some((t) => conn.threads.includes(t)) || a.channels.some((c) => conn.channels.includes(c))) return true
+    return a.followersOf !== undefined && (await this.store.read.follows.one('pair', pair(me, a.followersOf))) !== null
+  }
+
+  private push(conn: Connection, event: DomainEvent): void {
+    if (!conn.live || conn.closed) return
+    if (conn.queue.length >= USER_STREAM_BACKLOG) {
+      void this.detach(conn, `the consumer fell ${USER_STREAM_BACKLOG} events behind; reconnect with your connection_id to resume`)
+      return
+    }
+    conn.queue.push(event)
+    if (!conn.draining) void this.drain(conn)
+  }
+
+  private async drain(conn: Connection): Promise<void> {
+    conn.draining = true
+    try {
+      while (conn.queue.length > 0 && !conn.closed) {
+        await this.deliver(conn, conn.queue[0])
+        conn.queue.shift()
+      }
+    } catch (err) {
+      warn(err)
+      await this.detach(conn, 'the stream failed; reconnect with your connection_id to resume')
+    } finally {
+      conn.draining = false
+    }
+  }
+
+  /** Replays the log from the stream's cursor up to the dispatcher, then turns live. */
+  private async catchUp(conn: Connection): Promise<void> {
+    try {
+      while (!conn.closed) {
+        const upTo = this.dispatched
+        if (conn.cursor >= upTo) {
+          conn.live = true
+          return
+        }
+        const batch = await this.events.after(conn.cursor, CATCH_UP_BATCH)
+        if (batch.length === 0) conn.cursor = upTo
+        for (const event of batch) {
+          if (event.seq > this.dispatched || conn.closed) break
+          if (await this.concerns(conn, event)) await this.deliver(conn, event)
+          conn.cursor = event.seq
+        }
+      }
+    } catch (err) {
+      warn(err)
+      await this.detach(conn, 'the stream failed; reconnect with your connection_id to resume')
+    }
+  }
+
+  /** Matches one event against every subscription of the stream and sends what matched, one frame per list. */
+  private async deliver(conn: Connection, event: DomainEvent): Promise<void> {
+    const viewer = await this.viewerOf(conn.stream)
+    if (!viewer) {
+      await this.detach(conn, 'the token was revoked')
+      return
+    }
+    const frames = new Map<string, StreamDelivery>()
+    for (const sub of conn.subs) {
+      const match = await this.matcher.match(viewer, sub, event)
+      if (!match) continue
+      const key = `${sub.endpoint}:${sub.target ?? ''}`
+      const frame = frames.get(key)
+      if (frame) frame.subscriptionIds.push(sub.subscription_id)
+      else frames.set(key, { ...match, connectionId: conn.stream.connection_id, subscriptionIds: [sub.subscription_id], viewer })
+    }
+    for (const frame of frames.values()) if (!conn.closed) await conn.sink.send(frame)
+  }
+
+  private async viewerOf(stream: UserStreamRow): Promise<Viewer | null> {
+    const r = this.store.read
+    const token = await r.tokens.get(stream.token_id)
+    const user = token?.user_id === undefined ? null : await r.users.get(token.user_id)
+    const app = token ? await r.apps.get(token.app_id) : null
+    return token && user && app ? { token, user, app } : null
+  }
+
+  private async revoke(tokenId: number): Promise<void> {
+    for (const conn of [...this.byId.values()].filter((c) => c.stream.token_id === tokenId)) {
+      this.unregister(conn)
+      conn.closed = true
+      conn.sink.close('the token was revoked')
+    }
+    await this.streams.removeForToken(tokenId)
+  }
+
+  /** Every event up to this one was handled for `conn`. */
+  private cursorOf(conn: Connection): number {
+    if (!conn.live) return conn.cursor
+    return conn.queue.length > 0 ? conn.queue[0].seq - 1 : this.dispatched
+  }
+
+  private async detach(conn: Connection, reason: string | null): Promise<void> {
+    if (conn.closed) return
+    conn.closed = true
+    const cursor = this.cursorOf(conn)
+    this.unregister(conn)
+    if (reason) conn.sink.close(reason)
+    await this.streams.close(conn.stream.connection_id, cursor).catch(warn)
+  }
+
+  /** Saves the lowest position any connected stream is at, for `recover` after a crash. */
+  private async saveCursor(): Promise<void> {
+    let low = this.dispatched
+    for (const conn of this.byId.values()) low = Math.min(low, this.cursorOf(conn))
+    if (low === this.savedCursor) return
+    this.savedCursor = low
+    await this.store
+      .transact(async (tx) => {
+        const row = await tx.log_cursors.one('name', CURSOR_NAME)
+        if (row) tx.log_cursors.put({ ...row, seq: low, updated_at: isoNow() })
+        else tx.log_cursors.insert({ name: CURSOR_NAME, seq: low, updated_at: isoNow() })
+      })
+      .catch(warn)
+  }
+
+  private register(conn: Connection): void {
+    this.byId.set(conn.stream.connection_id, conn)
+    addTo(this.byUser, conn.stream.user_id, conn)
+    this.index(conn)
+  }
+
+  private unregister(conn: Connection): void {
+    if (this.byId.get(conn.stream.connection_id) === conn) this.byId.delete(conn.stream.connection_id)
+    removeFrom(this.byUser, conn.stream.user_id, conn)
+    this.unindex(conn)
+  }
+
+  private index(conn: Connection): void {
+    conn.threads = conn.subs.filter((s) => s.endpoint === 'posts/replies' && s.thread_id !== undefined).map((s) => s.thread_id as number)
+    conn.channels = conn.subs.filter((s) => s.endpoint.startsWith('channels/') && s.target !== undefined).map((s) => s.target as number)
+    for (const t of conn.threads) addTo(this.byThread, t, conn)
+    for (const c of conn.channels) addTo(this.byChannel, c, conn)
+  }
+
+  private unindex(conn: Connection): void {
+    for (const t of conn.threads) removeFrom(this.byThread, t, conn)
+    for (const c of conn.channels) removeFrom(this.byChannel, c, conn)
+  }
+}
+
+const addTo = <K>(map: Map<K, Set<Connection>>, key: K, conn: Connection): void => {
+  let set = map.get(key)
+  if (!set) map.set(key, (set = new Set()))
+  set.add(conn)
+}
+
+const removeFrom = <K>(map: Map<K, Set<Connection>>, key: K, conn: Connection): void => {
+  const set = map.get(key)
+  if (!set) return
+  set.delete(conn)
+  if (set.size === 0) map.delete(key)
+}
+
+const warn = (err: unknown): void => {
+  process.emitWarning(`svc: user streams: ${(err as Error).message}`)
+}
