@@ -112,6 +112,8 @@ export const schema: { [K in TableName]: TableDef<Rows[K]> } = {
   markers: {
     user_name: { key: (m) => pair(m.user_id, m.name), unique: true },
   },
+  // Read by id windows only: no index keeps the emit (and the trim) cheap.
+  event_log: {},
 }
 
 export const tableNames = Object.keys(schema) as TableName[]

@@ -2,6 +2,7 @@
  * The row type of every table the domain stores. The storage port and the
  * schema both build on it, so neither needs the other for it.
  */
+import type { EventRow } from '../events/events.js'
 import type { AppRow } from '../model/app.js'
 import type { BroadcastUnsubscriptionRow, ChannelMuteRow, ChannelRow, MarkerRow, MessageRow, SubscriptionRow } from '../model/channel.js'
 import type { ExploreStreamRow } from '../model/explore.js'
@@ -28,6 +29,8 @@ export interface Rows {
   channel_mutes: ChannelMuteRow
   messages: MessageRow
   markers: MarkerRow
+  /** Domain events, numbered by their id; written by `tx.emit`, trimmed from the front with `removeBelow`. */
+  event_log: EventRow
 }
 
 export type TableName = keyof Rows
