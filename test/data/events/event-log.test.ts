@@ -1,8 +1,11 @@
 import t from 'tap'
-import { openDomain, EventLog, type Domain, type DomainEvent } from '../../../data/index.js'
+import { writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { initDataDir, openDomain, EventLog, type Domain, type DomainEvent } from '../../../data/index.js'
 import { storeOf } from '../../../data/domain-store.js'
 import { FileStore } from '../../../data/store/file-store.js'
 import { makeInstance, type Instance, type Person } from '../../fixtures/instance.js'
+import { userRow } from '../store/rows.js'
 
 type Tap = Parameters<Parameters<typeof t.test>[0]>[0]
 
@@ -149,6 +152,23 @@ t.test('a log over an empty store has head 0 and oldest 1', async (t) => {
   t.equal(log.oldest(), 1)
   t.same(await log.after(0, 10), [])
   t.equal(await log.trim(), 0)
+})
+
+t.test('a data dir written before the event log opens as it is, with an empty log that starts at 1', async (t) => {
+  const dir = t.testdir()
+  await initDataDir(dir)
+  // alice's sign-up as svc journaled it before event_log existed: her row, no event.
+  writeFileSync(join(dir, 'store', 'journal-1.jsonl'), JSON.stringify([['p', 'users', { ...userRow('alice'), id: 1 }]]) + '\n')
+  const domain = await openDomain(dir)
+  t.teardown(() => domain.close())
+  t.equal((await domain.users.get(1))?.username, 'alice')
+  t.equal(domain.events.head(), 0)
+  t.equal(domain.events.oldest(), 1)
+  const bob = await domain.users.create({ username: 'bob', password: 'correct horse' })
+  t.same(
+    (await everything(domain)).map((e) => [e.seq, e.name, e.payload]),
+    [[1, 'user.created', { user: bob }]],
+  )
 })
 
 t.test('a listener that throws is reported and keeps neither the caller nor the other listeners from their event', async (t) => {
