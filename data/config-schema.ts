@@ -33,6 +33,11 @@ const schemaOf = (d: InstanceConfig) =>
       max_file_size: Joi.number().integer().min(1).default(d.limits.max_file_size),
       storage: Joi.number().integer().min(0).default(d.limits.storage),
     }).default(),
+    events: Joi.object({
+      // Clients may resume a stream within about 600 s: a shorter retention would lose their events.
+      retention_seconds: Joi.number().integer().min(600).default(d.events.retention_seconds),
+      max_events: Joi.number().integer().min(1000).default(d.events.max_events),
+    }).default(),
     // Left out of the defaults: a missing secret is generated and added to the file.
     session_secret: Joi.string().min(16),
   })

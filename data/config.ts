@@ -24,6 +24,8 @@ export interface InstanceConfig {
     unauthenticated: { limit: number; window_s: number }
   }
   limits: { following: number; max_file_size: number; storage: number }
+  /** The event log: events are kept `retention_seconds` (clients resume within about 600 s), at most `max_events` of them. */
+  events: { retention_seconds: number; max_events: number }
   /** Seals (iron) the web sign-in cookie of the OAuth pages; generated at first start and kept. */
   session_secret: string
 }
@@ -39,6 +41,7 @@ export const defaultConfig = (): InstanceConfig => ({
     unauthenticated: { limit: 50, window_s: 60 },
   },
   limits: { following: 40000, max_file_size: 10_000_000, storage: 500_000_000 },
+  events: { retention_seconds: 900, max_events: 200_000 },
   session_secret: randomBytes(32).toString('base64url'),
 })
 

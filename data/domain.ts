@@ -1,12 +1,12 @@
 /**
- * Explicit wiring of the domain: the store, the event bus and the services,
+ * Explicit wiring of the domain: the store, its event log and the services,
  * each given only what it needs. `openDomain` is the one way in for the
  * server, the CLI and tests. The store itself stays inside (see
  * domain-store.ts): the edges see services only.
  */
 import { join } from 'node:path'
 import { loadConfig, type InstanceConfig } from './config.js'
-import { EventBus } from './events.js'
+import { EventLog } from './events/event-log.js'
 import { AppService } from './auth/apps.js'
 import { DelegationService } from './auth/delegation.js'
 import { OAuthService } from './auth/oauth.js'
@@ -51,7 +51,8 @@ export interface Domain {
   readonly dataDir: string
   readonly imagesDir: string
   readonly config: InstanceConfig
-  readonly events: EventBus
+  /** The durable event log: listeners, `after` for resuming, trimmed every minute while the domain is open. */
+  readonly events: EventLog
   readonly users: UserService
   readonly profiles: ProfileService
   readonly userSearch: UserSearchService
@@ -107,29 +108,30 @@ export async function openDomain(dataDir: string, options: OpenDomainOptions = {
   await requireCurrentFormat(dataDir)
   const config = { ...(await loadConfig(dataDir)), ...options.config }
   const store = await FileStore.open(dataDir, options)
-  const domain = wireDomain(dataDir, config, store)
+  const events = await EventLog.open(store, config.events)
+  const domain = wireDomain(dataDir, config, store, events)
   // A fresh store starts with the explore streams App.net shipped.
   await domain.explore.seedDefaults()
   // Holding the lock, nothing else writes images now: what no user points at is a crash's litter.
   await domain.userImages.sweepOrphans()
+  events.start()
   await domain.streamHub.start()
   return domain
 }
 
-/** Builds the services over an open store. */
-export function wireDomain(dataDir: string, config: InstanceConfig, store: Store): Domain {
-  const events = new EventBus()
+/** Builds the services over an open store and its event log. */
+export function wireDomain(dataDir: string, config: InstanceConfig, store: Store, events: EventLog): Domain {
   const imagesDir = join(dataDir, 'images')
-  const users = new UserService(store, events)
-  const apps = new AppService(store, events)
-  const tokens = new TokenService(store, events, config.limits)
+  const users = new UserService(store)
+  const apps = new AppService(store)
+  const tokens = new TokenService(store, config.limits)
   const delegation = new DelegationService(store, apps, tokens)
   const oauth = new OAuthService(store, apps, users, tokens, delegation, config)
   const channelAccess = new ChannelAccess(store)
-  const markers = new MarkerService(store, events, channelAccess)
-  const posts = new PostService(store, events, users)
+  const markers = new MarkerService(store, channelAccess)
+  const posts = new PostService(store, users)
   const channelViews = new ChannelViewService(store, channelAccess, markers)
-  const messages = new MessageService(store, events, channelAccess, users, markers)
+  const messages = new MessageService(store, channelAccess, users, markers)
   const postViews = new PostViewService(store)
   const messageViews = new MessageViewService(store)
   const postStreams = new PostStreamService(store, posts, users, markers)
@@ -146,34 +148,34 @@ export function wireDomain(dataDir: string, config: InstanceConfig, store: Store
     config,
     events,
     users,
-    profiles: new ProfileService(store, events, users),
+    profiles: new ProfileService(store, users),
     userSearch: new UserSearchService(store),
-    userImages: new UserImageService(store, events, imagesDir),
+    userImages: new UserImageService(store, imagesDir),
     apps,
     tokens,
     delegation,
     oauth,
     signInFlow: new SignInFlow(oauth, users),
     userViews: new UserViewService(store),
-    explore: new ExploreService(store, events, markers),
+    explore: new ExploreService(store, markers),
     postSearch: new PostSearchService(store),
     interactions: new InteractionService(store),
     channelAccess,
     markers,
-    channels: new ChannelService(store, events, channelAccess, channelViews, users),
+    channels: new ChannelService(store, channelAccess, channelViews, users),
     channelViews,
     channelInbox: new ChannelInboxService(store, channelAccess, channelViews, markers),
     channelSearch: new ChannelSearchService(store, channelAccess, channelViews),
-    subscriptions: new SubscriptionService(store, events, channelAccess),
+    subscriptions: new SubscriptionService(store, channelAccess),
     messages,
     messageViews,
-    privateMessages: new PrivateMessageService(store, events, messages, users),
-    relations: new RelationService(store, events, users, () => config.limits.following),
+    privateMessages: new PrivateMessageService(store, messages, users),
+    relations: new RelationService(store, users, () => config.limits.following),
     relationLists: new RelationListService(store, users),
     posts,
     postViews,
-    stars: new StarService(store, events, posts, users),
-    reposts: new RepostService(store, events, posts),
+    stars: new StarService(store, posts, users),
+    reposts: new RepostService(store, posts),
     postStreams,
     publicReads: new PublicReadService(store, posts, postViews, channelAccess, messageViews),
     text: new TextService(users),
@@ -181,6 +183,7 @@ export function wireDomain(dataDir: string, config: InstanceConfig, store: Store
     streamHub,
     close: async () => {
       await streamHub.stop()
+      events.stop()
       await store.close()
     },
   }

@@ -1,6 +1,7 @@
 /** The domain package's public door: server/, admin/ and bin/ import only this. */
 export * from './errors.js'
-export * from './events.js'
+export * from './events/events.js'
+export { EventLog, type EventLogOptions } from './events/event-log.js'
 export * from './viewer.js'
 export * from './time.js'
 export * from './config.js'

@@ -1,6 +1,5 @@
 /** Client apps: registration with a client secret shown once, lookup, secret and redirect URI checks. */
 import { DomainError, invalid, notFound } from '../errors.js'
-import type { EventBus } from '../events.js'
 import type { AppRow } from '../model/app.js'
 import { hashSecret, newSecret } from '../security/secrets.js'
 import type { Store } from '../store/port.js'
@@ -17,10 +16,7 @@ export interface CreateAppInput {
 const sameHash = (a: string, b: string): boolean => a.length === b.length && timingSafeEqual(Buffer.from(a), Buffer.from(b))
 
 export class AppService {
-  constructor(
-    private readonly store: Store,
-    private readonly events: EventBus,
-  ) {}
+  constructor(private readonly store: Store) {}
 
   /**
    * Registers an app. Answers the row and the client secret and the
@@ -43,8 +39,8 @@ export class AppService {
     }
     const client_secret = newSecret()
     const password_grant_secret = newSecret()
-    const app = await this.store.transact((tx) =>
-      tx.apps.insert({
+    const app = await this.store.transact((tx) => {
+      const app = tx.apps.insert({
         client_id: newSecret(32),
         secret_hash: hashSecret(client_secret),
         password_grant_secret_hash: hashSecret(password_grant_secret),
@@ -53,9 +49,10 @@ export class AppService {
         redirect_uris: input.redirect_uris ?? [],
         ...(input.owner_id === undefined ? {} : { owner_id: input.owner_id }),
         created_at: isoNow(),
-      }),
-    )
-    this.events.emit('app.created', { app })
+      })
+      tx.emit('app.created', { app })
+      return app
+    })
     return { app, client_secret, password_grant_secret }
   }
 

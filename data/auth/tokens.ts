@@ -1,7 +1,6 @@
 /** Access tokens: issued from a CSPRNG, stored as hashes, resolved to a Viewer, listed, revoked. */
 import type { InstanceConfig } from '../config.js'
 import { DomainError } from '../errors.js'
-import type { EventBus } from '../events.js'
 import type { AppRow } from '../model/app.js'
 import type { TokenRow } from '../model/token.js'
 import type { UserRow } from '../model/user.js'
@@ -53,7 +52,6 @@ const appOf = (viewer: Viewer): AppRow => {
 export class TokenService {
   constructor(
     private readonly store: Store,
-    private readonly events: EventBus,
     private readonly limits: InstanceConfig['limits'],
     private readonly storageUsed: StorageUsage = async () => 0,
   ) {}
@@ -66,24 +64,25 @@ export class TokenService {
   async issueUserToken(app: AppRow, user: UserRow, scopes: readonly string[]): Promise<{ access_token: string; token: TokenRow }> {
     const access_token = newSecret()
     const granted = parseScopes(scopes)
-    const { token, previous } = await this.store.transact(async (tx) => {
+    const token = await this.store.transact(async (tx) => {
       const [prevId] = await tx.tokens.ids('app_user', pair(app.id, user.id), { limit: 1 })
       const previous = prevId === undefined ? null : await tx.tokens.get(prevId)
       const token = tx.tokens.insert({ hash: hashSecret(access_token), kind: 'user', app_id: app.id, user_id: user.id, scopes: granted, created_at: isoNow() })
-      return { token, previous }
+      if (!previous) tx.emit('token.authorized', { token, app, user })
+      else if (previous.scopes.join(',') !== token.scopes.join(',')) tx.emit('token.scopes_changed', { token, app, user })
+      return token
     })
-    if (!previous) this.events.emit('token.authorized', { token, app, user })
-    else if (previous.scopes.join(',') !== token.scopes.join(',')) this.events.emit('token.scopes_changed', { token, app, user })
     return { access_token, token }
   }
 
   /** Issues an app token (client credentials). Emits `token.authorized`. */
   async issueAppToken(app: AppRow): Promise<{ access_token: string; token: TokenRow }> {
     const access_token = newSecret()
-    const token = await this.store.transact((tx) =>
-      tx.tokens.insert({ hash: hashSecret(access_token), kind: 'app', app_id: app.id, scopes: [], created_at: isoNow() }),
-    )
-    this.events.emit('token.authorized', { token, app })
+    const token = await this.store.transact((tx) => {
+      const token = tx.tokens.insert({ hash: hashSecret(access_token), kind: 'app', app_id: app.id, scopes: [], created_at: isoNow() })
+      tx.emit('token.authorized', { token, app })
+      return token
+    })
     return { access_token, token }
   }
 
@@ -198,8 +197,8 @@ export class TokenService {
       if (!(await tx.tokens.get(token.id))) throw invalidToken()
       for (const id of await tx.delegate_tokens.ids('token', token.id, { limit: Number.MAX_SAFE_INTEGER })) tx.delegate_tokens.remove(id)
       tx.tokens.remove(token.id)
+      tx.emit('token.deauthorized', { token, app: info.app, user: info.user })
     })
-    this.events.emit('token.deauthorized', { token, app: info.app, user: info.user })
     return info
   }
 

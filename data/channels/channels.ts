@@ -4,7 +4,6 @@
  * messages (see messages.ts), never here.
  */
 import { DomainError, forbidden, invalid } from '../errors.js'
-import type { EventBus } from '../events.js'
 import type { Annotation } from '../model/entities.js'
 import type { Acl, ChannelRow } from '../model/channel.js'
 import type { UserRow } from '../model/user.js'
@@ -18,7 +17,7 @@ import { actingUser } from '../users/acting-user.js'
 import { channelAnnotations, mergeChannelAnnotations } from './channel-annotations.js'
 import { buildAcl, checkBroadcastAcls, checkChannelType, emptyAcl, type AclInput, type AclName } from './channel-input.js'
 import type { ChannelFilter, ChannelViewService } from './channel-views.js'
-import { addSubscription, autoSubscribe, subscriberIdsOf } from './subscriptions.js'
+import { addSubscription, autoSubscribe, subscriberIdsAfter } from './subscriptions.js'
 import type { UserService } from '../users/users.js'
 
 export interface CreateChannelInput {
@@ -50,10 +49,14 @@ const sameAcl = (a: Acl, b: Acl): boolean =>
 /** The users an `auto_subscribe` reaches: everyone named on the channel's ACLs. */
 const aclUserIds = (channel: ChannelRow): number[] => [...new Set([...channel.readers.user_ids, ...channel.writers.user_ids, ...channel.editors.user_ids])]
 
+/** `subscription.added` for each of `userIds` newly subscribed in `tx`. */
+async function emitSubscribed(tx: Tx, channel: ChannelRow, userIds: readonly number[]): Promise<void> {
+  for (const user of await tx.users.getMany(userIds)) tx.emit('subscription.added', { channel, user })
+}
+
 export class ChannelService {
   constructor(
     private readonly store: Store,
-    private readonly events: EventBus,
     private readonly access: ChannelAccess,
     private readonly views: ChannelViewService,
     private readonly users: UserService,
@@ -76,24 +79,20 @@ export class ChannelService {
     }
     if (input.type === BROADCAST_TYPE) checkBroadcastAcls(acls.writers, acls.editors)
     await this.checkBotReach(owner, acls)
-    const { channel, added } = await this.store.transact(async (tx) => {
-      const row = tx.channels.insert({ type: input.type, owner_id: owner.id, ...acls, annotations, is_inactive: false, created_at: isoNow() })
-      await addSubscription(tx, row.id, owner.id)
-      return { channel: row, added: input.auto_subscribe === true ? await this.autoSubscribeIn(tx, row, owner) : [] }
+    return this.store.transact(async (tx) => {
+      const channel = tx.channels.insert({ type: input.type, owner_id: owner.id, ...acls, annotations, is_inactive: false, created_at: isoNow() })
+      await addSubscription(tx, channel.id, owner.id)
+      const added = input.auto_subscribe === true ? await this.autoSubscribeIn(tx, channel, owner) : []
+      tx.emit('channel.created', { channel, subscribed_user_ids: [owner.id, ...added] })
+      await emitSubscribed(tx, channel, [owner.id, ...added])
+      return channel
     })
-    this.events.emit('channel.created', { channel, subscribed_user_ids: [owner.id, ...added] })
-    await this.emitSubscribed(channel, [owner.id, ...added])
-    return channel
   }
 
   /** `auto_subscribe` inside a transaction; a broadcast channel is opt-in, so it reaches nobody. */
   private autoSubscribeIn(tx: Tx, channel: ChannelRow, initiator: UserRow): Promise<number[]> {
     if (channel.type === BROADCAST_TYPE) return Promise.resolve([])
     return autoSubscribe(tx, channel, aclUserIds(channel), initiator)
-  }
-
-  private async emitSubscribed(channel: ChannelRow, userIds: readonly number[]): Promise<void> {
-    for (const user of await this.store.read.users.getMany(userIds)) this.events.emit('subscription.added', { channel, user })
   }
 
   /** A channel the viewer can read, inactive ones included. Errors: `not_found`. */
@@ -135,13 +134,13 @@ export class ChannelService {
     if (channel.type === BROADCAST_TYPE) checkBroadcastAcls(next.writers, next.editors)
     if (input.annotations !== undefined) next.annotations = mergeChannelAnnotations(channel.annotations, input.annotations, channel.type)
     await this.checkBotReach(user, next)
-    const { updated, added } = await this.store.transact(async (tx) => {
-      const row = tx.channels.put(next)
-      return { updated: row, added: input.auto_subscribe === true ? await this.autoSubscribeIn(tx, row, user) : [] }
+    return this.store.transact(async (tx) => {
+      const updated = tx.channels.put(next)
+      const added = input.auto_subscribe === true ? await this.autoSubscribeIn(tx, updated, user) : []
+      tx.emit('channel.updated', { channel: updated, subscribed_user_ids: await subscriberIdsAfter(tx, updated.id, added) })
+      await emitSubscribed(tx, updated, added)
+      return updated
     })
-    this.events.emit('channel.updated', { channel: updated, subscribed_user_ids: await subscriberIdsOf(this.store.read, updated.id) })
-    await this.emitSubscribed(updated, added)
-    return updated
   }
 
   /**
@@ -158,14 +157,14 @@ export class ChannelService {
     if (channel.owner_id !== user.id) throw forbidden('only the owner can deactivate this channel')
     if (channel.type === PM_TYPE) throw invalid('private message channels cannot be deactivated')
     if (channel.is_inactive) return channel
-    const { updated, removed } = await this.store.transact(async (tx) => {
+    return this.store.transact(async (tx) => {
       const subs = await tx.subscriptions.getMany(await tx.subscriptions.ids('channel', channel.id, { limit: 1_000_000 }))
       for (const s of subs) tx.subscriptions.remove(s.id)
-      return { updated: tx.channels.put({ ...channel, is_inactive: true }), removed: subs.map((s) => s.user_id) }
+      const updated = tx.channels.put({ ...channel, is_inactive: true })
+      for (const u of await tx.users.getMany(subs.map((s) => s.user_id))) tx.emit('subscription.removed', { channel: updated, user: u })
+      tx.emit('channel.updated', { channel: updated, subscribed_user_ids: [] })
+      return updated
     })
-    for (const u of await this.store.read.users.getMany(removed)) this.events.emit('subscription.removed', { channel: updated, user: u })
-    this.events.emit('channel.updated', { channel: updated, subscribed_user_ids: [] })
-    return updated
   }
 
   /** A page of the channels the viewer created, newest first, filtered by the channel general parameters. */

@@ -6,11 +6,10 @@
  */
 import { randomBytes } from 'node:crypto'
 import { invalid, notFound } from '../errors.js'
-import type { EventBus } from '../events.js'
 import type { ChannelRow, MarkerRow } from '../model/channel.js'
 import type { UserRow } from '../model/user.js'
 import { pair } from '../store/schema.js'
-import type { Store } from '../store/port.js'
+import type { Store, Tx } from '../store/port.js'
 import { isoNow } from '../time.js'
 import type { Viewer } from '../viewer.js'
 import type { ChannelAccess } from './channel-acl.js'
@@ -38,7 +37,6 @@ const newVersion = (): string => randomBytes(8).toString('hex')
 export class MarkerService {
   constructor(
     private readonly store: Store,
-    private readonly events: EventBus,
     private readonly access: ChannelAccess,
   ) {}
 
@@ -66,17 +64,17 @@ export class MarkerService {
       const channel = await this.channelOf(viewer, input.name)
       if (channel) channels.set(input.name, channel)
     }
-    const rows = await this.store.transact(async (tx) => {
+    return this.store.transact(async (tx) => {
       const written = new Map<string, MarkerRow>()
       for (const input of inputs) {
         const before = written.get(input.name) ?? (await tx.markers.one('user_name', pair(user.id, input.name)))
         const row = before ? tx.markers.put(this.updated(before, input, options)) : tx.markers.insert(this.fresh(user, input))
         written.set(input.name, row)
       }
-      return inputs.map((i) => written.get(i.name) as MarkerRow)
+      const rows = inputs.map((i) => written.get(i.name) as MarkerRow)
+      for (const [i, marker] of rows.entries()) emitSet(tx, marker, user, channels.get(inputs[i].name))
+      return rows
     })
-    for (const [i, marker] of rows.entries()) this.emitSet(marker, user, channels.get(inputs[i].name))
-    return rows
   }
 
   /**
@@ -85,13 +83,12 @@ export class MarkerService {
    */
   async markRead(user: UserRow, channel: ChannelRow, messageId: number): Promise<void> {
     const name = channelMarkerName(channel.id)
-    const marker = await this.store.transact(async (tx) => {
+    await this.store.transact(async (tx) => {
       const before = await tx.markers.one('user_name', pair(user.id, name))
-      if (before && (before.last_read_id ?? 0) >= messageId) return null
+      if (before && (before.last_read_id ?? 0) >= messageId) return
       const input = { name, id: messageId }
-      return before ? tx.markers.put(this.updated(before, input, {})) : tx.markers.insert(this.fresh(user, input))
+      emitSet(tx, before ? tx.markers.put(this.updated(before, input, {})) : tx.markers.insert(this.fresh(user, input)), user, channel)
     })
-    if (marker) this.emitSet(marker, user, channel)
   }
 
   private fresh(user: UserRow, input: MarkerInput): Omit<MarkerRow, 'id'> {
@@ -127,8 +124,8 @@ export class MarkerService {
     if (!channel || !(await this.access.canRead(viewer, channel))) throw notFound(`channel ${m[2]} not found`)
     return channel
   }
+}
 
-  private emitSet(marker: MarkerRow, user: UserRow, channel: ChannelRow | undefined): void {
-    this.events.emit('marker.set', channel ? { marker, user, channel } : { marker, user })
-  }
+function emitSet(tx: Tx, marker: MarkerRow, user: UserRow, channel: ChannelRow | undefined): void {
+  tx.emit('marker.set', channel ? { marker, user, channel } : { marker, user })
 }

@@ -4,7 +4,6 @@
  * viewer may see them. Sending to channel `pm` goes through private-messages.ts.
  */
 import { forbidden, invalid, notFound } from '../errors.js'
-import type { EventBus } from '../events.js'
 import { MESSAGE_MAX_LENGTH } from '../limits.js'
 import type { ChannelRow, MarkerRow, MessageRow } from '../model/channel.js'
 import type { UserRow } from '../model/user.js'
@@ -18,7 +17,7 @@ import { namedMembers, PM_TYPE, type ChannelAccess } from './channel-acl.js'
 import { actingUser } from '../users/acting-user.js'
 import { channelMarkerName, type MarkerService } from './markers.js'
 import { hasRelation } from '../relations/relation-reads.js'
-import { autoSubscribe, subscriberIdsOf } from './subscriptions.js'
+import { autoSubscribe, subscriberIdsAfter, subscriberIdsOf } from './subscriptions.js'
 import type { UserService } from '../users/users.js'
 
 export interface CreateMessageInput {
@@ -45,7 +44,6 @@ export type PreparedMessage = Omit<MessageRow, 'id' | 'channel_id' | 'thread_id'
 export class MessageService {
   constructor(
     private readonly store: Store,
-    private readonly events: EventBus,
     private readonly access: ChannelAccess,
     private readonly users: UserService,
     private readonly markers: MarkerService,
@@ -65,9 +63,11 @@ export class MessageService {
     const channel = await this.access.readable(viewer, channelId)
     if (!(await this.access.canWrite(viewer, channel))) throw forbidden('you cannot write to this channel')
     const prepared = await this.prepare(viewer, channel, input)
-    const { message, subscribed } = await this.store.transact(async (tx) => this.deliver(tx, channel, prepared, sender))
-    await this.emitDelivered(channel, message, subscribed)
-    return message
+    return this.store.transact(async (tx) => {
+      const { message, subscribed } = await this.deliver(tx, channel, prepared, sender)
+      await this.emitDelivered(tx, channel, message, subscribed)
+      return message
+    })
   }
 
   /**
@@ -79,10 +79,14 @@ export class MessageService {
     return { message: this.insert(tx, channel, prepared), subscribed }
   }
 
-  /** After the commit: `subscription.added` per newly subscribed member, then `message.created`. */
-  async emitDelivered(channel: ChannelRow, message: MessageRow, subscribed: readonly number[]): Promise<void> {
-    for (const user of await this.store.read.users.getMany(subscribed)) this.events.emit('subscription.added', { channel, user })
-    this.events.emit('message.created', { message, channel, subscribed_user_ids: await subscriberIdsOf(this.store.read, channel.id) })
+  /**
+   * In the transaction that delivered `message`: `subscription.added` per
+   * newly subscribed member, then `message.created` with the subscribers as
+   * they are once it commits (`subscribed` included).
+   */
+  async emitDelivered(tx: Tx, channel: ChannelRow, message: MessageRow, subscribed: readonly number[]): Promise<void> {
+    for (const user of await tx.users.getMany(subscribed)) tx.emit('subscription.added', { channel, user })
+    tx.emit('message.created', { message, channel, subscribed_user_ids: await subscriberIdsAfter(tx, channel.id, subscribed) })
   }
 
   /**
@@ -139,11 +143,11 @@ export class MessageService {
     }
     if (!this.access.tokenMaySee(viewer, channel)) throw notFound(`message ${messageId} not found`)
     if (message.is_deleted) return message
-    const deleted = await this.store.transact((tx) =>
-      tx.messages.put({ ...message, is_deleted: true, text: '', entities: { mentions: [], hashtags: [], links: [] } }),
-    )
-    this.events.emit('message.deleted', { message: deleted, channel, subscribed_user_ids: await subscriberIdsOf(this.store.read, channel.id) })
-    return deleted
+    return this.store.transact(async (tx) => {
+      const deleted = tx.messages.put({ ...message, is_deleted: true, text: '', entities: { mentions: [], hashtags: [], links: [] } })
+      tx.emit('message.deleted', { message: deleted, channel, subscribed_user_ids: await subscriberIdsOf(tx, channel.id) })
+      return deleted
+    })
   }
 
   /** One message of a channel as the viewer may see it (deleted ones too). Errors: `not_found`. */

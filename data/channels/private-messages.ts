@@ -6,7 +6,6 @@
  * preferences allow and may all write.
  */
 import { DomainError, forbidden, invalid } from '../errors.js'
-import type { EventBus } from '../events.js'
 import { MAX_DESTINATIONS } from '../limits.js'
 import type { ChannelRow, MessageRow } from '../model/channel.js'
 import type { UserRow } from '../model/user.js'
@@ -25,7 +24,6 @@ export const pmKey = (memberIds: readonly number[]): string => [...new Set(membe
 export class PrivateMessageService {
   constructor(
     private readonly store: Store,
-    private readonly events: EventBus,
     private readonly messages: MessageService,
     private readonly users: UserService,
   ) {}
@@ -50,15 +48,14 @@ export class PrivateMessageService {
     const existing = await this.store.read.channels.one('pm_key', key)
     if (!existing) await this.checkBotReach(sender, members)
     const prepared = await this.messages.prepare(viewer, existing ?? { id: 0, type: PM_TYPE, is_inactive: false }, input)
-    const result = await this.store.transact(async (tx) => {
+    return this.store.transact(async (tx) => {
       const found = await tx.channels.one('pm_key', key)
       const channel = found ?? this.createChannel(tx, sender, members, key)
-      return { channel, created: found === null, ...(await this.messages.deliver(tx, channel, prepared, sender)) }
+      const { message, subscribed } = await this.messages.deliver(tx, channel, prepared, sender)
+      if (!found) tx.emit('channel.created', { channel, subscribed_user_ids: subscribed })
+      await this.messages.emitDelivered(tx, channel, message, subscribed)
+      return { message, channel }
     })
-    const { channel, subscribed, message } = result
-    if (result.created) this.events.emit('channel.created', { channel, subscribed_user_ids: subscribed })
-    await this.messages.emitDelivered(channel, message, subscribed)
-    return { message, channel }
   }
 
   private createChannel(tx: Tx, sender: UserRow, members: readonly UserRow[], key: string): ChannelRow {

@@ -4,7 +4,6 @@
  * and auto-subscription by the rules of each user's preferences.
  */
 import { invalid } from '../errors.js'
-import type { EventBus } from '../events.js'
 import type { ChannelRow } from '../model/channel.js'
 import type { UserRow } from '../model/user.js'
 import { paginate, resolvePage, type Page, type PageInput } from '../pagination/pagination.js'
@@ -19,6 +18,16 @@ import { actingUser } from '../users/acting-user.js'
 export async function subscriberIdsOf(r: Readers, channelId: number): Promise<number[]> {
   const subs = await r.subscriptions.getMany(await r.subscriptions.ids('channel', channelId, { limit: Number.MAX_SAFE_INTEGER }))
   return subs.map((s) => s.user_id)
+}
+
+/**
+ * The ids of a channel's subscribers once a transaction that subscribed
+ * `added` (in that order) commits, newest subscription first, as
+ * `subscriberIdsOf` will read them then: reads inside the transaction still
+ * see the subscribers from before it.
+ */
+export async function subscriberIdsAfter(tx: Tx, channelId: number, added: readonly number[]): Promise<number[]> {
+  return [...[...added].reverse(), ...(await subscriberIdsOf(tx, channelId))]
 }
 
 /** Subscribes `userId` inside a transaction unless already subscribed; answers whether it did. */
@@ -53,7 +62,6 @@ async function recordUnsubscription(tx: Tx, channelId: number, userId: number): 
 export class SubscriptionService {
   constructor(
     private readonly store: Store,
-    private readonly events: EventBus,
     private readonly access: ChannelAccess,
   ) {}
 
@@ -66,12 +74,11 @@ export class SubscriptionService {
     const user = actingUser(viewer)
     const channel = await this.access.readable(viewer, channelId)
     if (channel.is_inactive) throw invalid('the channel is inactive')
-    const added = await this.store.transact(async (tx) => {
+    await this.store.transact(async (tx) => {
       const mute = await tx.channel_mutes.one('pair', pair(channel.id, user.id))
       if (mute) tx.channel_mutes.remove(mute.id)
-      return addSubscription(tx, channel.id, user.id)
+      if (await addSubscription(tx, channel.id, user.id)) tx.emit('subscription.added', { channel, user })
     })
-    if (added) this.events.emit('subscription.added', { channel, user })
     return channel
   }
 
@@ -82,8 +89,9 @@ export class SubscriptionService {
   async unsubscribe(viewer: Viewer, channelId: number): Promise<ChannelRow> {
     const user = actingUser(viewer)
     const channel = await this.access.readable(viewer, channelId)
-    const removed = await this.store.transact(async (tx) => this.removeIn(tx, channel, user.id))
-    if (removed) this.events.emit('subscription.removed', { channel, user })
+    await this.store.transact(async (tx) => {
+      if (await this.removeIn(tx, channel, user.id)) tx.emit('subscription.removed', { channel, user })
+    })
     return channel
   }
 
@@ -95,13 +103,12 @@ export class SubscriptionService {
   async mute(viewer: Viewer, channelId: number): Promise<ChannelRow> {
     const user = actingUser(viewer)
     const channel = await this.access.readable(viewer, channelId)
-    const removed = await this.store.transact(async (tx) => {
+    await this.store.transact(async (tx) => {
       if (!(await tx.channel_mutes.one('pair', pair(channel.id, user.id)))) {
         tx.channel_mutes.insert({ channel_id: channel.id, user_id: user.id, created_at: isoNow() })
       }
-      return this.removeIn(tx, channel, user.id)
+      if (await this.removeIn(tx, channel, user.id)) tx.emit('subscription.removed', { channel, user })
     })
-    if (removed) this.events.emit('subscription.removed', { channel, user })
     return channel
   }
 

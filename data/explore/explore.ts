@@ -8,7 +8,6 @@
  * paging. Pinning selects a post the rule would not; it does not reorder.
  */
 import { conflict, invalid, notFound } from '../errors.js'
-import type { EventBus } from '../events.js'
 import type { ExploreRule, ExploreStreamRow } from '../model/explore.js'
 import type { MarkerRow } from '../model/channel.js'
 import type { PostRow } from '../model/post.js'
@@ -95,7 +94,6 @@ const checkMarker = (marker: string): string => {
 export class ExploreService {
   constructor(
     private readonly store: Store,
-    private readonly events: EventBus,
     private readonly markers: MarkerService,
   ) {}
 
@@ -122,12 +120,12 @@ export class ExploreService {
     const description = checkText('description', input.description, 256)
     const marker = checkMarker(input.marker ?? slug)
     const rule = await checkRule({}, input.rule ?? {}, this.store.read)
-    const stream = await this.store.transact(async (tx) => {
+    return this.store.transact(async (tx) => {
       if (await tx.explore_streams.one('slug', slug)) throw conflict(`explore stream ${slug} already exists`)
-      return tx.explore_streams.insert({ slug, title, description, marker, rule, pinned: [], created_at: isoNow() })
+      const stream = tx.explore_streams.insert({ slug, title, description, marker, rule, pinned: [], created_at: isoNow() })
+      tx.emit('explore.changed', { stream })
+      return stream
     })
-    this.events.emit('explore.changed', { stream })
-    return stream
   }
 
   /**
@@ -155,14 +153,13 @@ export class ExploreService {
 
   /** Deletes a stream. Errors: `not_found`. Emits `explore.changed` with `removed`. */
   async remove(slug: string): Promise<ExploreStreamRow> {
-    const stream = await this.store.transact(async (tx) => {
-      const row = await tx.explore_streams.one('slug', slug)
-      if (!row) throw notFound(`explore stream ${slug} not found`)
-      tx.explore_streams.remove(row.id)
-      return row
+    return this.store.transact(async (tx) => {
+      const stream = await tx.explore_streams.one('slug', slug)
+      if (!stream) throw notFound(`explore stream ${slug} not found`)
+      tx.explore_streams.remove(stream.id)
+      tx.emit('explore.changed', { stream, removed: true })
+      return stream
     })
-    this.events.emit('explore.changed', { stream, removed: true })
-    return stream
   }
 
   /**
@@ -218,22 +215,22 @@ export class ExploreService {
    */
   async seedDefaults(): Promise<boolean> {
     for (const name of tableNames) if ((await this.store.read[name].size()) > 0) return false
-    const created = await this.store.transact(async (tx) => {
-      if ((await tx.explore_streams.size()) > 0) return []
-      return DEFAULT_EXPLORE_STREAMS.map((s) => tx.explore_streams.insert({ ...s, rule: { ...s.rule }, pinned: [], created_at: isoNow() }))
+    return this.store.transact(async (tx) => {
+      if ((await tx.explore_streams.size()) > 0) return false
+      const created = DEFAULT_EXPLORE_STREAMS.map((s) => tx.explore_streams.insert({ ...s, rule: { ...s.rule }, pinned: [], created_at: isoNow() }))
+      for (const stream of created) tx.emit('explore.changed', { stream })
+      return created.length > 0
     })
-    for (const stream of created) this.events.emit('explore.changed', { stream })
-    return created.length > 0
   }
 
-  /** Replaces the row of `slug` with what `change` makes of it, in one transaction, then announces it. */
+  /** Replaces the row of `slug` with what `change` makes of it and announces it, in one transaction. */
   private async write(slug: string, change: (row: ExploreStreamRow, tx: Tx) => ExploreStreamRow | Promise<ExploreStreamRow>): Promise<ExploreStreamRow> {
-    const stream = await this.store.transact(async (tx) => {
+    return this.store.transact(async (tx) => {
       const row = await tx.explore_streams.one('slug', slug)
       if (!row) throw notFound(`explore stream ${slug} not found`)
-      return tx.explore_streams.put(await change(row, tx))
+      const stream = tx.explore_streams.put(await change(row, tx))
+      tx.emit('explore.changed', { stream })
+      return stream
     })
-    this.events.emit('explore.changed', { stream })
-    return stream
   }
 }

@@ -5,7 +5,6 @@
  * they still answer lookups and hold their place in threads.
  */
 import { forbidden, invalid, notFound } from '../errors.js'
-import type { EventBus } from '../events.js'
 import { POST_MAX_LENGTH } from '../limits.js'
 import type { PostRow } from '../model/post.js'
 import type { UserRow } from '../model/user.js'
@@ -40,7 +39,6 @@ export interface CreatePostInput {
 export class PostService {
   constructor(
     private readonly store: Store,
-    private readonly events: EventBus,
     private readonly users: UserService,
   ) {}
 
@@ -79,9 +77,10 @@ export class PostService {
         created_at: isoNow(),
       })
       // The id is known only now: it roots a new thread and fills `{post_id}` templates.
-      return tx.posts.put({ ...row, thread_id: parent ? parent.thread_id : row.id, entities: fillTemplates(entities, { post_id: String(row.id) }) })
+      const post = tx.posts.put({ ...row, thread_id: parent ? parent.thread_id : row.id, entities: fillTemplates(entities, { post_id: String(row.id) }) })
+      tx.emit('post.created', { post })
+      return post
     })
-    this.events.emit('post.created', { post })
     return post
   }
 
@@ -126,17 +125,16 @@ export class PostService {
    */
   async delete(viewer: Viewer, id: number): Promise<PostRow> {
     const me = actingUser(viewer)
-    const gone = await this.store.transact(async (tx) => {
+    return this.store.transact(async (tx) => {
       const post = await tx.posts.get(id)
       if (!post) throw notFound(`post ${id} not found`)
       if (post.user_id !== me.id) throw forbidden('Only the creator of a post can delete it')
-      if (post.is_deleted) return { post, removed: [] }
+      if (post.is_deleted) return post
       const reposts = await tx.posts.getMany(await tx.posts.ids('repost_live', id, { limit: ALL }))
       const removed = [post, ...reposts].map((p) => tx.posts.put({ ...p, is_deleted: true }))
-      return { post: removed[0], removed }
+      for (const gone of removed) tx.emit('post.deleted', { post: gone })
+      return removed[0]
     })
-    for (const post of gone.removed) this.events.emit('post.deleted', { post })
-    return gone.post
   }
 
   private async replyParent(author: UserRow, ref: number | string): Promise<PostRow> {

@@ -5,7 +5,6 @@
  * repost post.
  */
 import { invalid } from '../errors.js'
-import type { EventBus } from '../events.js'
 import type { Entities } from '../model/entities.js'
 import type { PostRow } from '../model/post.js'
 import type { UserRow } from '../model/user.js'
@@ -39,7 +38,6 @@ export function repostText(original: PostRow, author: UserRow): { text: string; 
 export class RepostService {
   constructor(
     private readonly store: Store,
-    private readonly events: EventBus,
     private readonly posts: PostService,
   ) {}
 
@@ -54,9 +52,9 @@ export class RepostService {
     checkLiveOriginal(original, 'repost')
     const author = await this.store.read.users.get(original.user_id)
     if (!author) throw invalid('You cannot repost a post whose author is gone')
-    const made = await this.store.transact(async (tx) => {
+    return this.store.transact(async (tx) => {
       const existing = await tx.posts.one('repost_pair', pair(me.id, original.id))
-      if (existing) return { post: existing, created: false }
+      if (existing) return existing
       const row = tx.posts.insert({
         user_id: me.id,
         ...repostText(original, author),
@@ -68,10 +66,10 @@ export class RepostService {
         created_at: isoNow(),
       })
       // A repost starts its own thread: its thread id is its own id.
-      return { post: tx.posts.put({ ...row, thread_id: row.id }), created: true }
+      const post = tx.posts.put({ ...row, thread_id: row.id })
+      tx.emit('post.created', { post })
+      return post
     })
-    if (made.created) this.events.emit('post.created', { post: made.post })
-    return made.post
   }
 
   /**
@@ -83,11 +81,11 @@ export class RepostService {
     const me = actingUser(viewer)
     const given = await this.posts.find(viewer, postId)
     const original = given.repost_of !== undefined && given.user_id === me.id ? await this.posts.find(viewer, given.repost_of) : given
-    const gone = await this.store.transact(async (tx) => {
+    await this.store.transact(async (tx) => {
       const repost = await tx.posts.one('repost_pair', pair(me.id, original.id))
-      return repost ? tx.posts.put({ ...repost, is_deleted: true }) : null
+      if (!repost) return
+      tx.emit('post.deleted', { post: tx.posts.put({ ...repost, is_deleted: true }) })
     })
-    if (gone) this.events.emit('post.deleted', { post: gone })
     return original
   }
 

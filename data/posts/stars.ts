@@ -3,7 +3,6 @@
  * original can) and neither can a deleted post. Star lists page by the star
  * row's id, so a user's stars come most recent star first.
  */
-import type { EventBus } from '../events.js'
 import type { PostRow } from '../model/post.js'
 import type { UserRow } from '../model/user.js'
 import { paginate, linkedRows, resolvePage, type Page, type PageInput } from '../pagination/pagination.js'
@@ -19,7 +18,6 @@ import type { UserService } from '../users/users.js'
 export class StarService {
   constructor(
     private readonly store: Store,
-    private readonly events: EventBus,
     private readonly posts: PostService,
     private readonly users: UserService,
   ) {}
@@ -33,12 +31,11 @@ export class StarService {
     const me = actingUser(viewer)
     const post = await this.posts.find(viewer, postId)
     checkLiveOriginal(post, 'star')
-    const added = await this.store.transact(async (tx) => {
-      if (await tx.stars.one('pair', pair(me.id, post.id))) return false
+    await this.store.transact(async (tx) => {
+      if (await tx.stars.one('pair', pair(me.id, post.id))) return
       tx.stars.insert({ user_id: me.id, post_id: post.id, created_at: isoNow() })
-      return true
+      tx.emit('star.added', { post, user: me })
     })
-    if (added) this.events.emit('star.added', { post, user: me })
     return post
   }
 
@@ -46,12 +43,12 @@ export class StarService {
   async unstar(viewer: Viewer, postId: number): Promise<PostRow> {
     const me = actingUser(viewer)
     const post = await this.posts.find(viewer, postId)
-    const removed = await this.store.transact(async (tx) => {
+    await this.store.transact(async (tx) => {
       const star = await tx.stars.one('pair', pair(me.id, post.id))
-      if (star) tx.stars.remove(star.id)
-      return star !== null
+      if (!star) return
+      tx.stars.remove(star.id)
+      tx.emit('star.removed', { post, user: me })
     })
-    if (removed) this.events.emit('star.removed', { post, user: me })
     return post
   }
 

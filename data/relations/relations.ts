@@ -4,7 +4,6 @@
  * A block removes both follow relations and hides each from the other.
  */
 import { DomainError, forbidden, invalid } from '../errors.js'
-import type { EventBus } from '../events.js'
 import type { UserRow } from '../model/user.js'
 import type { Store, Tx } from '../store/port.js'
 import { pair } from '../store/schema.js'
@@ -17,7 +16,6 @@ import type { UserService } from '../users/users.js'
 export class RelationService {
   constructor(
     private readonly store: Store,
-    private readonly events: EventBus,
     private readonly users: UserService,
     private readonly followLimit: () => number,
   ) {}
@@ -36,28 +34,28 @@ export class RelationService {
     // Following someone already followed is no new follow, so the limit does not apply to it.
     const atLimit = !(await hasRelation(r, 'follows', me.id, target.id)) && (await r.follows.count('user', me.id)) >= this.followLimit()
     if (atLimit) throw new DomainError('quota', 'You follow as many users as your account allows')
-    if (await this.add('follows', me, target)) this.events.emit('follow.added', { user: me, target })
+    await this.add('follows', me, target, 'follow.added')
     return target
   }
 
   /** The viewer stops following `ref`; answers the target. Errors: `not_found`, `invalid`. Emits `follow.removed`. */
   async unfollow(viewer: Viewer, ref: string): Promise<UserRow> {
     const { me, target } = await this.pairOf(viewer, ref, 'unfollow')
-    if (await this.store.transact((tx) => drop(tx, 'follows', me.id, target.id))) this.events.emit('follow.removed', { user: me, target })
+    await this.remove('follows', me, target, 'follow.removed')
     return target
   }
 
   /** The viewer mutes `ref`; answers the target. Errors: `not_found`, `invalid`. Emits `mute.added`. */
   async mute(viewer: Viewer, ref: string): Promise<UserRow> {
     const { me, target } = await this.pairOf(viewer, ref, 'mute')
-    if (await this.add('mutes', me, target)) this.events.emit('mute.added', { user: me, target })
+    await this.add('mutes', me, target, 'mute.added')
     return target
   }
 
   /** The viewer unmutes `ref`; answers the target. Errors: `not_found`, `invalid`. Emits `mute.removed`. */
   async unmute(viewer: Viewer, ref: string): Promise<UserRow> {
     const { me, target } = await this.pairOf(viewer, ref, 'unmute')
-    if (await this.store.transact((tx) => drop(tx, 'mutes', me.id, target.id))) this.events.emit('mute.removed', { user: me, target })
+    await this.remove('mutes', me, target, 'mute.removed')
     return target
   }
 
@@ -68,23 +66,20 @@ export class RelationService {
    */
   async block(viewer: Viewer, ref: string): Promise<UserRow> {
     const { me, target } = await this.pairOf(viewer, ref, 'block')
-    const changes = await this.store.transact(async (tx) => {
-      if (await tx.blocks.one('pair', pair(me.id, target.id))) return null
+    await this.store.transact(async (tx) => {
+      if (await tx.blocks.one('pair', pair(me.id, target.id))) return
       tx.blocks.insert({ user_id: me.id, target_id: target.id, created_at: isoNow() })
-      return { iUnfollowed: await drop(tx, 'follows', me.id, target.id), theyUnfollowed: await drop(tx, 'follows', target.id, me.id) }
+      if (await drop(tx, 'follows', me.id, target.id)) tx.emit('follow.removed', { user: me, target })
+      if (await drop(tx, 'follows', target.id, me.id)) tx.emit('follow.removed', { user: target, target: me })
+      tx.emit('block.added', { user: me, target })
     })
-    if (changes) {
-      if (changes.iUnfollowed) this.events.emit('follow.removed', { user: me, target })
-      if (changes.theyUnfollowed) this.events.emit('follow.removed', { user: target, target: me })
-      this.events.emit('block.added', { user: me, target })
-    }
     return target
   }
 
   /** The viewer unblocks `ref` (follows are not restored); answers the target. Errors: `not_found`, `invalid`. Emits `block.removed`. */
   async unblock(viewer: Viewer, ref: string): Promise<UserRow> {
     const { me, target } = await this.pairOf(viewer, ref, 'unblock')
-    if (await this.store.transact((tx) => drop(tx, 'blocks', me.id, target.id))) this.events.emit('block.removed', { user: me, target })
+    await this.remove('blocks', me, target, 'block.removed')
     return target
   }
 
@@ -95,12 +90,19 @@ export class RelationService {
     return { me, target }
   }
 
-  /** Inserts `me → target` unless present; answers whether it was new. */
-  private add(table: RelationTable, me: UserRow, target: UserRow): Promise<boolean> {
+  /** Inserts `me → target` unless present, emitting `event` when it was new. */
+  private add(table: RelationTable, me: UserRow, target: UserRow, event: 'follow.added' | 'mute.added'): Promise<void> {
     return this.store.transact(async (tx) => {
-      if (await tx[table].one('pair', pair(me.id, target.id))) return false
+      if (await tx[table].one('pair', pair(me.id, target.id))) return
       tx[table].insert({ user_id: me.id, target_id: target.id, created_at: isoNow() })
-      return true
+      tx.emit(event, { user: me, target })
+    })
+  }
+
+  /** Removes `me → target` if present, emitting `event` when it was there. */
+  private remove(table: RelationTable, me: UserRow, target: UserRow, event: 'follow.removed' | 'mute.removed' | 'block.removed'): Promise<void> {
+    return this.store.transact(async (tx) => {
+      if (await drop(tx, table, me.id, target.id)) tx.emit(event, { user: me, target })
     })
   }
 }

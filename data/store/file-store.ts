@@ -9,8 +9,9 @@
  * A commit: the transaction's work runs alone and buffers its writes; they
  * are serialised, checked against unique indexes and applied to the tables
  * together (undone together on a clash); the line is queued on the journal,
- * which fsyncs every queued line at once (group commit); only then does
- * `transact` resolve.
+ * which fsyncs every queued line at once (group commit); once it is durable
+ * the transaction's events go to the `onEvents` listeners, and only then
+ * does `transact` resolve.
  *
  * A compaction: the journal moves on to journal-N+1 once every earlier line
  * is durable, the tables are written to snapshot-N+1 (tmp, fsync, rename,
@@ -29,7 +30,8 @@ import { PRIVATE_DIR } from './file-modes.js'
 import { Journal } from './journal.js'
 import { acquireLock } from './lock.js'
 import { MemoryTable } from './memory-table.js'
-import type { Key, Range, Readers, Row, Store, StoreStats, TableReader, Tx } from './port.js'
+import type { EventRow } from '../events/events.js'
+import type { EventsListener, Key, Range, Readers, Row, Store, StoreStats, TableReader, Tx } from './port.js'
 import { applyOp, replayJournal, type Op } from './replay.js'
 import { MemoryReader, TxState, txOf } from './table-access.js'
 import { schema, tableNames, type TableDef } from './schema.js'
@@ -43,6 +45,13 @@ export interface FileStoreOptions {
 }
 
 type Tables = Map<string, MemoryTable<Row>>
+
+/** The events of one committed transaction, waiting for its line to be durable. */
+interface EventBatch {
+  rows: readonly EventRow[]
+  /** Handed to the listeners, or dropped with a line that failed. */
+  done: boolean
+}
 
 const numbered = (files: string[], prefix: string): number[] =>
   files
@@ -59,6 +68,9 @@ export class FileStore implements Store {
   private journalNo: number
   private lastCompactionMs: number | null = null
   private closed = false
+  private readonly eventListeners = new Set<EventsListener>()
+  /** Batches of committed transactions not yet handed on, in commit (and so seq) order. */
+  private readonly undelivered: EventBatch[] = []
 
   private constructor(
     private readonly dir: string,
@@ -119,23 +131,58 @@ export class FileStore implements Store {
         state.open = false
       }
       const ops = state.ops
-      if (ops.length === 0) return { result, durable: null }
+      if (ops.length === 0) return { result, durable: null, batch: null }
       this.refuseIfBroken()
       // Serialise first: a row that cannot be written must not reach the tables.
       const line = JSON.stringify(ops)
       this.commit(ops)
-      return { result, durable: this.journal.append(line) }
+      const batch: EventBatch | null = state.events.length > 0 ? { rows: state.events, done: false } : null
+      if (batch) this.undelivered.push(batch)
+      return { result, durable: this.journal.append(line), batch }
     })
     this.chain = run.catch(() => undefined)
-    return run.then(async ({ result, durable }) => {
+    return run.then(async ({ result, durable, batch }) => {
       if (durable) {
         await durable.catch((err: unknown) => {
+          if (batch) this.dropEvents(batch)
           throw new DomainError('unavailable', `the store could not write its journal: ${(err as Error).message}`, { cause: err })
         })
+        if (batch) this.deliverThrough(batch)
         this.maybeCompact()
       }
       return result
     })
+  }
+
+  onEvents(listener: EventsListener): () => void {
+    this.eventListeners.add(listener)
+    return () => this.eventListeners.delete(listener)
+  }
+
+  /**
+   * Hands on every batch up to `batch`. The journal writes lines in commit
+   * order, so once this line is durable every earlier one is too: an earlier
+   * batch whose own continuation has not run yet goes first, keeping seq order.
+   */
+  private deliverThrough(batch: EventBatch): void {
+    while (!batch.done) {
+      const next = this.undelivered.shift() as EventBatch
+      next.done = true
+      for (const listener of [...this.eventListeners]) {
+        try {
+          listener(next.rows)
+        } catch (err) {
+          process.emitWarning(`svc: event listener failed: ${(err as Error).message}`)
+        }
+      }
+    }
+  }
+
+  /** A line that never became durable: its events never happened (and the journal refuses everything after it). */
+  private dropEvents(batch: EventBatch): void {
+    batch.done = true
+    const at = this.undelivered.indexOf(batch)
+    if (at !== -1) this.undelivered.splice(at, 1)
   }
 
   /**
@@ -156,6 +203,11 @@ export class FileStore implements Store {
     try {
       for (const op of ops) {
         const table = this.tables.get(op[1]) as MemoryTable<Row>
+        if (op[0] === 'r') {
+          for (const row of table.removeBelow(op[2])) undo.push(['p', op[1], row])
+          if (op[2] - 1 > table.seq) table.seq = op[2] - 1
+          continue
+        }
         const id = op[0] === 'p' ? op[2].id : op[2]
         const before = table.get(id)
         if (op[0] === 'p') {

@@ -9,7 +9,7 @@
  */
 import type { Key, Range, Row } from './port.js'
 import type { IndexDef, TableDef } from './schema.js'
-import { bounds, insertId, mergeRange, removeId, windowIds } from './sorted-ids.js'
+import { bounds, insertId, lowerBound, mergeRange, removeId, windowIds } from './sorted-ids.js'
 
 /** The ids under one index key: a lone id, or a sorted array of two or more. */
 type Bucket = number | number[]
@@ -121,6 +121,23 @@ export class MemoryTable<R extends Row> {
     this.unindex(old)
     this.rows.delete(id)
     removeId(this.order, id)
+  }
+
+  /**
+   * Removes every row whose id is below `id`; answers them (oldest first).
+   * The ids leave the ordered list in one splice, not one per row, so
+   * trimming the front of a long log costs what the removed rows cost.
+   */
+  removeBelow(id: number): R[] {
+    const gone = this.order.splice(0, lowerBound(this.order, id))
+    const rows: R[] = []
+    for (const goneId of gone) {
+      const row = this.rows.get(goneId) as R
+      if (this.indexList.length > 0) this.unindex(row)
+      this.rows.delete(goneId)
+      rows.push(row)
+    }
+    return rows
   }
 
   private unindex(row: R): void {

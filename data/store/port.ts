@@ -12,7 +12,13 @@
  * transaction) may already see a commit whose fsync is still under way; it
  * becomes durable no later than anything that read it, since the journal is
  * written in commit order.
+ *
+ * Domain events are part of a transaction: `tx.emit` adds a row to the
+ * `event_log` table, whose id is the event's sequence number, so an event is
+ * durable exactly when its change is. `onEvents` hands each committed
+ * transaction's events on once durable, before `transact` resolves.
  */
+import type { DomainEvents, EventName, EventRow } from '../events/events.js'
 import type { Rows, TableName } from './tables.js'
 
 export type Key = string | number
@@ -53,10 +59,22 @@ export interface TableWriter<R extends Row> extends TableReader<R> {
   put(row: R): R
   /** Buffers the removal of a row. */
   remove(id: number): void
+  /** Buffers the removal of every row whose id is below `id` (one journal op, however many rows: trims the front of a log). */
+  removeBelow(id: number): void
 }
 
 export type Readers = { readonly [K in TableName]: TableReader<Rows[K]> }
-export type Tx = { readonly [K in TableName]: TableWriter<Rows[K]> }
+export type Tx = { readonly [K in TableName]: TableWriter<Rows[K]> } & {
+  /**
+   * Records a domain event in this transaction: an `event_log` row whose id
+   * (the table's next id) is its sequence number. Kept only if the
+   * transaction commits; listeners get it once it is durable.
+   */
+  emit<N extends EventName>(name: N, payload: DomainEvents[N]): void
+}
+
+/** Called with one committed transaction's events, in seq order. */
+export type EventsListener = (events: readonly EventRow[]) => void
 
 export interface StoreStats {
   rows: Record<string, number>
@@ -73,6 +91,14 @@ export interface Store {
    * it wrote is kept.
    */
   transact<T>(work: (tx: Tx) => Promise<T> | T): Promise<T>
+  /**
+   * Calls `listener` with the event rows of each committed transaction once
+   * they are durable: strictly in seq order, each once, before that
+   * transaction's `transact` resolves. A listener that throws is reported
+   * (a process warning) and does not fail the commit. Answers the
+   * unsubscribe function.
+   */
+  onEvents(listener: EventsListener): () => void
   /** Writes a snapshot and drops the journal it covers. */
   compact(): Promise<void>
   stats(): StoreStats

@@ -8,23 +8,35 @@ import { readLines, parseLine } from './json-lines.js'
 import type { MemoryTable } from './memory-table.js'
 import type { Row } from './port.js'
 
-/** One journal op: put a whole row, or delete a row by id. */
-export type Op = ['p', string, Row] | ['d', string, number]
+/**
+ * One journal op: put a whole row, delete a row by id, or delete every row
+ * below an id (`r`, added with the event log: journals written before it
+ * hold only `p` and `d`, and read as they always did).
+ */
+export type Op = ['p', string, Row] | ['d', string, number] | ['r', string, number]
 
 export function applyOp(tables: ReadonlyMap<string, MemoryTable<Row>>, op: Op): void {
   const table = tables.get(op[1])
   if (!table) throw new Error(`journal names unknown table ${op[1]}`)
   if (op[0] === 'p') table.apply(op[2])
-  else {
+  else if (op[0] === 'd') {
     table.remove(op[2])
     // A deleted id is still spent: the sequence must never hand it out again.
     if (op[2] > table.seq) table.seq = op[2]
+  } else {
+    table.removeBelow(op[2])
+    if (op[2] - 1 > table.seq) table.seq = op[2] - 1
   }
 }
 
 const isOps = (value: unknown): value is Op[] =>
   Array.isArray(value) &&
-  value.every((op) => Array.isArray(op) && (op[0] === 'p' || op[0] === 'd') && typeof op[1] === 'string' && op[2] !== null && op[2] !== undefined)
+  value.every(
+    (op) =>
+      Array.isArray(op) &&
+      typeof op[1] === 'string' &&
+      (op[0] === 'p' ? typeof op[2] === 'object' && op[2] !== null : (op[0] === 'd' || op[0] === 'r') && typeof op[2] === 'number'),
+  )
 
 /**
  * Applies every transaction of `path`; answers how many were applied. With

@@ -123,6 +123,8 @@ export const schema: { [K in TableName]: TableDef<Rows[K]> } = {
   log_cursors: {
     name: { key: (c) => c.name, unique: true },
   },
+  // Read by id windows only: no index keeps the emit (and the trim) cheap.
+  event_log: {},
 }
 
 export const tableNames = Object.keys(schema) as TableName[]

@@ -4,7 +4,7 @@
  * before `journal-N.jsonl` started, and possibly some of what that journal
  * holds, since commits go on while the snapshot is written; replaying the
  * journal over it repeats those harmlessly, because every journal op is a
- * whole-row put or a delete, applied in order.
+ * whole-row put, a delete or a delete of every id below one, applied in order.
  *
  * Writing walks the tables in slices and yields to the event loop between
  * them, so a snapshot of a million rows never blocks requests for long.

@@ -5,6 +5,7 @@
  * not closures for all sixteen (that showed up as the largest cost of a
  * durable write).
  */
+import type { DomainEvents, EventName, EventRow } from '../events/events.js'
 import type { MemoryTable } from './memory-table.js'
 import type { Key, Range, Row, TableReader, TableWriter, Tx } from './port.js'
 import type { Op } from './replay.js'
@@ -51,9 +52,10 @@ export class MemoryReader<R extends Row> implements TableReader<R> {
   }
 }
 
-/** One transaction: its buffered ops, and whether its work is still running. */
+/** One transaction: its buffered ops, the events among them, and whether its work is still running. */
 export class TxState {
   readonly ops: Op[] = []
+  readonly events: EventRow[] = []
   open = true
   readonly writers = new Map<string, MemoryWriter<Row>>()
 
@@ -89,11 +91,20 @@ class MemoryWriter<R extends Row> extends MemoryReader<R> implements TableWriter
   remove(id: number): void {
     this.buffer(['d', this.table.name, id])
   }
+
+  removeBelow(id: number): void {
+    this.buffer(['r', this.table.name, id])
+  }
 }
 
 /** The `Tx` of one transaction: each table's writer is made when first touched. */
 class LazyTx {
   constructor(readonly state: TxState) {}
+
+  emit<N extends EventName>(name: N, payload: DomainEvents[N]): void {
+    const writer = (this as unknown as Tx).event_log
+    this.state.events.push(writer.insert({ name, at: Date.now(), payload } as Omit<EventRow, 'id'>))
+  }
 }
 for (const name of tableNames) {
   Object.defineProperty(LazyTx.prototype, name, {

@@ -2,6 +2,7 @@
  * The row type of every table the domain stores. The storage port and the
  * schema both build on it, so neither needs the other for it.
  */
+import type { EventRow } from '../events/events.js'
 import type { AppRow } from '../model/app.js'
 import type { BroadcastUnsubscriptionRow, ChannelMuteRow, ChannelRow, MarkerRow, MessageRow, SubscriptionRow } from '../model/channel.js'
 import type { ExploreStreamRow } from '../model/explore.js'
@@ -32,6 +33,8 @@ export interface Rows {
   user_streams: UserStreamRow
   stream_subscriptions: StreamSubscriptionRow
   log_cursors: LogCursorRow
+  /** Domain events, numbered by their id; written by `tx.emit`, trimmed from the front with `removeBelow`. */
+  event_log: EventRow
 }
 
 export type TableName = keyof Rows

@@ -15,7 +15,7 @@
  * live, so every later event reaches it through its backlog: no gap, no
  * repeat at the cut-over.
  */
-import type { DomainEvent } from '../events.js'
+import type { DomainEvent } from '../events/events.js'
 import { USER_STREAM_BACKLOG } from '../limits.js'
 import type { StreamSubscriptionRow, UserStreamRow } from '../model/stream.js'
 import { holdersOf } from '../relations/relation-reads.js'
@@ -205,7 +205,8 @@ export class StreamHub implements StreamWatcher {
   }
 
   private push(conn: Connection, event: DomainEvent): void {
-    if (!conn.live || conn.closed) return
+    // A stream that opened after this event (its cursor at the log's head then) does not get it.
+    if (!conn.live || conn.closed || event.seq <= conn.cursor) return
     if (conn.queue.length >= USER_STREAM_BACKLOG) {
       void this.detach(conn, `the consumer fell ${USER_STREAM_BACKLOG} events behind; reconnect with your connection_id to resume`)
       return

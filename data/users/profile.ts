@@ -4,7 +4,6 @@
  * unique per type and changed type by type.
  */
 import { DomainError, invalid, notFound } from '../errors.js'
-import type { EventBus } from '../events.js'
 import { DESCRIPTION_MAX_LENGTH, NAME_MAX_LENGTH } from '../limits.js'
 import type { UserRow } from '../model/user.js'
 import type { Store } from '../store/port.js'
@@ -81,7 +80,6 @@ const isUnchanged = (given: DescriptionInput, stored: UserRow['description']): b
 export class ProfileService {
   constructor(
     private readonly store: Store,
-    private readonly events: EventBus,
     private readonly users: UserService,
   ) {}
 
@@ -116,9 +114,10 @@ export class ProfileService {
       const next: UserRow = { ...row, ...changes }
       if (input.description !== undefined) next.description = await this.description(input.description, row.description)
       if (input.annotations !== undefined) next.annotations = mergeAnnotations(row.annotations, input.annotations)
-      return tx.users.put(next)
+      const user = tx.users.put(next)
+      tx.emit('user.updated', { user })
+      return user
     })
-    this.events.emit('user.updated', { user })
     return user
   }
 

@@ -4,7 +4,6 @@
  * are served at any size a client asks for (GIFs as they are).
  */
 import { invalid, notFound } from '../errors.js'
-import type { EventBus } from '../events.js'
 import type { UserRow } from '../model/user.js'
 import type { Store } from '../store/port.js'
 import { visitRows } from '../store/scan-rows.js'
@@ -31,7 +30,6 @@ export class UserImageService {
 
   constructor(
     private readonly store: Store,
-    private readonly events: EventBus,
     imagesDir: string,
   ) {
     this.files = new ImageFiles(imagesDir)
@@ -53,6 +51,7 @@ export class UserImageService {
         const row = await tx.users.get(user.id)
         if (!row) throw notFound(`user ${user.id} not found`)
         const updated = tx.users.put({ ...row, [kind]: { file, width: image.width, height: image.height, mime } })
+        tx.emit('user.updated', { user: updated })
         return { updated, previous: row[kind]?.file }
       })
     } catch (err) {
@@ -62,7 +61,6 @@ export class UserImageService {
     const { updated, previous } = committed
     // The row is durable without the old file; failing to delete it only leaves litter.
     if (previous) await this.files.remove(previous).catch(() => undefined)
-    this.events.emit('user.updated', { user: updated })
     return updated
   }
 

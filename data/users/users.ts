@@ -3,7 +3,6 @@
  * `me` or `@username`.
  */
 import { DomainError, invalid, notFound } from '../errors.js'
-import type { EventBus } from '../events.js'
 import type { UserRow, UserType } from '../model/user.js'
 import { hashPassword, verifyPassword } from '../security/secrets.js'
 import type { Store } from '../store/port.js'
@@ -23,10 +22,7 @@ export interface CreateUserInput {
 }
 
 export class UserService {
-  constructor(
-    private readonly store: Store,
-    private readonly events: EventBus,
-  ) {}
+  constructor(private readonly store: Store) {}
 
   /**
    * Creates an account. Usernames are case-insensitive and kept lower-cased.
@@ -45,7 +41,7 @@ export class UserService {
     const password_hash = input.password === undefined ? undefined : await hashPassword(input.password)
     const user = await this.store.transact(async (tx) => {
       if (await tx.users.one('username', username)) throw new DomainError('conflict', `username ${username} is taken`)
-      return tx.users.insert({
+      const user = tx.users.insert({
         username,
         username_key: username,
         name,
@@ -57,8 +53,9 @@ export class UserService {
         annotations: [],
         created_at: isoNow(),
       })
+      tx.emit('user.created', { user })
+      return user
     })
-    this.events.emit('user.created', { user })
     return user
   }
 

@@ -1,23 +1,38 @@
 /**
  * What ANY store must do. The file store runs this suite; a PostgreSQL store
  * added later runs the very same one. `openStore` answers a fresh, empty
- * store each time; the suite closes every store it opens.
+ * store each time; `reopenStore` closes a store and opens the same data
+ * again; the suite closes every store it opens.
  */
 import tap from 'tap'
-import { DomainError, type Store } from '../../../data/index.js'
+import { DomainError, type EventRow, type Store } from '../../../data/index.js'
 import { followRow, postRow, userRow } from './rows.js'
 
 type Tap = Parameters<Parameters<typeof tap.test>[0]>[0]
 export type OpenStore = () => Promise<Store>
+export type ReopenStore = (store: Store) => Promise<Store>
 
 const tick = () => new Promise((resolve) => setImmediate(resolve))
 
-export function storeContract(t: Tap, openStore: OpenStore): void {
+export function storeContract(t: Tap, openStore: OpenStore, reopenStore: ReopenStore): void {
   const open = async (t: Tap): Promise<Store> => {
     const store = await openStore()
     t.teardown(() => store.close())
     return store
   }
+  const reopen = async (t: Tap, store: Store): Promise<Store> => {
+    const again = await reopenStore(store)
+    t.teardown(() => again.close())
+    return again
+  }
+  /** Every event row the store's listeners are handed from now on, one array per transaction. */
+  const listen = (store: Store): (readonly EventRow[])[] => {
+    const batches: (readonly EventRow[])[] = []
+    store.onEvents((rows) => batches.push(rows))
+    return batches
+  }
+  const eventRows = async (store: Store): Promise<EventRow[]> =>
+    store.read.event_log.getMany(await store.read.event_log.scan({ limit: Number.MAX_SAFE_INTEGER, order: 'asc' }))
 
   /** alice (1), bob (2) and carol (3); alice and bob post in turns: alice 1,3,5,7; bob 2,4,6. */
   const withPosts = async (t: Tap): Promise<Store> => {
@@ -283,6 +298,146 @@ export function storeContract(t: Tap, openStore: OpenStore): void {
     })
     t.throws(() => kept!.users.insert(userRow('robo')))
     t.equal(await store.read.users.size(), 0)
+  })
+
+  t.test('emit keeps an event with the writes of its transaction, numbered by the event_log id, and hands it on before transact resolves', async (t) => {
+    const store = await open(t)
+    const batches = listen(store)
+    const alice = await store.transact((tx) => {
+      const alice = tx.users.insert(userRow('alice'))
+      tx.emit('user.created', { user: alice })
+      return alice
+    })
+    t.equal(batches.length, 1, 'the listener ran before transact resolved')
+    const [row] = batches[0]
+    t.match(row, { id: 1, name: 'user.created', payload: { user: { id: alice.id, username: 'alice' } } })
+    t.ok(Number.isInteger(row.at) && row.at <= Date.now(), 'stamped with the time in ms')
+    t.same(await eventRows(store), [row], 'the event is a row of event_log')
+    const [bob, carol] = await store.transact((tx) => {
+      const people = [tx.users.insert(userRow('bob')), tx.users.insert(userRow('carol'))]
+      for (const user of people) tx.emit('user.created', { user })
+      return people
+    })
+    t.same(
+      batches[1].map((e) => [e.id, e.payload]),
+      [
+        [2, { user: bob }],
+        [3, { user: carol }],
+      ],
+      'one batch per transaction, in the order emitted',
+    )
+  })
+
+  t.test('concurrent transactions hand their events on in seq order, each once', async (t) => {
+    const store = await open(t)
+    const seen: number[] = []
+    store.onEvents((rows) => seen.push(...rows.map((r) => r.id)))
+    const names = Array.from({ length: 30 }, (_, i) => `user${i}`)
+    await Promise.all(
+      names.map((name) =>
+        store.transact(async (tx) => {
+          const user = tx.users.insert(userRow(name))
+          await tick()
+          tx.emit('user.created', { user })
+        }),
+      ),
+    )
+    t.same(
+      seen,
+      names.map((_, i) => i + 1),
+    )
+  })
+
+  t.test('a transaction that throws or clashes emits nothing, and a listener that throws breaks no commit', async (t) => {
+    const store = await withPosts(t)
+    const batches = listen(store)
+    await t.rejects(
+      store.transact((tx) => {
+        tx.emit('user.created', { user: { ...userRow('robo'), id: 99 } })
+        throw new Error('robo changed its mind')
+      }),
+    )
+    await t.rejects(
+      store.transact((tx) => {
+        const user = tx.users.insert(userRow('Alice'))
+        tx.emit('user.created', { user })
+      }),
+      { code: 'conflict' },
+    )
+    t.same(batches, [], 'nothing handed on')
+    t.same(await eventRows(store), [], 'nothing kept')
+    const warnings: string[] = []
+    const onWarning = (w: Error) => warnings.push(w.message)
+    process.on('warning', onWarning)
+    t.teardown(() => process.off('warning', onWarning))
+    store.onEvents(() => {
+      throw new Error('a broken listener')
+    })
+    const dave = await store.transact((tx) => {
+      const dave = tx.users.insert(userRow('dave'))
+      tx.emit('user.created', { user: dave })
+      return dave
+    })
+    t.equal((await store.read.users.get(dave.id))?.username, 'dave', 'the commit stands')
+    t.equal(batches.length, 1, 'the other listener still got it')
+    await tick()
+    t.match(warnings, [/a broken listener/])
+  })
+
+  t.test('events survive closing and reopening, and their sequence goes on after the last one', async (t) => {
+    const first = await openStore()
+    const alice = await first.transact((tx) => {
+      const alice = tx.users.insert(userRow('alice'))
+      tx.emit('user.created', { user: alice })
+      return alice
+    })
+    await first.transact((tx) => tx.emit('user.updated', { user: alice }))
+    const kept = await eventRows(first)
+    const store = await reopen(t, first)
+    t.same(await eventRows(store), kept)
+    t.same(
+      kept.map((e) => e.name),
+      ['user.created', 'user.updated'],
+    )
+    const batches = listen(store)
+    await store.transact((tx) => tx.emit('user.updated', { user: alice }))
+    t.equal(batches[0][0].id, 3)
+  })
+
+  t.test('removeBelow removes every row under an id in one op, atomically, and the ids stay spent', async (t) => {
+    const store = await withPosts(t)
+    await store.transact((tx) => tx.posts.removeBelow(4))
+    t.same(await store.read.posts.scan({ limit: 10, order: 'asc' }), [4, 5, 6, 7])
+    t.same(await store.read.posts.ids('user', 1, { limit: 10 }), [7, 5], 'gone from the indexes too')
+    t.same(await store.read.posts.ids('hashtag', 'svc', { limit: 10 }), [6])
+    await store.transact((tx) => tx.posts.removeBelow(2))
+    t.equal(await store.read.posts.size(), 4, 'below the oldest row: nothing to do')
+    await t.rejects(
+      store.transact((tx) => {
+        tx.posts.removeBelow(7)
+        tx.users.insert(userRow('Alice'))
+      }),
+      { code: 'conflict' },
+    )
+    t.same(await store.read.posts.scan({ limit: 10, order: 'asc' }), [4, 5, 6, 7], 'a clash after it puts the rows back')
+    t.same(await store.read.posts.ids('user', 1, { limit: 10 }), [7, 5])
+    await store.transact((tx) => tx.posts.removeBelow(100))
+    t.equal(await store.read.posts.size(), 0)
+    const again = await reopen(t, store)
+    t.equal(await again.read.posts.size(), 0, 'the removal is durable')
+    const post = await again.transact((tx) => tx.posts.insert(postRow(1, 'after the trim')))
+    t.ok(post.id >= 100, `ids under the trim are never handed out again (got ${post.id})`)
+  })
+
+  t.test('trimming the front of the event log keeps the rest, across a reopen', async (t) => {
+    const first = await openStore()
+    for (let i = 0; i < 5; i++) await first.transact((tx) => tx.emit('user.created', { user: { ...userRow(`user${i}`), id: i + 1 } }))
+    await first.transact((tx) => tx.event_log.removeBelow(4))
+    const store = await reopen(t, first)
+    t.same(
+      (await eventRows(store)).map((e) => e.id),
+      [4, 5],
+    )
   })
 
   t.test('a closed store refuses transactions', async (t) => {

@@ -9,7 +9,20 @@ import { followRow, postRow, userRow } from './rows.js'
 
 t.test('the file store keeps the store contract', async (t) => {
   const root = t.testdir()
-  storeContract(t, () => FileStore.open(mkdtempSync(join(root, 'store-'))))
+  const dirs = new Map<unknown, string>()
+  const openAt = async (dir: string) => {
+    const store = await FileStore.open(dir)
+    dirs.set(store, dir)
+    return store
+  }
+  storeContract(
+    t,
+    () => openAt(mkdtempSync(join(root, 'store-'))),
+    async (store) => {
+      await store.close()
+      return openAt(dirs.get(store) as string)
+    },
+  )
 })
 
 type Tap = Parameters<Parameters<typeof t.test>[0]>[0]

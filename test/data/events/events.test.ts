@@ -1,6 +1,6 @@
 import t from 'tap'
-import type { DomainEvent } from '../../data/index.js'
-import { makeInstance, type Instance, type Person } from '../fixtures/instance.js'
+import type { DomainEvent } from '../../../data/index.js'
+import { makeInstance, type Instance, type Person } from '../../fixtures/instance.js'
 
 const as = (svc: Instance, p: Person) => svc.domain.tokens.authenticate(p.token)
 

@@ -1,0 +1,57 @@
+/**
+ * Typed domain events. A service emits them inside the transaction that makes
+ * the change (`tx.emit`), so an event is stored in the same journal line as
+ * its change and a crash never keeps one without the other. Every listener
+ * (user streams, app streams, the console) reads the event log, which hands
+ * them on once durable (see event-log.ts).
+ */
+import type { AppRow } from '../model/app.js'
+import type { ChannelRow, MarkerRow, MessageRow } from '../model/channel.js'
+import type { ExploreStreamRow } from '../model/explore.js'
+import type { PostRow } from '../model/post.js'
+import type { TokenRow } from '../model/token.js'
+import type { UserRow } from '../model/user.js'
+
+export interface DomainEvents {
+  'app.created': { app: AppRow }
+  'user.created': { user: UserRow }
+  'user.updated': { user: UserRow }
+  'token.authorized': { token: TokenRow; app: AppRow; user?: UserRow }
+  'token.scopes_changed': { token: TokenRow; app: AppRow; user?: UserRow }
+  'token.deauthorized': { token: TokenRow; app: AppRow; user?: UserRow }
+  'follow.added': { user: UserRow; target: UserRow }
+  'follow.removed': { user: UserRow; target: UserRow }
+  'mute.added': { user: UserRow; target: UserRow }
+  'mute.removed': { user: UserRow; target: UserRow }
+  'block.added': { user: UserRow; target: UserRow }
+  'block.removed': { user: UserRow; target: UserRow }
+  'post.created': { post: PostRow }
+  'post.deleted': { post: PostRow }
+  'star.added': { post: PostRow; user: UserRow }
+  'star.removed': { post: PostRow; user: UserRow }
+  'explore.changed': { stream: ExploreStreamRow; removed?: boolean }
+  'channel.created': { channel: ChannelRow; subscribed_user_ids: number[] }
+  'channel.updated': { channel: ChannelRow; subscribed_user_ids: number[] }
+  'subscription.added': { channel: ChannelRow; user: UserRow }
+  'subscription.removed': { channel: ChannelRow; user: UserRow }
+  'message.created': { message: MessageRow; channel: ChannelRow; subscribed_user_ids: number[] }
+  'message.deleted': { message: MessageRow; channel: ChannelRow; subscribed_user_ids: number[] }
+  'marker.set': { marker: MarkerRow; user: UserRow; channel?: ChannelRow }
+}
+
+export type EventName = keyof DomainEvents
+
+/** One durable event: its sequence number in the event log, its name, when (ms), and its payload. */
+export interface DomainEvent<N extends EventName = EventName> {
+  seq: number
+  name: N
+  at: number
+  payload: DomainEvents[N]
+}
+
+/**
+ * A row of the store's `event_log` table: the id is the event's sequence
+ * number (the table's id allocation), `at` the time of the emit in ms. Write
+ * it through `tx.emit`, which is what hands it to the store's event listeners.
+ */
+export type EventRow<N extends EventName = EventName> = { [K in N]: { id: number; name: K; at: number; payload: DomainEvents[K] } }[N]
