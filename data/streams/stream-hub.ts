@@ -43,6 +43,12 @@ export interface StreamSink {
   close(reason: string): void
 }
 
+export interface OpenedStream {
+  connectionId: string
+  resumed: boolean
+  stream: UserStreamRow
+}
+
 const CURSOR_NAME = 'user_streams'
 const CATCH_UP_BATCH = 200
 
@@ -117,8 +123,25 @@ export class StreamHub implements StreamWatcher {
    * id, and starts delivery from where the stream was. Answers its
    * connection id and whether it resumed.
    */
-  async connect(viewer: Viewer, input: OpenStreamInput, sink: StreamSink): Promise<{ connectionId: string; resumed: boolean; stream: UserStreamRow }> {
+  async connect(viewer: Viewer, input: OpenStreamInput, sink: StreamSink): Promise<OpenedStream> {
+    const opened = await this.open(viewer, input)
+    await this.attach(opened, sink)
+    return opened
+  }
+
+  /**
+   * The first half of `connect`, for a transport that must answer the
+   * handshake before it has a sink (a WebSocket upgrade): opens or resumes
+   * the stream, so a refusal (the limit) is still an HTTP answer.
+   */
+  async open(viewer: Viewer, input: OpenStreamInput): Promise<OpenedStream> {
     const { stream, resumed } = await this.streams.open(viewer, input, (id) => this.byId.has(id))
+    return { connectionId: stream.connection_id, resumed, stream }
+  }
+
+  /** The second half: starts delivering an opened stream to its consumer. */
+  async attach(opened: OpenedStream, sink: StreamSink): Promise<void> {
+    const { stream } = opened
     const earlier = this.byId.get(stream.connection_id)
     let cursor = stream.cursor
     if (earlier) {
@@ -130,7 +153,11 @@ export class StreamHub implements StreamWatcher {
     const conn = new Connection(stream, await this.streams.subscriptionsOf(stream), sink, cursor)
     this.register(conn)
     void this.catchUp(conn)
-    return { connectionId: stream.connection_id, resumed, stream }
+  }
+
+  /** An opened stream whose consumer never arrived (the handshake failed): closed as if it had left at once. */
+  async abandon(opened: OpenedStream): Promise<void> {
+    if (!this.byId.has(opened.connectionId)) await this.streams.close(opened.connectionId, opened.stream.cursor).catch(warn)
   }
 
   /** The transport's consumer went away. */

@@ -10,17 +10,16 @@ import type { IncomingMessage } from 'node:http'
 import type { Duplex } from 'node:stream'
 import type { Server } from '@hapi/hapi'
 import { WebSocketServer } from 'ws'
-import type { Domain, Viewer } from '../../data/index.js'
+import type { Domain, OpenedStream, StreamDisplayOptions } from '../../data/index.js'
 import { presentConnectionFrame } from '../present/streams/stream-event.js'
-import { openInputOf } from './connect-query.js'
 import { WebSocketSink } from './stream-sinks.js'
 
 export const UPGRADE_PROBE = 'svcUpgrade'
 
 /** What the probe request hands back to the upgrade. */
 export interface UpgradeProbe {
-  viewer?: Viewer
-  query?: Record<string, unknown>
+  opened?: OpenedStream
+  options?: StreamDisplayOptions
   baseUrl?: string
 }
 
@@ -56,31 +55,26 @@ export function serveUserStreamWebSockets(server: Server, domain: Domain): void 
       remoteAddress: req.socket.remoteAddress,
       plugins: { [UPGRADE_PROBE]: probe },
     })
-    if (res.statusCode !== 200 || !probe.viewer || !probe.query) {
+    const { opened, options, baseUrl } = probe
+    if (res.statusCode !== 200 || !opened || !options) {
       refuse(socket, res.statusCode, res.headers, res.payload)
       return
     }
-    const { viewer, query, baseUrl } = probe
+    if (socket.destroyed) {
+      await domain.streamHub.abandon(opened)
+      return
+    }
     wss.handleUpgrade(req, socket, head, (ws) => {
-      const input = openInputOf(query)
-      const sink = new WebSocketSink(ws, domain, baseUrl ?? '', input.options)
+      const sink = new WebSocketSink(ws, domain, baseUrl ?? '', options)
       // Frames from the client ("ping", or its first message) are tolerated and ignored.
       ws.on('message', () => {})
       ws.on('error', () => ws.terminate())
-      domain.streamHub
-        .connect(viewer, input, sink)
-        .then(({ connectionId }) => {
-          if (ws.readyState !== ws.OPEN) {
-            void domain.streamHub.disconnected(connectionId, sink)
-            return
-          }
-          ws.send(presentConnectionFrame(connectionId))
-          ws.once('close', () => {
-            sink.gone()
-            void domain.streamHub.disconnected(connectionId, sink)
-          })
-        })
-        .catch((err: Error) => ws.close(4000, Buffer.from(err.message).subarray(0, 123).toString()))
+      ws.send(presentConnectionFrame(opened.connectionId))
+      ws.once('close', () => {
+        sink.gone()
+        void domain.streamHub.disconnected(opened.connectionId, sink)
+      })
+      domain.streamHub.attach(opened, sink).catch((err: Error) => ws.close(4000, Buffer.from(err.message).subarray(0, 123).toString()))
     })
   }
 }

@@ -25,14 +25,14 @@ export const userStreamRoutes = (domain: Domain): SvcRoute[] => [
     options: { validate: { query: connectQuery } },
     handler: async (request, h) => {
       const probe = request.plugins[UPGRADE_PROBE] as UpgradeProbe | undefined
+      const input = openInputOf(request.query)
       if (probe) {
-        // A WebSocket handshake checked by the same rules (token, rate limit, query); the upgrade itself follows.
-        probe.viewer = viewerOf(request)
-        probe.query = request.query
+        // A WebSocket handshake, checked by the same rules (token, rate limit, query, the stream limit); the upgrade itself follows.
+        probe.opened = await domain.streamHub.open(viewerOf(request), input)
+        probe.options = input.options
         probe.baseUrl = baseUrlOf(request, domain)
         return ok(null)
       }
-      const input = openInputOf(request.query)
       const out = new PassThrough()
       const sink = new ChunkedSink(out, domain, baseUrlOf(request, domain), input.options)
       const { connectionId } = await domain.streamHub.connect(viewerOf(request), input, sink)
