@@ -55,6 +55,8 @@ export async function createServer(domain: Domain, options: ServerOptions = {}):
   await server.register({ plugin: sessionCookiePlugin, options: { secret: domain.config.session_secret } })
   server.route(mount(allRoutes(domain)))
   serveUserStreamWebSockets(server, domain)
+  // Open streams would hold hapi's stop until its timeout: they end first, each keeping its position for the client's resume.
+  server.ext('onPreStop', () => domain.streamHub.disconnectAll('the server is shutting down; reconnect with your connection_id'))
   server.ext('onPreResponse', (request, h) => {
     const response = request.response
     if (response && !Boom.isBoom(response)) setWireHeader(response, 'X-SVC-Migrations-Enabled', '')

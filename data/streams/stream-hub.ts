@@ -105,10 +105,16 @@ export class StreamHub implements StreamWatcher {
   }
 
   /** Disconnects every consumer, keeping each stream's exact position for its resume. */
+  async disconnectAll(reason: string): Promise<void> {
+    await Promise.all([...this.byId.values()].map((conn) => this.detach(conn, reason)))
+  }
+
+  /** Stops following the log, disconnecting whoever is still connected. */
   async stop(): Promise<void> {
     this.unfollow?.()
+    this.unfollow = null
     for (const t of this.timers) clearInterval(t)
-    await Promise.all([...this.byId.values()].map((conn) => this.detach(conn, 'the server is shutting down; reconnect with your connection_id')))
+    await this.disconnectAll('the server is shutting down; reconnect with your connection_id')
     await this.saveCursor()
   }
 

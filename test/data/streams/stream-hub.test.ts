@@ -1,0 +1,116 @@
+import t from 'tap'
+import { USER_STREAM_BACKLOG, type StreamDelivery, type StreamSink, type Viewer } from '../../../data/index.js'
+import { makeInstance, type Instance, type Person } from '../../fixtures/instance.js'
+
+/** A sink that keeps what it is sent; `stall` makes every send hang, as a consumer that stopped reading. */
+const collecting = (stall = false) => {
+  const got: StreamDelivery[] = []
+  const closed: string[] = []
+  const sink: StreamSink = {
+    send: (d) => {
+      if (stall) return new Promise(() => {})
+      got.push(d)
+      return Promise.resolve()
+    },
+    close: (reason) => void closed.push(reason),
+  }
+  return { sink, got, closed }
+}
+
+const viewerOf = async (svc: Instance, who: Person): Promise<Viewer> => svc.domain.tokens.authenticate(who.token)
+
+const settle = async (until: () => boolean, ms = 5000) => {
+  const deadline = Date.now() + ms
+  while (!until() && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10))
+}
+
+async function subscribeUnified(svc: Instance, viewer: Viewer, connectionId: string) {
+  const pending = await svc.domain.userStreams.prepare(viewer, {
+    connection_id: connectionId,
+    subscription_id: 'home',
+    endpoint: 'posts/stream/unified',
+    filters: {},
+    scopes: ['stream'],
+    page: {},
+    paginated: true,
+  })
+  return pending && svc.domain.userStreams.confirm(pending, false)
+}
+
+t.test('alice resumes while bob keeps posting: every post after her disconnect arrives once, in order', async (t) => {
+  const svc = await makeInstance(t)
+  const [alice, bob] = await svc.people('alice', 'bob')
+  await svc.domain.relations.follow(await viewerOf(svc, alice), '@bob')
+  const viewer = await viewerOf(svc, alice)
+  const bobViewer = await viewerOf(svc, bob)
+  const first = collecting()
+  const { connectionId } = await svc.domain.streamHub.connect(viewer, { options: {} }, first.sink)
+  t.same(await subscribeUnified(svc, viewer, connectionId), ['home'])
+  const before = await svc.domain.posts.create(bobViewer, { text: 'before' })
+  await settle(() => first.got.length === 1)
+  await svc.domain.streamHub.disconnected(connectionId, first.sink)
+
+  const made: number[] = []
+  let posting = true
+  const poster = (async () => {
+    for (let i = 0; posting || i < 40; i++) made.push((await svc.domain.posts.create(bobViewer, { text: `post ${i}` })).id)
+  })()
+  await settle(() => made.length >= 20)
+  const again = collecting()
+  const resumed = await svc.domain.streamHub.connect(viewer, { connection_id: connectionId, options: {} }, again.sink)
+  t.equal(resumed.resumed, true)
+  posting = false
+  await poster
+  await settle(() => again.got.length >= made.length)
+  await new Promise((r) => setTimeout(r, 100))
+  const ids = again.got.map((d) => (d.shape === 'posts' ? d.page.items[0].item.id : -1))
+  t.same(ids, made, `all ${made.length} posts, once each, in order`)
+  t.notOk(ids.includes(before.id), 'nothing from before the disconnect')
+})
+
+t.test('a consumer that stops reading is disconnected once its backlog is full, and resumes where it stopped', async (t) => {
+  const svc = await makeInstance(t)
+  const [alice, bob] = await svc.people('alice', 'bob')
+  await svc.domain.relations.follow(await viewerOf(svc, alice), '@bob')
+  const viewer = await viewerOf(svc, alice)
+  const bobViewer = await viewerOf(svc, bob)
+  const stuck = collecting(true)
+  const { connectionId } = await svc.domain.streamHub.connect(viewer, { options: {} }, stuck.sink)
+  await subscribeUnified(svc, viewer, connectionId)
+  for (let i = 0; i < USER_STREAM_BACKLOG + 10; i += 100) {
+    await Promise.all(Array.from({ length: 100 }, (_, j) => svc.domain.posts.create(bobViewer, { text: `flood ${i + j}` })))
+  }
+  await settle(() => stuck.closed.length > 0)
+  t.match(stuck.closed, [/fell 1000 events behind/])
+  t.equal(svc.domain.streamHub.connected, 0, 'its backlog is gone with it')
+  const again = collecting()
+  await svc.domain.streamHub.connect(viewer, { connection_id: connectionId, options: {} }, again.sink)
+  await settle(() => again.got.length >= USER_STREAM_BACKLOG + 100)
+  await new Promise((r) => setTimeout(r, 100))
+  const texts = again.got.map((d) => (d.shape === 'posts' ? d.page.items[0].item.text : ''))
+  t.equal(texts[0], 'flood 0', 'resumes with the event whose sending never finished')
+  t.equal(texts.length, USER_STREAM_BACKLOG + 100, 'and every one after it')
+})
+
+t.test('after a crash the streams left open are closed at the saved position, so a resume repeats rather than skips', async (t) => {
+  const svc = await makeInstance(t)
+  const [alice] = await svc.people('alice')
+  const viewer = await viewerOf(svc, alice)
+  const { stream } = await svc.domain.userStreams.open(viewer, { options: {} }, () => false)
+  t.equal(stream.closed_at, null)
+  await svc.domain.userStreams.recover(stream.cursor + 7)
+  const after = await svc.domain.userStreams.find(stream.connection_id)
+  t.ok(after?.closed_at, 'closed')
+  t.equal(after?.cursor, stream.cursor + 7)
+})
+
+t.test('a closed stream expires after five minutes', async (t) => {
+  const svc = await makeInstance(t)
+  const [alice] = await svc.people('alice')
+  const viewer = await viewerOf(svc, alice)
+  const { stream } = await svc.domain.userStreams.open(viewer, { options: {} }, () => false)
+  await svc.domain.userStreams.close(stream.connection_id, stream.cursor)
+  t.equal(await svc.domain.userStreams.sweep(Date.now() + 60_000), 0, 'kept a minute later')
+  t.equal(await svc.domain.userStreams.sweep(Date.now() + 5 * 60_000 + 1000), 1, 'gone after five')
+  t.equal(await svc.domain.userStreams.find(stream.connection_id), null)
+})
