@@ -8,6 +8,7 @@
  */
 import { once } from 'node:events'
 import type { PassThrough } from 'node:stream'
+import type { Zlib } from 'node:zlib'
 import type { WebSocket } from 'ws'
 import type { Domain, StreamDelivery, StreamDisplayOptions, StreamSink } from '../../data/index.js'
 import type { PresentContext } from '../present/context.js'
@@ -87,6 +88,8 @@ export class WebSocketSink extends RenderingSink {
 }
 
 export class ChunkedSink extends RenderingSink {
+  private compressor: Zlib | null = null
+
   constructor(
     private readonly out: PassThrough,
     domain: Domain,
@@ -94,14 +97,25 @@ export class ChunkedSink extends RenderingSink {
     options: StreamDisplayOptions,
   ) {
     super(domain, baseUrl, options)
+    // hapi gzips a stream for clients that accept it (Python's requests does) and hands its compressor
+    // to a payload that asks for it: each event is flushed through at once instead of waiting for a full block.
+    Object.assign(out, { setCompressor: (compressor: Zlib) => (this.compressor = compressor) })
   }
 
   protected async write(json: string): Promise<void> {
-    if (!this.out.write(`${json}\r\n`)) await Promise.race([once(this.out, 'drain'), once(this.out, 'close')])
+    const room = this.out.write(`${json}\r\n`)
+    this.flush()
+    if (!room) await Promise.race([once(this.out, 'drain'), once(this.out, 'close')])
   }
 
   protected ping(): void {
     this.out.write('\r\n')
+    this.flush()
+  }
+
+  private flush(): void {
+    // The line reaches the compressor on the next tick, through hapi's pipe.
+    if (this.compressor) setImmediate(() => this.compressor?.flush())
   }
 
   protected end(reason: string): void {

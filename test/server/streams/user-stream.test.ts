@@ -43,6 +43,17 @@ t.test('the chunked flavour answers Connection-Id and one event per line', async
   stream.close()
 })
 
+t.test('a gzipped chunked stream still delivers each event at once', async (t) => {
+  const { svc, base } = await listening(t)
+  const [alice, bob] = await svc.people('alice', 'bob')
+  const stream = await openChunked(base, alice.token, '', { gzip: true })
+  t.equal(stream.encoding, 'gzip')
+  await svc.call('GET', `/stream/0/users/me/mentions?connection_id=${stream.connectionId}`, { token: alice.token })
+  await svc.call('POST', '/stream/0/posts', { token: bob.token, payload: { text: '@alice compressed' } })
+  t.equal((await stream.next(1000)).data[0].text, '@alice compressed')
+  stream.close()
+})
+
 t.test('a bad token is refused at connect with the HTTP error', async (t) => {
   const { base } = await listening(t)
   await t.rejects(openWebSocket(base, 'nope'), { status: 401 })
