@@ -87,15 +87,15 @@ export class UserStreamService {
       const mine = await tx.user_streams.getMany(await tx.user_streams.ids('token', token.id, { limit: USER_STREAMS_PER_TOKEN * 4, order: 'asc' }))
       const alive = mine.filter((s) => !expired(s, now))
       for (const gone of mine.filter((s) => expired(s, now))) await this.removeIn(tx, gone)
-      // Over the limit, the stream closed longest ago makes room; five connected ones refuse a sixth.
+      // Over the limit, the streams closed longest ago make room; five connected ones refuse a sixth.
       const closed = alive
         .filter((s) => s.closed_at !== null && !connected(s.connection_id))
         .sort((a, b) => Date.parse(a.closed_at!) - Date.parse(b.closed_at!))
-      let excess = alive.length - USER_STREAMS_PER_TOKEN + 1
-      for (const old of closed) if (excess-- > 0) await this.removeIn(tx, old)
-      if (excess > 0) {
+      const excess = alive.length + 1 - USER_STREAMS_PER_TOKEN
+      if (excess > closed.length) {
         throw new DomainError('rate_limited', `a user token may keep at most ${USER_STREAMS_PER_TOKEN} user streams connected; close one first`)
       }
+      for (const old of closed.slice(0, Math.max(0, excess))) await this.removeIn(tx, old)
       const stream = tx.user_streams.insert({
         connection_id: nanoid(24),
         user_id: user.id,
