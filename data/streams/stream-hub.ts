@@ -31,6 +31,7 @@ import type { OpenStreamInput, StreamWatcher, UserStreamService } from './user-s
 /** The event log as the hub reads it. */
 export interface EventSource {
   head(): number
+  oldest(): number
   after(seq: number, limit: number): Promise<DomainEvent[]>
   onAny(listener: (event: DomainEvent) => void): () => void
 }
@@ -270,6 +271,11 @@ export class StreamHub implements StreamWatcher {
         const upTo = this.dispatched
         if (conn.cursor >= upTo) {
           conn.live = true
+          return
+        }
+        if (conn.cursor < this.events.oldest() - 1) {
+          // The log was trimmed past this stream: resuming it would skip events, so it ends and the client starts afresh.
+          await this.detach(conn, 'the events this stream missed are no longer kept; reconnect for a new stream and backfill')
           return
         }
         const batch = await this.events.after(conn.cursor, CATCH_UP_BATCH)
