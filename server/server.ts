@@ -55,6 +55,8 @@ export async function createServer(domain: Domain, options: ServerOptions = {}):
   await server.register({ plugin: sessionCookiePlugin, options: { secret: domain.config.session_secret } })
   server.route(mount(allRoutes(domain)))
   serveUserStreamWebSockets(server, domain)
+  // User streams never end on their own: closed first, with their reason, or the stop would wait out its timeout for them.
+  server.ext('onPreStop', () => domain.streamHub.disconnectAll())
   server.ext('onPreResponse', (request, h) => {
     const response = request.response
     if (response && !Boom.isBoom(response)) setWireHeader(response, 'X-SVC-Migrations-Enabled', '')

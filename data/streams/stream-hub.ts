@@ -108,8 +108,17 @@ export class StreamHub implements StreamWatcher {
   async stop(): Promise<void> {
     this.unfollow?.()
     for (const t of this.timers) clearInterval(t)
-    await Promise.all([...this.byId.values()].map((conn) => this.detach(conn, 'the server is shutting down; reconnect with your connection_id')))
+    await this.disconnectAll()
     await this.saveCursor()
+  }
+
+  /**
+   * Disconnects every consumer as `stop` does, the hub still running: the
+   * HTTP server calls it as it starts to stop, since a stream's answer never
+   * ends on its own and the server would wait its whole timeout for it.
+   */
+  async disconnectAll(reason = 'the server is shutting down; reconnect with your connection_id'): Promise<void> {
+    await Promise.all([...this.byId.values()].map((conn) => this.detach(conn, reason)))
   }
 
   /** How many consumers are connected (the console and the benchmark read it). */
