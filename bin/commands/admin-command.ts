@@ -1,5 +1,6 @@
 /** What every admin subcommand shares: `--data-dir`, `--json`, and printing one result. */
 import type { Command } from 'commander'
+import type { Io } from '../io.js'
 
 export interface AdminFlags {
   dataDir?: string
@@ -14,14 +15,14 @@ export const adminSubcommand = (parent: Command, spec: string, description: stri
     .option('--data-dir <dir>', 'data directory (default $SVC_DATA_DIR, else ./svc-data)')
     .option('--json', 'print the result as one JSON value')
 
-/** Prints the result: one JSON value with `--json`, else the lines of `text` (nothing when there are none). */
-export function printResult(flags: AdminFlags, value: unknown, text: () => string): void {
+/** Prints the result on `io`'s stdout: one JSON value with `--json`, else the lines of `text` (nothing when there are none). */
+export function printResult(io: Io, flags: AdminFlags, value: unknown, text: () => string): void {
   if (flags.json) {
-    process.stdout.write(JSON.stringify(value) + '\n')
+    io.stdout.write(JSON.stringify(value) + '\n')
     return
   }
   const lines = text()
-  if (lines !== '') process.stdout.write(lines + '\n')
+  if (lines !== '') io.stdout.write(lines + '\n')
 }
 
 /** Collects a repeatable option's values. */

@@ -1,12 +1,13 @@
 /** `svc app create|list`: register client apps and see them. */
 import type { Command } from 'commander'
 import type { AppFacts } from '../../data/index.js'
+import type { Io } from '../io.js'
 import { adminSubcommand, collect, printResult, type AdminFlags } from './admin-command.js'
 import type { RunOperation } from './run-operation.js'
 
 const row = (app: AppFacts): string => [app.id, app.client_id, app.name, app.redirect_uris.join(' ')].join('\t')
 
-export function appCommand(program: Command, run: RunOperation): void {
+export function appCommand(program: Command, io: Io, run: RunOperation): void {
   const app = program.command('app').description('client apps')
 
   adminSubcommand(app, 'create', 'register a client app (its secrets are shown only now)')
@@ -14,7 +15,7 @@ export function appCommand(program: Command, run: RunOperation): void {
     .option('--redirect-uri <uri>', 'an OAuth redirect URI (repeatable)', collect, [])
     .action(async (flags: AdminFlags & { name: string; redirectUri: string[] }) => {
       const created = await run(flags, 'app.create', { name: flags.name, redirect_uris: flags.redirectUri })
-      printResult(flags, created, () =>
+      printResult(io, flags, created, () =>
         [
           `client_id: ${created.client_id}`,
           `client_secret: ${created.client_secret}`,
@@ -23,11 +24,11 @@ export function appCommand(program: Command, run: RunOperation): void {
           `redirect_uris: ${created.redirect_uris.join(' ')}`,
         ].join('\n'),
       )
-      if (!flags.json) process.stderr.write('svc: keep the secrets now, they cannot be shown again\n')
+      if (!flags.json) io.stderr.write('svc: keep the secrets now, they cannot be shown again\n')
     })
 
   adminSubcommand(app, 'list', 'list the client apps, oldest first').action(async (flags: AdminFlags) => {
     const apps = await run(flags, 'app.list', {})
-    printResult(flags, apps, () => apps.map(row).join('\n'))
+    printResult(io, flags, apps, () => apps.map(row).join('\n'))
   })
 }

@@ -5,17 +5,18 @@
  */
 import type { Command } from 'commander'
 import { attachAdminClient } from '../../admin/admin-client.js'
+import type { Io } from '../io.js'
 import { existingDataDirOf } from './data-dir.js'
 
-export function consoleCommand(program: Command): void {
+export function consoleCommand(program: Command, io: Io): void {
   program
     .command('console')
     .description('the admin console (tokens, explore streams, users, apps), attached to the running server of the data dir')
     .option('--data-dir <dir>', 'data directory (default $SVC_DATA_DIR, else ./svc-data)')
     .action(async (opts: { dataDir?: string }) => {
-      const client = attachAdminClient(await existingDataDirOf(opts))
-      // Ink reads keys in raw mode, which only a terminal offers.
-      if (!process.stdin.isTTY) throw new Error('svc console needs an interactive terminal: its stdin is not a TTY')
+      const client = attachAdminClient(await existingDataDirOf(io, opts))
+      // Ink reads keys in raw mode, which only a terminal offers; it draws on the process's own (io's stdin is that terminal).
+      if (!io.stdin.isTTY) throw new Error('svc console needs an interactive terminal: its stdin is not a TTY')
       // Loaded here so that the other commands start without Ink and React.
       const [{ render }, { createElement }, { Console }] = await Promise.all([import('ink'), import('react'), import('../../admin/console.js')])
       await render(createElement(Console, { client })).waitUntilExit()

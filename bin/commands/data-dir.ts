@@ -1,20 +1,21 @@
 /** `--data-dir DIR`, default `$SVC_DATA_DIR`, else `./svc-data`; and telling the operator which one a command used. */
 import { resolve } from 'node:path'
 import { requireDataDir } from '../../data/index.js'
+import type { Io } from '../io.js'
 
-export const dataDirOf = (opts: { dataDir?: string }): string => resolve(opts.dataDir ?? process.env.SVC_DATA_DIR ?? './svc-data')
+export const dataDirOf = (io: Io, opts: { dataDir?: string }): string => resolve(opts.dataDir ?? io.env.SVC_DATA_DIR ?? './svc-data')
 
 /**
  * The data dir named by `opts`, which must already be there: only `init`
  * and `serve` create one, so a mistyped path cannot start an empty instance.
  */
-export async function existingDataDirOf(opts: { dataDir?: string }): Promise<string> {
-  const dir = dataDirOf(opts)
+export async function existingDataDirOf(io: Io, opts: { dataDir?: string }): Promise<string> {
+  const dir = dataDirOf(io, opts)
   await requireDataDir(dir)
   return dir
 }
 
 /** Says on stderr (stdout may carry `--json`) which data dir a change went to. */
-export const reportDataDir = (line: string): void => {
-  process.stderr.write(`svc: ${line}\n`)
+export const reportDataDir = (io: Io, line: string): void => {
+  io.stderr.write(`svc: ${line}\n`)
 }

@@ -5,6 +5,7 @@
  */
 import type { Command } from 'commander'
 import type { CuratedStream, ExploreRule } from '../../data/index.js'
+import type { Io } from '../io.js'
 import { adminSubcommand, printResult, type AdminFlags } from './admin-command.js'
 import type { RunOperation } from './run-operation.js'
 
@@ -81,12 +82,12 @@ const ruleOptions = (cmd: Command): Command =>
     .option('--user <id-or-@name...>', 'only posts by these users')
     .option('--no-user', 'drop the users criterion')
 
-export function exploreCommand(program: Command, run: RunOperation): void {
+export function exploreCommand(program: Command, io: Io, run: RunOperation): void {
   const explore = program.command('explore').description('curate explore streams')
 
   adminSubcommand(explore, 'list', 'list the explore streams, oldest first').action(async (opts: AdminFlags) => {
     const streams = await run(opts, 'explore.list', {})
-    printResult(opts, streams, () => streams.map(describe).join('\n'))
+    printResult(io, opts, streams, () => streams.map(describe).join('\n'))
   })
 
   ruleOptions(adminSubcommand(explore, 'create <slug>', 'define an explore stream'))
@@ -101,7 +102,7 @@ export function exploreCommand(program: Command, run: RunOperation): void {
         marker: opts.marker,
         rule: ruleOf(opts),
       })
-      printResult(opts, stream, () => `created ${describe(stream)}`)
+      printResult(io, opts, stream, () => `created ${describe(stream)}`)
     })
 
   ruleOptions(adminSubcommand(explore, 'update <slug>', "change a stream's slug, texts, marker or rule"))
@@ -121,12 +122,12 @@ export function exploreCommand(program: Command, run: RunOperation): void {
         replace_rule: opts.clearRule === true,
       }
       const stream = await run(opts, 'explore.update', args)
-      printResult(opts, stream, () => `updated ${describe(stream)}`)
+      printResult(io, opts, stream, () => `updated ${describe(stream)}`)
     })
 
   adminSubcommand(explore, 'delete <slug>', 'delete an explore stream').action(async (slug: string, opts: AdminFlags) => {
     const stream = await run(opts, 'explore.delete', { slug })
-    printResult(opts, stream, () => `deleted ${stream.slug}`)
+    printResult(io, opts, stream, () => `deleted ${stream.slug}`)
   })
 
   for (const [name, verb] of [
@@ -136,7 +137,7 @@ export function exploreCommand(program: Command, run: RunOperation): void {
     adminSubcommand(explore, `${name} <slug> <post_id>`, `${name} a post ${name === 'pin' ? 'to' : 'from'} a stream`).action(
       async (slug: string, postId: string, opts: AdminFlags) => {
         const stream = await run(opts, `explore.${name}`, { slug, post_id: whole('post_id', postId) })
-        printResult(opts, stream, () => `${verb} post ${postId} in ${describe(stream)}`)
+        printResult(io, opts, stream, () => `${verb} post ${postId} in ${describe(stream)}`)
       },
     )
   }

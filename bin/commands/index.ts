@@ -1,5 +1,6 @@
 /** Every `svc` command, registered explicitly. */
 import type { Command } from 'commander'
+import type { Io } from '../io.js'
 import { initCommand } from './init.js'
 import { migrateCommand } from './migrate.js'
 import { serveCommand } from './serve.js'
@@ -8,15 +9,17 @@ import { userCommand } from './user.js'
 import { tokenCommand } from './token.js'
 import { exploreCommand } from './explore.js'
 import { consoleCommand } from './console.js'
-import { runOperation } from './run-operation.js'
+import { operationRunner } from './run-operation.js'
 
-export function registerCommands(program: Command): void {
-  initCommand(program)
-  migrateCommand(program)
-  serveCommand(program)
-  consoleCommand(program)
-  appCommand(program, runOperation)
-  userCommand(program, runOperation)
-  tokenCommand(program, runOperation)
-  exploreCommand(program, runOperation)
+/** Registers the commands, each reading and writing through `io`. */
+export function registerCommands(program: Command, io: Io): void {
+  const run = operationRunner(io)
+  initCommand(program, io)
+  migrateCommand(program, io)
+  serveCommand(program, io)
+  consoleCommand(program, io)
+  appCommand(program, io, run)
+  userCommand(program, io, run)
+  tokenCommand(program, io, run)
+  exploreCommand(program, io, run)
 }

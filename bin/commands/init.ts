@@ -1,20 +1,21 @@
 /** `svc init`: create the data dir with an empty store and a config; idempotent. */
 import type { Command } from 'commander'
 import { CURRENT_FORMAT, dataDirFormat, initDataDir } from '../../data/index.js'
+import type { Io } from '../io.js'
 import { dataDirOf, reportDataDir } from './data-dir.js'
 
-export function initCommand(program: Command): void {
+export function initCommand(program: Command, io: Io): void {
   program
     .command('init')
     .description('create the data dir with an empty store and a config (does nothing if it exists)')
     .option('--data-dir <dir>', 'data directory')
     .option('--json', 'print the result as JSON')
     .action(async (opts: { dataDir?: string; json?: boolean }) => {
-      const dir = dataDirOf(opts)
+      const dir = dataDirOf(io, opts)
       const { created } = await initDataDir(dir)
       const format = (await dataDirFormat(dir)) ?? CURRENT_FORMAT
-      reportDataDir(created ? `created data dir ${dir} (format ${format})` : `data dir ${dir} already exists (format ${format})`)
-      if (format < CURRENT_FORMAT) reportDataDir(`data dir ${dir} has format ${format}: run \`svc migrate\``)
-      if (opts.json) process.stdout.write(JSON.stringify({ data_dir: dir, created, format }) + '\n')
+      reportDataDir(io, created ? `created data dir ${dir} (format ${format})` : `data dir ${dir} already exists (format ${format})`)
+      if (format < CURRENT_FORMAT) reportDataDir(io, `data dir ${dir} has format ${format}: run \`svc migrate\``)
+      if (opts.json) io.stdout.write(JSON.stringify({ data_dir: dir, created, format }) + '\n')
     })
 }

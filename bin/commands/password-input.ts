@@ -6,6 +6,7 @@
  */
 import { createInterface } from 'node:readline/promises'
 import { Writable } from 'node:stream'
+import type { Io } from '../io.js'
 
 export interface PasswordFlags {
   password?: string
@@ -13,8 +14,8 @@ export interface PasswordFlags {
 }
 
 /** The first line of standard input, without its line ending. */
-async function firstLineOfStdin(): Promise<string> {
-  const lines = createInterface({ input: process.stdin, crlfDelay: Infinity })
+async function firstLineOfStdin(io: Io): Promise<string> {
+  const lines = createInterface({ input: io.stdin, crlfDelay: Infinity })
   try {
     for await (const line of lines) return line
   } finally {
@@ -28,26 +29,26 @@ async function firstLineOfStdin(): Promise<string> {
  * does not echo them) and writes its own echo to `output`, here a sink; the
  * prompt itself goes to stderr, keeping stdout for the result.
  */
-async function prompt(question: string): Promise<string> {
+async function prompt(io: Io, question: string): Promise<string> {
   const silent = new Writable({ write: (_chunk, _encoding, done) => done() })
-  const rl = createInterface({ input: process.stdin, output: silent, terminal: true })
+  const rl = createInterface({ input: io.stdin, output: silent, terminal: true })
   const cancelled = new Promise<never>((_, reject) => rl.once('SIGINT', () => reject(new Error('cancelled'))))
   try {
-    process.stderr.write(question)
+    io.stderr.write(question)
     return await Promise.race([rl.question(''), cancelled])
   } finally {
-    process.stderr.write('\n')
+    io.stderr.write('\n')
     rl.close()
   }
 }
 
 /** The password the flags and the terminal give; throws when there is none to be had. */
-export async function passwordFrom(flags: PasswordFlags): Promise<string> {
+export async function passwordFrom(io: Io, flags: PasswordFlags): Promise<string> {
   if (flags.password !== undefined && flags.passwordStdin) throw new Error('give either --password or --password-stdin, not both')
   if (flags.password !== undefined) return flags.password
-  if (flags.passwordStdin) return firstLineOfStdin()
-  if (!process.stdin.isTTY) throw new Error('no password: give --password, pipe one with --password-stdin, or run at a terminal to be asked')
-  const password = await prompt('password: ')
-  if ((await prompt('password again: ')) !== password) throw new Error('the two passwords differ')
+  if (flags.passwordStdin) return firstLineOfStdin(io)
+  if (!io.stdin.isTTY) throw new Error('no password: give --password, pipe one with --password-stdin, or run at a terminal to be asked')
+  const password = await prompt(io, 'password: ')
+  if ((await prompt(io, 'password again: ')) !== password) throw new Error('the two passwords differ')
   return password
 }

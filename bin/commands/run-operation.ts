@@ -17,6 +17,7 @@ import {
   type AdminResults,
 } from '../../data/index.js'
 import { runAdminOperation } from '../../server/index.js'
+import type { Io } from '../io.js'
 import { existingDataDirOf, reportDataDir } from './data-dir.js'
 
 /** Runs admin operation `name` for the data dir named by `opts`; answers its result in the protocol's shape. */
@@ -32,7 +33,7 @@ const HELD = Symbol('held')
 const READS = new Set(['app.list', 'user.list', 'token.list', 'explore.list'])
 
 /** Runs the operation on the data dir itself; answers HELD when a server took the dir first. */
-async function runDirectly(dir: string, name: string, args: AdminArgs): Promise<unknown> {
+async function runDirectly(io: Io, dir: string, name: string, args: AdminArgs): Promise<unknown> {
   let domain
   try {
     domain = await openDomain(dir)
@@ -41,27 +42,30 @@ async function runDirectly(dir: string, name: string, args: AdminArgs): Promise<
     throw err
   }
   try {
-    return await runAdminOperation(domain, name, args, domain.config.public_url.replace(/\/$/, '') || `http://localhost:${process.env.PORT ?? 8080}`)
+    return await runAdminOperation(domain, name, args, domain.config.public_url.replace(/\/$/, '') || `http://localhost:${io.env.PORT ?? 8080}`)
   } finally {
     await domain.close()
   }
 }
 
-export const runOperation: RunOperation = async <N extends AdminOperationName>(opts: { dataDir?: string }, name: N, args: AdminArgs) =>
-  // Both ways answer what the server's admin presenter made of operation N.
-  (await runSomewhere(opts, name, args)) as AdminResults[N]
+/** Runs operations with `io`'s environment, reporting on its stderr. */
+export const operationRunner =
+  (io: Io): RunOperation =>
+  async <N extends AdminOperationName>(opts: { dataDir?: string }, name: N, args: AdminArgs) =>
+    // Both ways answer what the server's admin presenter made of operation N.
+    (await runSomewhere(io, opts, name, args)) as AdminResults[N]
 
-async function runSomewhere(opts: { dataDir?: string }, name: string, args: AdminArgs): Promise<unknown> {
-  const dir = await existingDataDirOf(opts)
+async function runSomewhere(io: Io, opts: { dataDir?: string }, name: string, args: AdminArgs): Promise<unknown> {
+  const dir = await existingDataDirOf(io, opts)
   const socket = adminSocketPath(dir)
   const deadline = Date.now() + PATIENCE_MS
   const report = (how: string) => {
-    if (!READS.has(name)) reportDataDir(`data dir ${dir} (${how})`)
+    if (!READS.has(name)) reportDataDir(io, `data dir ${dir} (${how})`)
   }
   for (;;) {
     const holder = lockHolder(dir)
     if (holder === null) {
-      const result = await runDirectly(dir, name, args)
+      const result = await runDirectly(io, dir, name, args)
       if (result !== HELD) {
         report('opened directly')
         return result

@@ -6,6 +6,7 @@
 import type { Command } from 'commander'
 import { openDomain, type Domain } from '../../data/index.js'
 import { createServer, rateLimitOffIn, serveAdminSocket, type AdminSocket } from '../../server/index.js'
+import type { Io } from '../io.js'
 import { dataDirOf } from './data-dir.js'
 
 interface ServeFlags {
@@ -21,15 +22,13 @@ const portOf = (value: string): number => {
   return port
 }
 
-const log = (line: string) => process.stderr.write(`svc: ${line}\n`)
-
 /**
  * Resolves on the first SIGINT or SIGTERM; a second one stops at once. The
  * handlers stay until `release`, through the graceful stop: an exit hook
  * such as signal-exit's (under write-file-atomic) re-raises a signal when it
  * finds itself the only listener left, which would cut the stop short.
  */
-const stopSignals = (): { stopped: Promise<string>; release: () => void } => {
+const stopSignals = (log: (line: string) => void): { stopped: Promise<string>; release: () => void } => {
   let first: ((signal: string) => void) | null = null
   const stopped = new Promise<string>((resolve) => (first = resolve))
   const onSignal = (signal: string) => {
@@ -51,7 +50,8 @@ const stopSignals = (): { stopped: Promise<string>; release: () => void } => {
   }
 }
 
-export function serveCommand(program: Command): void {
+export function serveCommand(program: Command, io: Io): void {
+  const log = (line: string) => io.stderr.write(`svc: ${line}\n`)
   program
     .command('serve')
     .description('run the server (initialises the data dir on first run)')
@@ -60,14 +60,14 @@ export function serveCommand(program: Command): void {
     .option('--host <h>', 'address to listen on', '0.0.0.0')
     .option('--public-url <url>', 'public base URL of the instance (default: from each request)')
     .action(async (flags: ServeFlags) => {
-      const port = portOf(flags.port ?? process.env.PORT ?? '8080')
+      const port = portOf(flags.port ?? io.env.PORT ?? '8080')
       if (flags.publicUrl !== undefined && !/^https?:\/\/[^/]/.test(flags.publicUrl)) throw new Error(`invalid public URL ${flags.publicUrl}`)
-      const { stopped, release } = stopSignals()
+      const { stopped, release } = stopSignals(log)
       let admin: AdminSocket | undefined
       let domain: Domain | undefined
       try {
-        domain = await openDomain(dataDirOf(flags), { config: flags.publicUrl ? { public_url: flags.publicUrl.replace(/\/$/, '') } : {} })
-        if (rateLimitOffIn(process.env)) domain.config.rate_limits.enabled = false
+        domain = await openDomain(dataDirOf(io, flags), { config: flags.publicUrl ? { public_url: flags.publicUrl.replace(/\/$/, '') } : {} })
+        if (rateLimitOffIn(io.env)) domain.config.rate_limits.enabled = false
         const server = await createServer(domain, { port, host: flags.host })
         await server.start()
         const wildcard = ['0.0.0.0', '::'].includes(flags.host)

@@ -1,13 +1,14 @@
 /** `svc user create|list`: make accounts and see them. */
 import type { Command } from 'commander'
 import type { AdminUser } from '../../data/index.js'
+import type { Io } from '../io.js'
 import { adminSubcommand, printResult, type AdminFlags } from './admin-command.js'
 import { passwordFrom, type PasswordFlags } from './password-input.js'
 import type { RunOperation } from './run-operation.js'
 
 const row = (user: AdminUser): string => [user.id, `@${user.username}`, user.name, user.type].join('\t')
 
-export function userCommand(program: Command, run: RunOperation): void {
+export function userCommand(program: Command, io: Io, run: RunOperation): void {
   const user = program.command('user').description('accounts')
 
   adminSubcommand(user, 'create', 'create an account; prints the User object')
@@ -19,15 +20,15 @@ export function userCommand(program: Command, run: RunOperation): void {
     .action(async (flags: AdminFlags & PasswordFlags & { username: string; name?: string; type: string }) => {
       const created = await run(flags, 'user.create', {
         username: flags.username,
-        password: await passwordFrom(flags),
+        password: await passwordFrom(io, flags),
         name: flags.name,
         type: flags.type,
       })
-      printResult(flags, created, () => `created user @${created.username} (id ${created.id}, ${created.type})`)
+      printResult(io, flags, created, () => `created user @${created.username} (id ${created.id}, ${created.type})`)
     })
 
   adminSubcommand(user, 'list', 'list the accounts, oldest first').action(async (flags: AdminFlags) => {
     const users = await run(flags, 'user.list', {})
-    printResult(flags, users, () => users.map(row).join('\n'))
+    printResult(io, flags, users, () => users.map(row).join('\n'))
   })
 }

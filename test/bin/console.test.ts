@@ -1,14 +1,16 @@
 /**
  * `svc console` as an operator meets it: the built CLI refusing what it
- * cannot do, and the console itself attached to a real `svc serve` through
- * its admin socket (ink-testing-library stands in for the terminal).
+ * cannot do (run in this process, its stdin not a terminal), and the console
+ * itself attached to a real `svc serve` through its admin socket
+ * (ink-testing-library stands in for the terminal).
  */
 import t from 'tap'
 import { createElement } from 'react'
 import { attachAdminClient } from '../../admin/admin-client.js'
 import { Console } from '../../admin/console.js'
 import { keys, screen, selectedLine } from '../admin/screen.js'
-import { ensureBuilt, initDir, serve, svc, tempDir } from './svc-process.js'
+import { svc } from './svc-in-process.js'
+import { ensureBuilt, initDir, serve, tempDir } from './svc-process.js'
 
 ensureBuilt()
 

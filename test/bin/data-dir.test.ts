@@ -1,12 +1,15 @@
 /**
  * Which data dir a command works on, as an operator meets it: only `init`
  * and `serve` make one, every other command refuses a missing one, and a
- * command that changes data names the dir it used on stderr.
+ * command that changes data names the dir it used on stderr. The commands
+ * run in this process, but for the story of what a process prints on its
+ * own stdout and stderr, which runs bin/svc.js.
  */
 import t from 'tap'
 import { existsSync } from 'node:fs'
 import { join } from 'node:path'
-import { ensureBuilt, initDir, serve, svc, tempDir } from './svc-process.js'
+import { svc } from './svc-in-process.js'
+import { ensureBuilt, initDir, serve, svcProcess, tempDir } from './svc-process.js'
 
 ensureBuilt()
 
@@ -39,22 +42,23 @@ t.test('an empty dir is not a data dir either', async (t) => {
 })
 
 t.test('commands that change data name the data dir on stderr, and --json keeps stdout to one JSON value', async (t) => {
+  // Processes of their own: nothing else in the process (a library, a warning) may print either.
   const dir = join(tempDir(t), 'svc-data')
-  const init = await svc(['init', '--data-dir', dir, '--json'])
+  const init = await svcProcess(['init', '--data-dir', dir, '--json'])
   t.equal(init.stderr, `svc: created data dir ${dir} (format 1)\n`)
   t.same(JSON.parse(init.stdout), { data_dir: dir, created: true, format: 1 })
 
-  const created = await svc(['user', 'create', '--username', 'alice', '--password', 'correct horse', '--data-dir', dir, '--json'])
+  const created = await svcProcess(['user', 'create', '--username', 'alice', '--password', 'correct horse', '--data-dir', dir, '--json'])
   t.equal(created.code, 0)
   t.equal(created.stderr, `svc: data dir ${dir} (opened directly)\n`)
   t.equal(JSON.parse(created.stdout).username, 'alice')
 
-  const listed = await svc(['user', 'list', '--data-dir', dir, '--json'])
+  const listed = await svcProcess(['user', 'list', '--data-dir', dir, '--json'])
   t.equal(listed.stderr, '', 'a command that only reads says nothing more')
 
   const server = await serve(dir)
   t.teardown(() => server.stop())
-  const app = await svc(['app', 'create', '--name', 'Patter', '--data-dir', dir, '--json'])
+  const app = await svcProcess(['app', 'create', '--name', 'Patter', '--data-dir', dir, '--json'])
   t.equal(app.stderr, `svc: data dir ${dir} (through the server, process ${server.child.pid})\n`)
   t.equal(JSON.parse(app.stdout).name, 'Patter')
 })

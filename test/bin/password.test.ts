@@ -5,13 +5,14 @@
 import t from 'tap'
 import { execFile, spawn, spawnSync } from 'node:child_process'
 import { openDomain } from '../../data/index.js'
+import { svc } from './svc-in-process.js'
 import { ensureBuilt, initDir } from './svc-process.js'
 
 ensureBuilt()
 
 const SVC = new URL('../../bin/svc.js', import.meta.url).pathname
 
-/** `svc args...` with `input` on its standard input. */
+/** `svc args...` in a process of its own, with `input` on its standard input. */
 const svcWithInput = (args: string[], input: string): Promise<{ code: number; stdout: string; stderr: string }> =>
   new Promise((resolve) => {
     const child = execFile('node', [SVC, ...args], (err, stdout, stderr) => resolve({ code: err ? Number(err.code ?? 1) : 0, stdout, stderr }))
@@ -38,13 +39,13 @@ t.test('alice pipes her password with --password-stdin: the first line, without 
 
 t.test('without a password, a terminal or --password-stdin, user create says how to give one', async (t) => {
   const dir = await initDir(t)
-  const none = await svcWithInput(['user', 'create', '--username', 'bob', '--data-dir', dir], '')
+  const none = await svc(['user', 'create', '--username', 'bob', '--data-dir', dir], { stdin: '' })
   t.not(none.code, 0)
   t.equal(none.stderr, 'svc: no password: give --password, pipe one with --password-stdin, or run at a terminal to be asked\n')
-  const empty = await svcWithInput(['user', 'create', '--username', 'bob', '--password-stdin', '--data-dir', dir], '')
+  const empty = await svc(['user', 'create', '--username', 'bob', '--password-stdin', '--data-dir', dir], { stdin: '' })
   t.not(empty.code, 0)
   t.equal(empty.stderr, 'svc: --password-stdin: standard input is empty\n')
-  const both = await svcWithInput(['user', 'create', '--username', 'bob', '--password', 'correct horse', '--password-stdin', '--data-dir', dir], 'x\n')
+  const both = await svc(['user', 'create', '--username', 'bob', '--password', 'correct horse', '--password-stdin', '--data-dir', dir], { stdin: 'x\n' })
   t.not(both.code, 0)
   t.match(both.stderr, /either --password or --password-stdin/)
 })

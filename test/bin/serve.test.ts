@@ -2,7 +2,8 @@ import t from 'tap'
 import { createConnection } from 'node:net'
 import { existsSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { ensureBuilt, initDir, serve, svc, svcJson, tempDir } from './svc-process.js'
+import { svc, svcJson } from './svc-in-process.js'
+import { ensureBuilt, initDir, serve, svcProcess, tempDir } from './svc-process.js'
 
 ensureBuilt()
 
@@ -27,7 +28,7 @@ t.test('a second server on the same data dir is refused, and SIGINT stops the fi
   const dir = tempDir(t)
   const first = await serve(dir)
   t.teardown(() => first.stop())
-  const second = await svc(['serve', '--data-dir', dir, '--port', '0', '--host', '127.0.0.1'])
+  const second = await svcProcess(['serve', '--data-dir', dir, '--port', '0', '--host', '127.0.0.1'])
   t.not(second.code, 0)
   t.match(second.stderr, /in use by process/)
   await svcJson(['user', 'create', '--username', 'bob', '--password', 'correct horse', '--data-dir', dir])

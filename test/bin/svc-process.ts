@@ -1,7 +1,10 @@
 /**
  * Runs the real `svc` command line (`node bin/svc.js`, the compiled CLI) as a
- * child process, and `svc serve` as a long-running one. `npm test` compiles
- * first; when run alone, `ensureBuilt` compiles once if dist is missing.
+ * child process, and `svc serve` as a long-running one: for what depends on
+ * a process of its own (a server, signals, a terminal, stdin, the lock
+ * between processes, the installed entry point). Other commands run in the
+ * test's process (svc-in-process.ts). `npm test` compiles first; when run
+ * alone, `ensureBuilt` compiles once if dist is missing.
  */
 import { execFile, execFileSync, spawn, type ChildProcess } from 'node:child_process'
 import { existsSync, mkdtempSync, rmSync } from 'node:fs'
@@ -28,7 +31,8 @@ export interface CliResult {
   stderr: string
 }
 
-export const svc = (args: string[], env: Record<string, string> = {}): Promise<CliResult> =>
+/** `svc args...` in a process of its own. */
+export const svcProcess = (args: string[], env: Record<string, string> = {}): Promise<CliResult> =>
   new Promise((resolve) => {
     execFile('node', [SVC, ...args], { env: { ...process.env, ...env }, timeout: 60_000 }, (err, stdout, stderr) => {
       const code = err ? (typeof err.code === 'number' ? err.code : 1) : 0
@@ -36,9 +40,9 @@ export const svc = (args: string[], env: Record<string, string> = {}): Promise<C
     })
   })
 
-/** `svc ... --json`, parsed; fails loudly when the command failed. */
+/** `svc ... --json` in a process of its own, parsed; fails loudly when the command failed. */
 export async function svcJson(args: string[]): Promise<any> {
-  const r = await svc([...args, '--json'])
+  const r = await svcProcess([...args, '--json'])
   if (r.code !== 0) throw new Error(`svc ${args.join(' ')} failed (${r.code}): ${r.stderr}`)
   return JSON.parse(r.stdout)
 }
