@@ -75,7 +75,8 @@ const ulimit = (): number => {
   return out === 'unlimited' ? Infinity : Number(out)
 }
 
-const agent = new http.Agent({ keepAlive: true, maxSockets: 100 })
+// Idle keep-alive sockets are dropped after 2 s, before the server's own keep-alive timeout (5 s) can close one as a request goes out on it (ECONNRESET).
+const agent = new http.Agent({ keepAlive: true, maxSockets: 100, timeout: 2000 })
 
 function request(
   port: number,
