@@ -23,7 +23,7 @@ interface Seeded {
   small: SeededInstance & { posts: number }
 }
 
-interface Running {
+export interface Running {
   child: ChildProcess
   port: number
   /** performance.now() at spawn. */
@@ -31,7 +31,7 @@ interface Running {
 }
 
 /** Spawns a node script; resolves once it reports its port (`listening on ...:PORT`, or a bare port line). */
-function start(args: string[], env: Record<string, string> = {}): Promise<Running> {
+export function start(args: string[], env: Record<string, string> = {}): Promise<Running> {
   const began = performance.now()
   const child = spawn(process.execPath, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] })
   return new Promise((resolve, reject) => {
@@ -47,7 +47,7 @@ function start(args: string[], env: Record<string, string> = {}): Promise<Runnin
   })
 }
 
-async function stop(running: Running): Promise<void> {
+export async function stop(running: Running): Promise<void> {
   running.child.removeAllListeners('exit')
   if (running.child.exitCode !== null) return
   const exited = new Promise((r) => running.child.once('exit', r))
@@ -57,7 +57,7 @@ async function stop(running: Running): Promise<void> {
 
 const serve = (dataDir: string) => start(['bin/svc.js', 'serve', '--data-dir', dataDir, '--port', '0', '--host', '127.0.0.1'], { SVC_RATE_LIMIT: 'off' })
 
-const megabytesOf = (pid: number, key: 'VmRSS' | 'VmHWM'): number =>
+export const megabytesOf = (pid: number, key: 'VmRSS' | 'VmHWM'): number =>
   Number(new RegExp(`${key}:\\s+(\\d+)`).exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1]) / 1024
 
 const auth = (seeded: SeededInstance, n: number) => ({ authorization: `Bearer ${seeded.people[n % seeded.people.length].token}` })

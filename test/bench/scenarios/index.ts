@@ -3,5 +3,6 @@ import type { Scenario } from '../scenario.js'
 import { httpBaseline } from './http-baseline.js'
 import { apiAtScale } from './api-at-scale.js'
 import { storeAt } from './store.js'
+import { userStreams } from './user-streams.js'
 
-export const scenarios: Scenario[] = [httpBaseline, storeAt(10_000, '10k'), storeAt(1_000_000, '1M'), apiAtScale]
+export const scenarios: Scenario[] = [httpBaseline, storeAt(10_000, '10k'), storeAt(1_000_000, '1M'), apiAtScale, userStreams]
