@@ -120,6 +120,15 @@ export class PostStreamService {
    * `target` is the list's user (`ofUser`, `mentions`) or thread (`thread`).
    */
   async contains(viewer: Viewer, name: SubscribablePostList, target: number, input: PostListInput, post: PostRow): Promise<boolean> {
+    return (await this.membership(viewer, name, target, input))(post)
+  }
+
+  /**
+   * `contains` compiled once for many posts: the viewer's follows, mutes and
+   * blocks are read now, so the test holds only until those change (a user
+   * stream keeps one per subscription and drops it when they do).
+   */
+  async membership(viewer: Viewer, name: SubscribablePostList, target: number, input: PostListInput): Promise<PostTest> {
     const source =
       name === 'ofUser'
         ? this.ofUserSource(target)
@@ -130,8 +139,8 @@ export class PostStreamService {
             : name === 'personal'
               ? await this.personalSource(viewer, input)
               : await this.unifiedSource(viewer, input)
-    if (!(await source.has(post))) return false
-    return (await this.keepTest(viewer, input, source))(post)
+    const keep = await this.keepTest(viewer, input, source)
+    return async (post) => (await source.has(post)) && (await keep(post))
   }
 
   private ofUserSource(userId: number): ListSource {

@@ -28,7 +28,12 @@ export function audienceOf(event: DomainEvent): Audience {
       return { users: [post.user_id, ...mentioned], threads: [post.thread_id], channels: [], followersOf: post.user_id }
     }
     case 'follow.added':
-    case 'follow.removed': {
+    case 'follow.removed':
+    // Nothing lists mutes and blocks, but they change what both users' streams show.
+    case 'mute.added':
+    case 'mute.removed':
+    case 'block.added':
+    case 'block.removed': {
       const { user, target } = (event as DomainEvent<'follow.added'>).payload
       return { users: [user.id, target.id], threads: [], channels: [] }
     }

@@ -22,6 +22,7 @@ import { holdersOf } from '../relations/relation-reads.js'
 import type { Store } from '../store/port.js'
 import { pair } from '../store/schema.js'
 import { isoNow } from '../time.js'
+import type { PostTest } from '../posts/post-filters.js'
 import type { Viewer } from '../viewer.js'
 import { audienceOf, type Audience } from './event-audience.js'
 import type { StreamDelivery } from './stream-delivery.js'
@@ -55,6 +56,10 @@ const CATCH_UP_BATCH = 200
 
 class Connection {
   readonly queue: DomainEvent[] = []
+  /** The stream's token, app and user, read once and again after they change. */
+  viewer: Viewer | null = null
+  /** Compiled tests of the subscriptions, valid until the user's relations change. */
+  readonly memo = new Map<string, PostTest>()
   live = false
   draining = false
   closed = false
@@ -180,6 +185,7 @@ export class StreamHub implements StreamWatcher {
     if (conn.closed) return
     this.unindex(conn)
     conn.subs = subs
+    conn.memo.clear()
     this.index(conn)
   }
 
@@ -294,14 +300,15 @@ export class StreamHub implements StreamWatcher {
 
   /** Matches one event against every subscription of the stream and sends what matched, one frame per list. */
   private async deliver(conn: Connection, event: DomainEvent): Promise<void> {
-    const viewer = await this.viewerOf(conn.stream)
+    forgetWhatChanged(conn, event)
+    const viewer = (conn.viewer ??= await this.viewerOf(conn.stream))
     if (!viewer) {
       await this.detach(conn, 'the token was revoked')
       return
     }
     const frames = new Map<string, StreamDelivery>()
     for (const sub of conn.subs) {
-      const match = await this.matcher.match(viewer, sub, event)
+      const match = await this.matcher.match(viewer, sub, event, conn.memo)
       if (!match) continue
       const key = `${sub.endpoint}:${sub.target ?? ''}`
       const frame = frames.get(key)
@@ -380,6 +387,36 @@ export class StreamHub implements StreamWatcher {
   private unindex(conn: Connection): void {
     for (const t of conn.threads) removeFrom(this.byThread, t, conn)
     for (const c of conn.channels) removeFrom(this.byChannel, c, conn)
+  }
+}
+
+/**
+ * Drops what a stream keeps of its viewer when `event` changes it: the token
+ * and user on token and profile changes, the compiled tests on the user's
+ * follows, mutes and blocks. Run in the stream's own event order, so each
+ * later event is judged by the relations as they are after this one.
+ */
+function forgetWhatChanged(conn: Connection, event: DomainEvent): void {
+  const { token_id, user_id } = conn.stream
+  switch (event.name) {
+    case 'token.authorized':
+    case 'token.scopes_changed':
+    case 'token.deauthorized':
+      if ((event as DomainEvent<'token.authorized'>).payload.token.id === token_id) conn.viewer = null
+      return
+    case 'user.updated':
+      if ((event as DomainEvent<'user.updated'>).payload.user.id === user_id) conn.viewer = null
+      return
+    case 'follow.added':
+    case 'follow.removed':
+    case 'mute.added':
+    case 'mute.removed':
+    case 'block.added':
+    case 'block.removed': {
+      const { user, target } = (event as DomainEvent<'follow.added'>).payload
+      if (user.id === user_id || target.id === user_id) conn.memo.clear()
+      return
+    }
   }
 }
 

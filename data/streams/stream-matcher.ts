@@ -15,6 +15,7 @@ import type { ChannelRow } from '../model/channel.js'
 import type { PostRow } from '../model/post.js'
 import type { StreamSubscriptionRow } from '../model/stream.js'
 import type { UserRow } from '../model/user.js'
+import type { PostTest } from '../posts/post-filters.js'
 import type { PostStreamService, SubscribablePostList } from '../posts/post-streams.js'
 import type { Readers } from '../store/port.js'
 import { pair } from '../store/schema.js'
@@ -48,13 +49,17 @@ const postMarkerName = (endpoint: StreamSubscriptionRow['endpoint'], me: number)
 export class StreamMatcher {
   constructor(private readonly s: MatcherServices) {}
 
-  /** What `sub` shows of `event` for `viewer` (the stream's token and user, as they are now), or null. */
-  async match(viewer: Viewer, sub: StreamSubscriptionRow, event: DomainEvent): Promise<StreamMatch | null> {
+  /**
+   * What `sub` shows of `event` for `viewer` (the stream's token and user, as
+   * they are now), or null. `memo` keeps the subscriptions' compiled tests
+   * for the stream; its owner clears it when the viewer's relations change.
+   */
+  async match(viewer: Viewer, sub: StreamSubscriptionRow, event: DomainEvent, memo: Map<string, PostTest> = new Map()): Promise<StreamMatch | null> {
     const me = viewer.user
     // The token's scopes may have changed since the subscription: the list's own rule, one of its scopes, holds at each delivery.
     if (!me || (sub.scopes.length > 0 && !sub.scopes.some((s) => hasScope(viewer, s)))) return null
     const list = POST_LISTS[sub.endpoint]
-    if (list) return this.matchPosts(viewer, me, sub, list, event)
+    if (list) return this.matchPosts(viewer, me, sub, list, event, memo)
     switch (sub.endpoint) {
       case 'users/me/following':
       case 'users/me/followers':
@@ -79,6 +84,7 @@ export class StreamMatcher {
     sub: StreamSubscriptionRow,
     list: SubscribablePostList,
     event: DomainEvent,
+    memo: Map<string, PostTest>,
   ): Promise<StreamMatch | null> {
     if (event.name === 'marker.set') {
       const { marker } = (event as DomainEvent<'marker.set'>).payload
@@ -89,13 +95,20 @@ export class StreamMatcher {
     if (event.name !== 'post.created' && event.name !== 'post.deleted') return null
     const { post } = (event as DomainEvent<'post.created'>).payload
     const target = list === 'thread' ? (sub.thread_id ?? 0) : me.id
-    if (event.name === 'post.created') {
-      if (!(await this.s.postStreams.contains(viewer, list, target, sub.filters, post))) return null
+    // A deletion is sent to every list that showed the post, whatever include_deleted says: it is how a client learns to drop it.
+    const deleted = event.name === 'post.deleted'
+    const key = `${sub.id}${deleted ? ':deleted' : ''}`
+    let test = memo.get(key)
+    if (!test) {
+      test = await this.s.postStreams.membership(viewer, list, target, deleted ? { ...sub.filters, include_deleted: true } : sub.filters)
+      memo.set(key, test)
+    }
+    if (!deleted) {
+      if (!(await test(post))) return null
       return { type: 'post', shape: 'posts', page: pageOf(post, post.id) }
     }
-    // A deletion is sent to every list that showed the post, whatever include_deleted says: it is how a client learns to drop it.
     const shown: PostRow = { ...post, is_deleted: false }
-    if (!(await this.s.postStreams.contains(viewer, list, target, { ...sub.filters, include_deleted: true }, shown))) return null
+    if (!(await test(shown))) return null
     return { type: 'post', shape: 'posts', page: pageOf(post, post.id), deletedId: post.id }
   }
 

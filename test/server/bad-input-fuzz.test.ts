@@ -326,6 +326,8 @@ t.test('bad input on every route answers a 4xx in the envelope and loses nothing
   const failures: Failure[] = []
   let requests = 0
   for (const route of svc.server.table()) {
+    // A well-formed connect streams until the client leaves, which inject cannot do: its bad input is told in test/server/streams/user-stream.test.ts.
+    if (route.path === '/stream/user') continue
     // DELETE /token revokes the token it is called with: each call gets a token of its own.
     const revokes = route.method === 'delete' && /^(\/stream\/0)?\/token$/.test(route.path)
     for (const c of casesOf(world, route)) {

@@ -54,6 +54,19 @@ t.test('a gzipped chunked stream still delivers each event at once', async (t) =
   stream.close()
 })
 
+t.test('bad connect input is a 400 in the envelope, before any stream opens', async (t) => {
+  const { svc } = await listening(t)
+  const [alice] = await svc.people('alice')
+  for (const query of ['connection_id=not%20an%20id', `connection_id=${'a'.repeat(65)}`, 'auto_delete=maybe', 'include_html=2', 'include_marker=yes']) {
+    const res = await svc.call('GET', `/stream/user?${query}`, { token: alice.token })
+    t.equal(res.status, 400, query)
+    t.equal(res.body.meta.code, 400)
+    t.match(res.body.meta.error_message, /^Bad Request: /)
+  }
+  t.equal((await svc.call('GET', '/stream/user', { token: svc.appToken })).status, 403, 'an app token')
+  t.equal(svc.domain.streamHub.connected, 0)
+})
+
 t.test('a bad token is refused at connect with the HTTP error', async (t) => {
   const { base } = await listening(t)
   await t.rejects(openWebSocket(base, 'nope'), { status: 401 })
