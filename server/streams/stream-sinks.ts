@@ -16,8 +16,13 @@ import { presentStreamEvent } from '../present/streams/stream-event.js'
 
 /** How often an idle stream shows it is alive. */
 export const KEEP_ALIVE_MS = 30_000
-/** Bytes a WebSocket may have unsent before the stream waits for it. */
-const HIGH_WATER = 1024 * 1024
+/**
+ * Bytes a WebSocket may have unsent before the stream waits for it. Small,
+ * because it is per connection (10,000 consumers that stop reading would
+ * otherwise hold gigabytes); the hub's backlog of events, shared objects,
+ * holds the rest.
+ */
+const HIGH_WATER = 64 * 1024
 
 const contextFor = (domain: Domain, baseUrl: string, options: StreamDisplayOptions, d: StreamDelivery): PresentContext => ({
   views: domain,

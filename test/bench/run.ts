@@ -65,6 +65,8 @@ const machine = () => ({
 })
 
 const format = (m: Measure): string => {
+  // A measure that never happened (NaN) comes back from the phase's JSON as null.
+  if (typeof m.value !== 'number' || !Number.isFinite(m.value)) return `n/a ${m.unit}`
   const digits = Math.abs(m.value) >= 100 ? 0 : Math.abs(m.value) >= 10 ? 1 : 2
   return `${m.value.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits })} ${m.unit}`
 }
