@@ -52,6 +52,14 @@ export interface OpenedStream {
 }
 
 const CURSOR_NAME = 'user_streams'
+
+/**
+ * Lets I/O in between two deliveries. Store reads resolve at once, so a
+ * stream's drain would otherwise run as one unbroken chain of microtasks,
+ * and ten thousand of them would hold off every request (the POST that made
+ * the event included) until all were done.
+ */
+const yieldToIo = (): Promise<void> => new Promise((resolve) => setImmediate(resolve))
 const CATCH_UP_BATCH = 200
 
 class Connection {
@@ -208,6 +216,7 @@ export class StreamHub implements StreamWatcher {
         for (const conn of this.connectionsOf(audience, followers)) this.push(conn, event)
         if (audience.revokedToken !== undefined) await this.revoke(audience.revokedToken)
         this.dispatched = event.seq
+        await yieldToIo()
       }
     } catch (err) {
       warn(err)
@@ -261,6 +270,7 @@ export class StreamHub implements StreamWatcher {
       while (conn.queue.length > 0 && !conn.closed) {
         await this.deliver(conn, conn.queue[0])
         conn.queue.shift()
+        await yieldToIo()
       }
     } catch (err) {
       warn(err)
@@ -291,6 +301,7 @@ export class StreamHub implements StreamWatcher {
           if (await this.concerns(conn, event)) await this.deliver(conn, event)
           conn.cursor = event.seq
         }
+        await yieldToIo()
       }
     } catch (err) {
       warn(err)

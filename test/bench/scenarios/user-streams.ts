@@ -368,6 +368,14 @@ export const userStreams: Scenario = {
         `user-streams opens ${n} sockets in the load generator and as many in the server: raise the open files limit (ulimit -n is ${limit}, needs ${n + 1000})`,
       )
     }
+    // A peer reset on a socket the generator holds (the overloaded server closing a keep-alive or a
+    // stream mid-read) must not end the measurement; each one is counted and reported.
+    let resets = 0
+    const onReset = (err: NodeJS.ErrnoException) => {
+      if (err.code !== 'ECONNRESET' && err.code !== 'EPIPE') throw err
+      if (resets++ === 0) ctx.log(`a socket was reset by the server: ${err.message}`)
+    }
+    process.on('uncaughtException', onReset)
     const audience = audiences(seeded)
     const rand = random(7)
     const indexOfUser = new Map(seeded.users.map((u, i) => [u.id, i]))
@@ -541,6 +549,7 @@ export const userStreams: Scenario = {
         ...tallyMeasures('resume: every event since the drop', resumeTally),
         { name: 'streams the server disconnected', value: clients.serverCloses.length - closesBefore, unit: 'streams' },
         { name: 'frames naming no post of this run', value: clients.strays, unit: 'frames' },
+        { name: 'generator sockets reset by the server (uncaught)', value: resets, unit: 'sockets' },
       )
       if (clients.serverCloses.length > 0) ctx.log(`server closes: ${[...new Set(clients.serverCloses)].slice(0, 5).join('; ')}`)
       clients.closeAll()
