@@ -43,7 +43,11 @@ export function start(args: string[], env: Record<string, string> = {}): Promise
     }
     child.stdout?.on('data', look)
     child.stderr?.on('data', look)
-    child.once('exit', (code) => reject(new Error(`${args.join(' ')} exited with ${code}: ${seen.slice(-500)}`)))
+    child.once('exit', (code, signal) => {
+      // After the start this reject is a no-op: a server that dies mid-run says so, with its last words.
+      process.stderr.write(`  [server] ${args[0]} exited (${code ?? signal}): ${seen.slice(-1500)}\n`)
+      reject(new Error(`${args.join(' ')} exited with ${code}: ${seen.slice(-500)}`))
+    })
   })
 }
 
