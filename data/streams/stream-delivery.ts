@@ -41,3 +41,11 @@ export type StreamDelivery = StreamMatch & {
 export const pageOf = <T>(item: T, paginationId: number): Page<T> => ({ items: [{ item, pagination_id: paginationId }], more: false })
 
 export const emptyPage = <T>(): Page<T> => ({ items: [], more: false })
+
+/** A consumer's end of a stream, provided by the transport. */
+export interface StreamSink {
+  /** Renders and writes one delivery; resolves once the transport has taken it. */
+  send(delivery: StreamDelivery): Promise<void>
+  /** Ends the connection, telling the consumer why. */
+  close(reason: string): void
+}

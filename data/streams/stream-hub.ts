@@ -17,17 +17,17 @@
  */
 import type { DomainEvent } from '../events/events.js'
 import { USER_STREAM_BACKLOG } from '../limits.js'
-import type { StreamSubscriptionRow, UserStreamRow } from '../model/stream.js'
+import type { UserStreamRow } from '../model/stream.js'
 import { holdersOf } from '../relations/relation-reads.js'
 import type { Store } from '../store/port.js'
 import { pair } from '../store/schema.js'
 import { isoNow } from '../time.js'
-import type { PostTest } from '../posts/post-filters.js'
 import type { Viewer } from '../viewer.js'
 import { audienceOf, type Audience } from './event-audience.js'
-import type { StreamDelivery } from './stream-delivery.js'
+import type { StreamDelivery, StreamSink } from './stream-delivery.js'
 import type { StreamMatcher } from './stream-matcher.js'
 import type { OpenStreamInput, StreamWatcher, UserStreamService } from './user-streams.js'
+import { addTo, Connection, forgetWhatChanged, removeFrom } from './stream-connection.js'
 
 /** The event log as the hub reads it. */
 export interface EventSource {
@@ -35,14 +35,6 @@ export interface EventSource {
   oldest(): number
   after(seq: number, limit: number): Promise<DomainEvent[]>
   onAny(listener: (event: DomainEvent) => void): () => void
-}
-
-/** A consumer's end of a stream, provided by the transport. */
-export interface StreamSink {
-  /** Renders and writes one delivery; resolves once the transport has taken it. */
-  send(delivery: StreamDelivery): Promise<void>
-  /** Ends the connection, telling the consumer why. */
-  close(reason: string): void
 }
 
 export interface OpenedStream {
@@ -61,27 +53,6 @@ const CURSOR_NAME = 'user_streams'
  */
 const yieldToIo = (): Promise<void> => new Promise((resolve) => setImmediate(resolve))
 const CATCH_UP_BATCH = 200
-
-class Connection {
-  readonly queue: DomainEvent[] = []
-  /** The stream's token, app and user, read once and again after they change. */
-  viewer: Viewer | null = null
-  /** Compiled tests of the subscriptions, valid until the user's relations change. */
-  readonly memo = new Map<string, PostTest>()
-  live = false
-  draining = false
-  closed = false
-  threads: number[] = []
-  channels: number[] = []
-
-  constructor(
-    public stream: UserStreamRow,
-    public subs: StreamSubscriptionRow[],
-    readonly sink: StreamSink,
-    /** Every event up to here was handled (while catching up; live, see `cursorOf`). */
-    public cursor: number,
-  ) {}
-}
 
 export class StreamHub implements StreamWatcher {
   private readonly byId = new Map<string, Connection>()
@@ -399,49 +370,6 @@ export class StreamHub implements StreamWatcher {
     for (const t of conn.threads) removeFrom(this.byThread, t, conn)
     for (const c of conn.channels) removeFrom(this.byChannel, c, conn)
   }
-}
-
-/**
- * Drops what a stream keeps of its viewer when `event` changes it: the token
- * and user on token and profile changes, the compiled tests on the user's
- * follows, mutes and blocks. Run in the stream's own event order, so each
- * later event is judged by the relations as they are after this one.
- */
-function forgetWhatChanged(conn: Connection, event: DomainEvent): void {
-  const { token_id, user_id } = conn.stream
-  switch (event.name) {
-    case 'token.authorized':
-    case 'token.scopes_changed':
-    case 'token.deauthorized':
-      if ((event as DomainEvent<'token.authorized'>).payload.token.id === token_id) conn.viewer = null
-      return
-    case 'user.updated':
-      if ((event as DomainEvent<'user.updated'>).payload.user.id === user_id) conn.viewer = null
-      return
-    case 'follow.added':
-    case 'follow.removed':
-    case 'mute.added':
-    case 'mute.removed':
-    case 'block.added':
-    case 'block.removed': {
-      const { user, target } = (event as DomainEvent<'follow.added'>).payload
-      if (user.id === user_id || target.id === user_id) conn.memo.clear()
-      return
-    }
-  }
-}
-
-const addTo = <K>(map: Map<K, Set<Connection>>, key: K, conn: Connection): void => {
-  let set = map.get(key)
-  if (!set) map.set(key, (set = new Set()))
-  set.add(conn)
-}
-
-const removeFrom = <K>(map: Map<K, Set<Connection>>, key: K, conn: Connection): void => {
-  const set = map.get(key)
-  if (!set) return
-  set.delete(conn)
-  if (set.size === 0) map.delete(key)
 }
 
 const warn = (err: unknown): void => {
