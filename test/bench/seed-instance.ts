@@ -33,7 +33,7 @@ const WORDS = 'the a coffee morning city train music code garden rain night book
 const TAGS = ['coffee', 'music', 'photo', 'news', 'rust', 'typescript', 'art', 'food', 'travel', 'svc']
 
 /** A deterministic generator, so runs are comparable. */
-function random(seed: number): () => number {
+export function random(seed: number): () => number {
   let s = seed >>> 0
   return () => {
     s = (s + 0x6d2b79f5) >>> 0

@@ -24,7 +24,7 @@ import { openDomain } from '../../../data/index.js'
 import { storeOf } from '../../../data/domain-store.js'
 import { Latencies } from '../latencies.js'
 import { scaled, type BenchContext, type Measure, type Scenario } from '../scenario.js'
-import { seedInstance } from '../seed-instance.js'
+import { random, seedInstance } from '../seed-instance.js'
 import { start, stop, type Running } from './api-at-scale.js'
 
 /** Posts created per second, in every phase. */
@@ -45,17 +45,6 @@ interface Seeded {
   /** Follows as [follower, target, follower, target, ...] user ids. */
   follows: number[]
   seconds: number
-}
-
-/** A deterministic generator, so runs are comparable. */
-function random(seed: number): () => number {
-  let s = seed >>> 0
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0
-    let x = Math.imul(s ^ (s >>> 15), 1 | s)
-    x ^= x + Math.imul(x ^ (x >>> 7), 61 | x)
-    return ((x ^ (x >>> 14)) >>> 0) / 4294967296
-  }
 }
 
 /** Who should see each author's posts in `/posts/stream/unified`: the author and their followers (no mentions are used), as stream indexes. */
