@@ -19,23 +19,25 @@ export interface Audience {
 
 const NOBODY: Audience = { users: [], threads: [], channels: [] }
 
+const RELATION_EVENTS: ReadonlySet<string> = new Set(['follow.added', 'follow.removed', 'mute.added', 'mute.removed', 'block.added', 'block.removed'])
+
+/** The two users of a follow, mute or block event (added or removed), or null for any other event. */
+export function relationOf(event: DomainEvent): { user: number; target: number } | null {
+  if (!RELATION_EVENTS.has(event.name)) return null
+  const { user, target } = (event as DomainEvent<'follow.added'>).payload
+  return { user: user.id, target: target.id }
+}
+
 export function audienceOf(event: DomainEvent): Audience {
+  // Nothing lists mutes and blocks, but they change what both users' streams show, as follows do.
+  const relation = relationOf(event)
+  if (relation) return { users: [relation.user, relation.target], threads: [], channels: [] }
   switch (event.name) {
     case 'post.created':
     case 'post.deleted': {
       const { post } = (event as DomainEvent<'post.created'>).payload
       const mentioned = post.entities.mentions.map((m) => Number(m.id))
       return { users: [post.user_id, ...mentioned], threads: [post.thread_id], channels: [], followersOf: post.user_id }
-    }
-    case 'follow.added':
-    case 'follow.removed':
-    // Nothing lists mutes and blocks, but they change what both users' streams show.
-    case 'mute.added':
-    case 'mute.removed':
-    case 'block.added':
-    case 'block.removed': {
-      const { user, target } = (event as DomainEvent<'follow.added'>).payload
-      return { users: [user.id, target.id], threads: [], channels: [] }
     }
     case 'channel.created':
     case 'channel.updated': {

@@ -8,6 +8,7 @@ import type { StreamSubscriptionRow, UserStreamRow } from '../model/stream.js'
 import type { PostTest } from '../posts/post-filters.js'
 import type { Viewer } from '../viewer.js'
 import type { StreamSink } from './stream-delivery.js'
+import { relationOf } from './event-audience.js'
 
 export class Connection {
   readonly queue: DomainEvent[] = []
@@ -47,15 +48,9 @@ export function forgetWhatChanged(conn: Connection, event: DomainEvent): void {
     case 'user.updated':
       if ((event as DomainEvent<'user.updated'>).payload.user.id === user_id) conn.viewer = null
       return
-    case 'follow.added':
-    case 'follow.removed':
-    case 'mute.added':
-    case 'mute.removed':
-    case 'block.added':
-    case 'block.removed': {
-      const { user, target } = (event as DomainEvent<'follow.added'>).payload
-      if (user.id === user_id || target.id === user_id) conn.memo.clear()
-      return
+    default: {
+      const relation = relationOf(event)
+      if (relation && (relation.user === user_id || relation.target === user_id)) conn.memo.clear()
     }
   }
 }

@@ -4,6 +4,7 @@
  */
 import t from 'tap'
 import { ensureBuilt, serve, svcJson, tempDir } from '../bin/svc-process.js'
+import { passwordGrant } from './password-grant.js'
 
 ensureBuilt()
 
@@ -20,19 +21,7 @@ t.test('tokens the server acknowledged survive a kill -9 in the middle of writin
 
   const acknowledged: string[] = []
   let killed = false
-  const grant = () =>
-    fetch(`${server.url}/oauth/access_token`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({
-        grant_type: 'password',
-        client_id: app.client_id,
-        password_grant_secret: app.password_grant_secret,
-        username: 'robo',
-        password: 'beep boop beep',
-        scope: 'stream',
-      }).toString(),
-    })
+  const grant = () => passwordGrant(server.url, app, 'robo', 'beep boop beep', 'stream')
   const worker = async () => {
     while (!killed) {
       try {

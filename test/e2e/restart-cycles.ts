@@ -10,6 +10,7 @@
 import { execFile, spawn, type ChildProcess } from 'node:child_process'
 import { basename, dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { passwordGrant } from './password-grant.js'
 
 // This file runs from test/e2e/ and, compiled for the bench, from dist/test/e2e/.
 const above = fileURLToPath(new URL('../..', import.meta.url))
@@ -76,14 +77,6 @@ export async function restartCycles(dir: string, cycles: number, onCycle: (r: Cy
     const d = ['--data-dir', dir]
     const app = await svcJson(['app', 'create', '--name', 'Robo Client', ...d])
     await svcJson(['user', 'create', '--username', 'robo', '--password', 'beep boop beep', '--type', 'bot', ...d])
-    const form = new URLSearchParams({
-      grant_type: 'password',
-      client_id: app.client_id,
-      password_grant_secret: app.password_grant_secret,
-      username: 'robo',
-      password: 'beep boop beep',
-      scope: 'stream',
-    }).toString()
 
     const results: CycleResult[] = []
     for (let cycle = 1; cycle <= cycles; cycle++) {
@@ -93,11 +86,7 @@ export async function restartCycles(dir: string, cycles: number, onCycle: (r: Cy
       const worker = async () => {
         while (killedAt === 0) {
           try {
-            const res = await fetch(`${target.url}/oauth/access_token`, {
-              method: 'POST',
-              headers: { 'content-type': 'application/x-www-form-urlencoded' },
-              body: form,
-            })
+            const res = await passwordGrant(target.url, app, 'robo', 'beep boop beep', 'stream')
             if (res.status !== 200) throw new Error(`grant answered ${res.status}`)
             acknowledged.push(((await res.json()) as { access_token: string }).access_token)
           } catch (err) {

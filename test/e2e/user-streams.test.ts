@@ -9,6 +9,7 @@
 import t from 'tap'
 import { openChunked, openWebSocket, type Frame, type StreamClient } from '../fixtures/streams.js'
 import { ensureBuilt, serve, svcJson, tempDir, type Serving } from '../bin/svc-process.js'
+import { passwordGrant } from './password-grant.js'
 
 ensureBuilt()
 
@@ -19,18 +20,7 @@ interface Client {
 
 /** A token through the password grant, as a client outside the server gets one. */
 async function signIn(server: Serving, app: Client, username: string, password: string, scope: string): Promise<string> {
-  const res = await fetch(`${server.url}/oauth/access_token`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams({
-      grant_type: 'password',
-      client_id: app.client_id,
-      password_grant_secret: app.password_grant_secret,
-      username,
-      password,
-      scope,
-    }).toString(),
-  })
+  const res = await passwordGrant(server.url, app, username, password, scope)
   if (res.status !== 200) throw new Error(`password grant for ${username} answered ${res.status}: ${await res.text()}`)
   return ((await res.json()) as { access_token: string }).access_token
 }
