@@ -84,7 +84,7 @@ export class UserStreamService {
       if (known && known.token_id === token.id && !expired(known, now) && known.cursor >= this.oldest() - 1) {
         return { stream: tx.user_streams.put({ ...known, closed_at: null, auto_delete: input.auto_delete ?? false, options: input.options }), resumed: true }
       }
-      const mine = await tx.user_streams.getMany(await tx.user_streams.ids('token', token.id, { limit: USER_STREAMS_PER_TOKEN * 4, order: 'asc' }))
+      const mine = await tx.user_streams.getMany(await tx.user_streams.ids('token', token.id, { limit: Number.MAX_SAFE_INTEGER, order: 'asc' }))
       const alive = mine.filter((s) => !expired(s, now))
       for (const gone of mine.filter((s) => expired(s, now))) await this.removeIn(tx, gone)
       // Over the limit, the streams closed longest ago make room; five connected ones refuse a sixth.

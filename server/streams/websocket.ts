@@ -6,7 +6,7 @@
  * complete the upgrade. A refused handshake gets the route's HTTP answer,
  * envelope and status included, on the raw socket.
  */
-import type { IncomingMessage } from 'node:http'
+import { STATUS_CODES, type IncomingMessage } from 'node:http'
 import type { Duplex } from 'node:stream'
 import type { Server } from '@hapi/hapi'
 import { WebSocketServer } from 'ws'
@@ -23,11 +23,9 @@ export interface UpgradeProbe {
   baseUrl?: string
 }
 
-const STATUS_TEXT: Record<number, string> = { 400: 'Bad Request', 401: 'Unauthorized', 403: 'Forbidden', 404: 'Not Found', 429: 'Too Many Requests' }
-
 /** Answers a refused handshake with the HTTP response hapi gave, then hangs up. */
 function refuse(socket: Duplex, status: number, headers: Record<string, unknown>, body: string): void {
-  const lines = [`HTTP/1.1 ${status} ${STATUS_TEXT[status] ?? 'Error'}`, 'Connection: close', `Content-Length: ${Buffer.byteLength(body)}`]
+  const lines = [`HTTP/1.1 ${status} ${STATUS_CODES[status] ?? 'Error'}`, 'Connection: close', `Content-Length: ${Buffer.byteLength(body)}`]
   for (const [name, value] of Object.entries(headers)) {
     if (!['connection', 'content-length', 'transfer-encoding'].includes(name.toLowerCase())) lines.push(`${name}: ${String(value)}`)
   }
