@@ -6,7 +6,7 @@ import { importX } from 'eslint-plugin-import-x'
 import { createTypeScriptImportResolver } from 'eslint-import-resolver-typescript'
 
 export default tseslint.config(
-  { ignores: ['dist/', 'node_modules/', '.tap/'] },
+  { ignores: ['dist/', 'node_modules/', '.tap/', 'test-artifacts/'] },
   ...tseslint.configs.recommended,
   importX.flatConfigs.typescript,
   {

@@ -6,6 +6,7 @@
  */
 import Joi from 'joi'
 import type { InstanceConfig } from './config.js'
+import { INSTANCE_DESCRIPTION_MAX, INSTANCE_NAME_MAX } from './limits.js'
 
 const windowOf = (d: { limit: number; window_s: number }) =>
   Joi.object({
@@ -15,7 +16,8 @@ const windowOf = (d: { limit: number; window_s: number }) =>
 
 const schemaOf = (d: InstanceConfig) =>
   Joi.object({
-    name: Joi.string().min(1).default(d.name),
+    name: Joi.string().trim().min(1).max(INSTANCE_NAME_MAX).default(d.name),
+    description: Joi.string().allow('').max(INSTANCE_DESCRIPTION_MAX).default(d.description),
     open_registration: Joi.boolean().default(d.open_registration),
     public_url: Joi.string()
       .allow('')

@@ -13,6 +13,8 @@ import { PrivateJsonFile } from './private-json-file.js'
 export interface InstanceConfig {
   /** Display name of the instance. */
   name: string
+  /** A line or two about the instance, shown on the web client's landing page. */
+  description: string
   /** Anyone may create an account at /signup. */
   open_registration: boolean
   /** Public base URL (for canonical URLs and image links); empty: derived from each request. */
@@ -32,6 +34,7 @@ export interface InstanceConfig {
 
 export const defaultConfig = (): InstanceConfig => ({
   name: 'svc',
+  description: 'A small social network. Sign up to post, follow people and message friends.',
   open_registration: true,
   public_url: '',
   rate_limits: {

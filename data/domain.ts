@@ -4,6 +4,9 @@
  * server, the CLI and tests. The store itself stays inside (see
  * domain-store.ts): the edges see services only.
  */
+import { AnnotationReplacer } from './annotations/replacements.js'
+import { AnnotationRenderer } from './annotations/rendering.js'
+import { GrantObjects } from './files/file-grants.js'
 import { join } from 'node:path'
 import { loadConfig, type InstanceConfig } from './config.js'
 import { EventLog } from './events/event-log.js'
@@ -12,6 +15,10 @@ import { DelegationService } from './auth/delegation.js'
 import { OAuthService } from './auth/oauth.js'
 import { SignInFlow } from './auth/sign-in-flow.js'
 import { ExploreService } from './explore/explore.js'
+import { FilterService } from './filters/filters.js'
+import { FileBytes } from './files/file-bytes.js'
+import { FileService } from './files/files.js'
+import { FileLinks } from './files/file-links.js'
 import { InteractionService } from './posts/interactions.js'
 import { PostSearchService } from './posts/post-search.js'
 import { ChannelAccess } from './channels/channel-acl.js'
@@ -39,6 +46,8 @@ import { UserSearchService } from './users/user-search.js'
 import { UserImageService } from './users/user-images.js'
 import { TextService } from './text/text-service.js'
 import { UserViewService } from './users/user-views.js'
+import { ModerationService } from './users/moderation.js'
+import { ModeratedUsers } from './users/moderated-users.js'
 import { FileStore, type FileStoreOptions } from './store/file-store.js'
 import { initDataDir, requireCurrentFormat } from './store/data-dir.js'
 import type { Store } from './store/port.js'
@@ -46,6 +55,13 @@ import { rememberStore } from './domain-store.js'
 import { StreamHub } from './streams/stream-hub.js'
 import { StreamMatcher } from './streams/stream-matcher.js'
 import { UserStreamService } from './streams/user-streams.js'
+import { AppStreamService } from './streams/app-streams.js'
+import { AppStreamHub } from './streams/app-stream-hub.js'
+import { AppAudiences } from './streams/app-audience.js'
+import { NotificationRules } from './streams/notifications.js'
+import { APP_STREAM_QUEUE_LIMIT } from './limits.js'
+import { PlaceService } from './places/places.js'
+import { placesDirOf } from './places/place-files.js'
 
 export interface Domain {
   readonly dataDir: string
@@ -54,6 +70,8 @@ export interface Domain {
   /** The durable event log: listeners, `after` for resuming, trimmed every minute while the domain is open. */
   readonly events: EventLog
   readonly users: UserService
+  /** Suspension, deletion and password resets of accounts (admin operations). */
+  readonly moderation: ModerationService
   readonly profiles: ProfileService
   readonly userSearch: UserSearchService
   readonly userImages: UserImageService
@@ -65,6 +83,11 @@ export interface Domain {
   readonly signInFlow: SignInFlow
   readonly userViews: UserViewService
   readonly explore: ExploreService
+  readonly filters: FilterService
+  /** Uploads, their derived files and content addresses. */
+  readonly files: FileService
+  /** Fills the marks stored annotations carry (base URL, file tokens and signed addresses) when they are shown. */
+  readonly annotationRenderer: AnnotationRenderer
   readonly postSearch: PostSearchService
   readonly interactions: InteractionService
   readonly channelAccess: ChannelAccess
@@ -87,15 +110,21 @@ export interface Domain {
   readonly publicReads: PublicReadService
   readonly userStreams: UserStreamService
   readonly streamHub: StreamHub
+  readonly appStreams: AppStreamService
+  readonly appStreamHub: AppStreamHub
+  /** The bundled and imported places, searched around a point. */
+  readonly places: PlaceService
   close(): Promise<void>
 }
 
 /** The view services presenters read from: what a viewer sees of users, posts, messages and channels. */
-export type DomainViews = Pick<Domain, 'userViews' | 'postViews' | 'messageViews' | 'channelViews'>
+export type DomainViews = Pick<Domain, 'userViews' | 'postViews' | 'messageViews' | 'channelViews' | 'files' | 'annotationRenderer'>
 
 export interface OpenDomainOptions extends FileStoreOptions {
   /** Overrides of the instance config (tests, `svc serve` flags). */
   config?: Partial<InstanceConfig>
+  /** Search the bundled GeoNames cities too (default true; tests that need only their own places leave them out, as loading them takes seconds). */
+  bundledPlaces?: boolean
 }
 
 /**
@@ -109,32 +138,58 @@ export async function openDomain(dataDir: string, options: OpenDomainOptions = {
   const config = { ...(await loadConfig(dataDir)), ...options.config }
   const store = await FileStore.open(dataDir, options)
   const events = await EventLog.open(store, config.events)
-  const domain = wireDomain(dataDir, config, store, events)
+  const { domain, moderated } = wireDomainParts(dataDir, config, store, events, options.bundledPlaces ?? true)
+  // Before any request: every post filter asks it.
+  await moderated.load(store.read)
   // A fresh store starts with the explore streams App.net shipped.
   await domain.explore.seedDefaults()
+  // Data dirs made before svc shipped its web client get it now.
+  await domain.apps.ensureWebClient()
   // Holding the lock, nothing else writes images now: what no user points at is a crash's litter.
   await domain.userImages.sweepOrphans()
+  await domain.files.sweepOrphans()
+  domain.files.startSweeping()
   events.start()
   await domain.streamHub.start()
+  await domain.appStreamHub.start()
   return domain
 }
 
 /** Builds the services over an open store and its event log. */
 export function wireDomain(dataDir: string, config: InstanceConfig, store: Store, events: EventLog): Domain {
+  return wireDomainParts(dataDir, config, store, events).domain
+}
+
+function wireDomainParts(
+  dataDir: string,
+  config: InstanceConfig,
+  store: Store,
+  events: EventLog,
+  bundledPlaces = true,
+): { domain: Domain; moderated: ModeratedUsers } {
   const imagesDir = join(dataDir, 'images')
+  const moderated = new ModeratedUsers(events)
   const users = new UserService(store)
   const apps = new AppService(store)
-  const tokens = new TokenService(store, config.limits)
-  const delegation = new DelegationService(store, apps, tokens)
-  const oauth = new OAuthService(store, apps, users, tokens, delegation, config)
+  const fileLinks = new FileLinks(config.session_secret)
+  const places = new PlaceService(placesDirOf(dataDir), { bundled: bundledPlaces })
+  const replacer = new AnnotationReplacer(store, fileLinks, users, places)
+  const annotationRenderer = new AnnotationRenderer(fileLinks)
   const channelAccess = new ChannelAccess(store)
   const markers = new MarkerService(store, channelAccess)
-  const posts = new PostService(store, users)
+  const posts = new PostService(store, users, moderated, replacer)
   const channelViews = new ChannelViewService(store, channelAccess, markers)
-  const messages = new MessageService(store, channelAccess, users, markers)
+  const messages = new MessageService(store, channelAccess, users, markers, replacer)
+  const channels = new ChannelService(store, channelAccess, channelViews, users, replacer)
+  // Read tokens handed out in annotations hold while their object does, as these services answer.
+  const grants = new GrantObjects({ posts, messages, channels, users })
+  const files = new FileService(store, new FileBytes(join(dataDir, 'files')), config.limits, fileLinks, replacer, grants)
+  const tokens = new TokenService(store, config.limits, (userId) => files.usedBy(userId))
+  const delegation = new DelegationService(store, apps, tokens)
+  const oauth = new OAuthService(store, apps, users, tokens, delegation, config)
   const postViews = new PostViewService(store)
   const messageViews = new MessageViewService(store)
-  const postStreams = new PostStreamService(store, posts, users, markers)
+  const postStreams = new PostStreamService(store, posts, users, markers, moderated)
   const userStreams = new UserStreamService(
     store,
     () => events.head(),
@@ -142,13 +197,24 @@ export function wireDomain(dataDir: string, config: InstanceConfig, store: Store
   )
   const matcher = new StreamMatcher({ read: store.read, postStreams, messages, channelViews, channelAccess, tokens })
   const streamHub = new StreamHub(store, events, userStreams, matcher)
+  const filters = new FilterService(store)
+  const appStreams = new AppStreamService(store, filters, config.session_secret, () => events.head())
+  const appStreamHub = new AppStreamHub(
+    events,
+    appStreams,
+    new AppAudiences(store.read),
+    new NotificationRules(store.read),
+    filters,
+    Math.min(APP_STREAM_QUEUE_LIMIT, config.events.max_events),
+  )
   const domain: Domain = {
     dataDir,
     imagesDir,
     config,
     events,
     users,
-    profiles: new ProfileService(store, users),
+    moderation: new ModerationService(store, files.bytes),
+    profiles: new ProfileService(store, users, replacer),
     userSearch: new UserSearchService(store),
     userImages: new UserImageService(store, imagesDir),
     apps,
@@ -157,12 +223,15 @@ export function wireDomain(dataDir: string, config: InstanceConfig, store: Store
     oauth,
     signInFlow: new SignInFlow(oauth, users),
     userViews: new UserViewService(store),
-    explore: new ExploreService(store, markers),
-    postSearch: new PostSearchService(store),
+    explore: new ExploreService(store, markers, moderated),
+    filters,
+    files,
+    annotationRenderer,
+    postSearch: new PostSearchService(store, moderated),
     interactions: new InteractionService(store),
     channelAccess,
     markers,
-    channels: new ChannelService(store, channelAccess, channelViews, users),
+    channels,
     channelViews,
     channelInbox: new ChannelInboxService(store, channelAccess, channelViews, markers),
     channelSearch: new ChannelSearchService(store, channelAccess, channelViews),
@@ -174,19 +243,25 @@ export function wireDomain(dataDir: string, config: InstanceConfig, store: Store
     relationLists: new RelationListService(store, users),
     posts,
     postViews,
-    stars: new StarService(store, posts, users),
+    stars: new StarService(store, posts, users, moderated),
     reposts: new RepostService(store, posts),
     postStreams,
     publicReads: new PublicReadService(store, posts, postViews, channelAccess, messageViews),
     text: new TextService(users),
     userStreams,
     streamHub,
+    appStreams,
+    appStreamHub,
+    places,
     close: async () => {
+      files.stopSweeping()
+      await appStreamHub.stop()
       await streamHub.stop()
       events.stop()
+      await places.close()
       await store.close()
     },
   }
   rememberStore(domain, store)
-  return domain
+  return { domain, moderated }
 }

@@ -13,8 +13,11 @@ export type * from './model/token.js'
 export type * from './model/relation.js'
 export type * from './model/post.js'
 export type * from './model/explore.js'
+export type * from './model/place.js'
+export * from './model/filter.js'
 export type * from './model/channel.js'
 export * from './model/stream.js'
+export * from './model/app-stream.js'
 export type { Store, Readers, Tx, Range, Key } from './store/port.js'
 export { SCOPES, MESSAGING_SCOPES, parseScopes, type Scope, type TokenInfo, type StorageUsage } from './auth/tokens.js'
 export { CODE_TTL_MS, type Authorization, type AuthorizationRequest, type GrantInput, type GrantResult } from './auth/oauth.js'
@@ -29,7 +32,9 @@ export type { ImageSize } from './images/resize-image.js'
 export { lockHolder } from './store/lock.js'
 export { adminOperations, isAdminOperation, type AdminArgs, type AdminOperation, type AdminOperationName, type AdminValue } from './admin/operations.js'
 export * from './admin/protocol.js'
-export { AdminSocketUnreachable, callAdminSocket } from './admin/socket-client.js'
+export { watchTopics, isWatchTopic, type WatchTopicName } from './admin/watch-topics.js'
+export type { WatchTopic } from './admin/watch-topic.js'
+export { AdminSocketUnreachable, callAdminSocket, watchAdminSocket, type AdminWatchListener } from './admin/socket-client.js'
 export { CURRENT_FORMAT, dataDirFormat, initDataDir, migrateDataDir, requireDataDir } from './store/data-dir.js'
 export { renderHtml, escapeText } from './text/html.js'
 export { processText, fillTemplates, isDirected, type EntitiesInput, type TextOptions } from './text/process.js'
@@ -40,6 +45,26 @@ export type { UserView, UserCounts, UserRelation } from './users/user-views.js'
 export * from './pagination/pagination.js'
 export { EXPLORE_SLUG_PATTERN, DEFAULT_EXPLORE_STREAMS, type ExploreStreamInput, type ExploreStreamChanges, type ExplorePosts } from './explore/explore.js'
 export type { ExploreRulePatch } from './explore/explore-rule.js'
+export type { FilterService } from './filters/filters.js'
+export type * from './model/file.js'
+export {
+  UPLOAD_SCOPES,
+  type FileService,
+  type Upload,
+  type DerivedUpload,
+  type FileInput,
+  type FileChanges,
+  type FileTokens,
+  type FileAccess,
+  type FileListFilter,
+  type FileContent,
+  type FileView,
+} from './files/files.js'
+export { derivedName, totalSize } from './files/file-rules.js'
+export type { Grant, GrantKind, SignedContent } from './files/file-links.js'
+export { AnnotationRenderer, type RenderOptions } from './annotations/rendering.js'
+export type { FilterInput, FilterClauseInput, CheckedFilter } from './filters/filter-input.js'
+export { compileFilter, type FilterMatcher, type FilterVariables } from './filters/filter-matcher.js'
 export type { PostSearchInput } from './posts/post-search.js'
 export type { SearchFilters } from './posts/search-filters.js'
 export { INTERACTION_ACTIONS, type Interaction, type InteractionAction } from './posts/interactions.js'
@@ -62,3 +87,11 @@ export type { PostFilterFlags } from './posts/post-filters.js'
 export type { StreamDelivery, StreamMatch, StreamData, StreamEventType, StreamSink } from './streams/stream-delivery.js'
 export type { OpenedStream } from './streams/stream-hub.js'
 export type { OpenStreamInput, SubscribeInput, PendingSubscription } from './streams/user-streams.js'
+export type { AppStreamInput, AppStreamView } from './streams/app-streams.js'
+export type { AppStreamItem, AppEventData, AppEventMeta } from './streams/app-stream-events.js'
+export type { AppStreamSink, AppStreamMessage, AppStreamFacts } from './streams/app-stream-delivery.js'
+export { withBaseUrl } from './annotations/replacements.js'
+export type * from './model/place.js'
+export type { PlaceService, PlaceHit, PlaceSearchInput, PlaceStats, PlaceSourceStats } from './places/places.js'
+export { placeValue } from './places/place-value.js'
+export { importPlaces, sourceIdOf, type ImportProgress, type ImportResult } from './places/import/import-places.js'

@@ -64,3 +64,53 @@ export const SUBSCRIPTIONS_PER_STREAM = 50
 export const USER_STREAM_EXPIRY_MS = 5 * 60_000
 /** Events waiting for one stream's consumer before it is disconnected as too slow. */
 export const USER_STREAM_BACKLOG = 1000
+
+/** App streams one app token may hold. */
+export const APP_STREAMS_PER_TOKEN = 5
+/**
+ * Events an app stream's queue holds (how far its cursor may fall behind the
+ * log's head) before the oldest are dropped and a connected consumer is told
+ * why and disconnected. Capped by the log's own `events.max_events`.
+ */
+export const APP_STREAM_QUEUE_LIMIT = 100_000
+/** Longest app stream `key`. */
+export const APP_STREAM_KEY_MAX_LENGTH = 100
+
+/** Clauses in one filter. */
+export const FILTER_MAX_CLAUSES = 50
+/** Longest filter name, in code points. */
+export const FILTER_NAME_MAX_LENGTH = 100
+/** Longest clause field (a JSON Pointer), in characters. */
+export const FILTER_FIELD_MAX_LENGTH = 256
+/** Elements of one `one_of` list. */
+export const FILTER_MAX_LIST_VALUES = 200
+/** Longest string value of a clause (or element of its list), in characters. */
+export const FILTER_VALUE_MAX_LENGTH = 1000
+/** Filters one user may hold. */
+export const FILTERS_PER_USER = 200
+
+/** Longest file name, in code points. */
+export const FILE_NAME_MAX_LENGTH = 255
+/** Derived files a client may upload to one file (thumbnails svc makes do not count). */
+export const MAX_CUSTOM_DERIVED_FILES = 32
+/** Files asked for at once by `GET /files?ids=`. */
+export const MAX_FILE_IDS = 200
+/** Longest file type (`com.example.photo`). */
+export const FILE_TYPE_MAX_LENGTH = 255
+
+/** The instance's name (`name` in config.json), shown as the web client's title. */
+export const INSTANCE_NAME_MAX = 100
+/** The instance's description (`description` in config.json), shown on the landing page. */
+export const INSTANCE_DESCRIPTION_MAX = 500
+
+/** Places search radius, in metres (spec: Limits). */
+export const PLACE_RADIUS_MIN = 0.001
+export const PLACE_RADIUS_MAX = 50_000
+export const PLACE_RADIUS_DEFAULT = 100
+/** Places in one search answer. */
+export const PLACE_COUNT_MAX = 100
+export const PLACE_COUNT_DEFAULT = 20
+/** Longest places search `q`, in characters. */
+export const PLACE_QUERY_MAX_LENGTH = 100
+/** Two places of the same name closer than this, in metres, are one. */
+export const PLACE_DUPLICATE_METRES = 25

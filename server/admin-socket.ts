@@ -1,7 +1,8 @@
 /**
  * The server's side of the admin socket (the protocol is data/admin/protocol.ts):
  * it runs the admin operations it is sent on the domain this server holds
- * and answers them presented.
+ * and answers them presented, and keeps each connection's watches
+ * (admin-watch.ts) pushing their pictures.
  */
 import { once } from 'node:events'
 import { chmod, unlink } from 'node:fs/promises'
@@ -22,6 +23,7 @@ import {
   type AdminValue,
   type Domain,
 } from '../data/index.js'
+import { Watches } from './admin-watch.js'
 import { presentAdminResult } from './present/admin.js'
 
 /**
@@ -57,8 +59,9 @@ export async function serveAdminSocket(domain: Domain, options: { baseUrl: strin
   await unlink(path).catch(ignoreMissing)
   const running = new Set<Promise<void>>()
   const sockets = new Set<Socket>()
+  const watching = new Set<Watches>()
 
-  const answer = async (line: string): Promise<AdminResponse> => {
+  const answer = async (line: string, watches: Watches): Promise<AdminResponse | null> => {
     let request: AdminRequest
     try {
       request = JSON.parse(line) as AdminRequest
@@ -68,6 +71,12 @@ export async function serveAdminSocket(domain: Domain, options: { baseUrl: strin
     }
     const args = typeof request.args === 'object' && request.args !== null ? request.args : {}
     try {
+      // A watch answers through its own lines (the first one at once), not here.
+      if (request.op === 'watch') {
+        watches.watch(request.id, args)
+        return null
+      }
+      if (request.op === 'unwatch') return { id: request.id, ok: true, result: watches.unwatch(args.watch) }
       return { id: request.id, ok: true, result: await runAdminOperation(domain, request.op, args, options.baseUrl) }
     } catch (err) {
       if (isDomainError(err)) return { id: request.id, ok: false, error: { code: err.code, message: err.message } }
@@ -78,7 +87,16 @@ export async function serveAdminSocket(domain: Domain, options: { baseUrl: strin
 
   const server = createServer((socket) => {
     sockets.add(socket)
-    socket.on('close', () => sockets.delete(socket))
+    const send = (response: AdminResponse) => {
+      if (!socket.destroyed && socket.writable) socket.write(JSON.stringify(response) + '\n')
+    }
+    const watches = new Watches(domain, send, options.log)
+    watching.add(watches)
+    socket.on('close', () => {
+      sockets.delete(socket)
+      watches.stopAll()
+      watching.delete(watches)
+    })
     socket.on('error', () => socket.destroy())
     let buffered = ''
     // Requests of one connection are answered in order, one at a time.
@@ -96,8 +114,8 @@ export async function serveAdminSocket(domain: Domain, options: { baseUrl: strin
         buffered = buffered.slice(end + 1)
         if (line.trim() === '') continue
         const job = queue.then(async () => {
-          const response = await answer(line)
-          if (!socket.destroyed) socket.write(JSON.stringify(response) + '\n')
+          const response = await answer(line, watches)
+          if (response) send(response)
         })
         queue = job
         running.add(job)
@@ -122,6 +140,8 @@ export async function serveAdminSocket(domain: Domain, options: { baseUrl: strin
     path,
     async close() {
       const closed = new Promise<void>((resolve) => server.close(() => resolve()))
+      // No picture is read once the server stops: the domain closes after this.
+      for (const watches of watching) watches.stopAll()
       await Promise.allSettled([...running])
       for (const socket of sockets) socket.end()
       await closed

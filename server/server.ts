@@ -9,6 +9,7 @@ import Boom from '@hapi/boom'
 import type { Domain } from '../data/index.js'
 import { authPlugin } from './auth.js'
 import { envelopePlugin } from './envelope.js'
+import { formBodyPlugin } from './form-body.js'
 import { sessionCookiePlugin } from './pages/session.js'
 import { rateLimitPlugin } from './rate-limit.js'
 import './hapi-types.js'
@@ -49,6 +50,7 @@ export async function createServer(domain: Domain, options: ServerOptions = {}):
     router: { stripTrailingSlash: true },
   })
   await server.register(Inert)
+  await server.register(formBodyPlugin)
   await server.register({ plugin: authPlugin, options: { domain } })
   await server.register(envelopePlugin)
   await server.register({ plugin: rateLimitPlugin, options: { domain } })
@@ -56,7 +58,10 @@ export async function createServer(domain: Domain, options: ServerOptions = {}):
   server.route(mount(allRoutes(domain)))
   serveUserStreamWebSockets(server, domain)
   // Open streams would hold hapi's stop until its timeout: they end first, each keeping its position for the client's resume.
-  server.ext('onPreStop', () => domain.streamHub.disconnectAll('the server is shutting down; reconnect with your connection_id'))
+  server.ext('onPreStop', async () => {
+    domain.appStreamHub.disconnectAll('the server is shutting down; reconnect to resume where you were')
+    await domain.streamHub.disconnectAll('the server is shutting down; reconnect with your connection_id')
+  })
   server.ext('onPreResponse', (request, h) => {
     const response = request.response
     if (response && !Boom.isBoom(response)) setWireHeader(response, 'X-SVC-Migrations-Enabled', '')

@@ -7,9 +7,7 @@
 import t from 'tap'
 import { readdirSync, readFileSync, statSync } from 'node:fs'
 import { join, relative, resolve, dirname } from 'node:path'
-import { fileURLToPath } from 'node:url'
-
-const root = resolve(dirname(fileURLToPath(import.meta.url)), '..')
+import { ROOT as root } from './project-root.js'
 
 const sources = (dir: string): string[] =>
   readdirSync(join(root, dir)).flatMap((name) => {

@@ -3,14 +3,13 @@
  * `p` pins a typed post id to the selected line's stream, `u` unpins the
  * selected pin, `d` deletes the selected line's stream after a confirmation.
  */
-import { Box } from 'ink'
 import { useMemo } from 'react'
 import type { CuratedStream } from '../../data/index.js'
 import { useKeys } from '../key-router.js'
 import { useAdminList } from '../use-admin-list.js'
 import { useSelection } from '../use-selection.js'
-import { KeyHelp } from './key-help.js'
-import { Table, type Column } from './table.js'
+import type { KeyDoc } from './key-help.js'
+import { matching, Table, type Column } from './table.js'
 import type { ViewProps } from './view-props.js'
 
 /** A line of the tree: a stream, or one of its pins. */
@@ -35,10 +34,17 @@ const postIdOf = (answer: string): number => {
   return Number(answer)
 }
 
-export function ExploreView({ client, controls, active, refresh }: ViewProps) {
+export const exploreKeys: readonly KeyDoc[] = [
+  ['p', 'pin a post to the stream'],
+  ['u', 'unpin the selected pin'],
+  ['d', 'delete the stream'],
+]
+
+export function ExploreView({ client, controls, active, refresh, filter }: ViewProps) {
   const { items, reload } = useAdminList<CuratedStream>(client, 'explore.list', controls, refresh)
-  const lines = useMemo(() => items?.flatMap((stream): Line[] => [{ stream }, ...stream.pinned.map((pin) => ({ stream, pin }))]) ?? null, [items])
-  const selected = useSelection(lines?.length ?? 0, active)
+  const tree = useMemo(() => items?.flatMap((stream): Line[] => [{ stream }, ...stream.pinned.map((pin) => ({ stream, pin }))]) ?? null, [items])
+  const lines = matching(tree, columns, filter)
+  const selected = useSelection(lines, (l) => `${l.stream.id}:${l.pin ?? ''}`, active)
   const line = lines?.[selected]
 
   const change = async (op: string, args: Record<string, unknown>, done: string): Promise<string> => {
@@ -63,10 +69,5 @@ export function ExploreView({ client, controls, active, refresh }: ViewProps) {
     }
   }, active)
 
-  return (
-    <Box flexDirection="column">
-      <Table columns={columns} rows={lines} selected={selected} empty="no explore streams (svc explore create)" />
-      <KeyHelp keys="p pin a post · u unpin the selected pin · d delete the stream" />
-    </Box>
-  )
+  return <Table columns={columns} rows={lines} selected={selected} empty={filter ? `nothing shows "${filter}"` : 'no explore streams (svc explore create)'} />
 }

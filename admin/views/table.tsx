@@ -20,10 +20,26 @@ const line = <R,>(columns: readonly Column<R>[], value: (c: Column<R>) => string
 // The marker shows the selection where inverse video does not (NO_COLOR, plain logs).
 const mark = (selected: boolean): string => (selected ? '› ' : '  ')
 
-export function Table<R>({ columns, rows, selected, empty }: { columns: readonly Column<R>[]; rows: readonly R[] | null; selected: number; empty: string }) {
+/** The rows a search narrows the list to: those where some column shows `filter` (any case). */
+export function matching<R>(rows: readonly R[] | null, columns: readonly Column<R>[], filter: string): R[] | null {
+  const wanted = filter.trim().toLowerCase()
+  if (rows === null || wanted === '') return rows as R[] | null
+  return rows.filter((row) => columns.some((c) => c.value(row).toLowerCase().includes(wanted)))
+}
+
+export interface TableProps<R> {
+  columns: readonly Column<R>[]
+  rows: readonly R[] | null
+  selected: number
+  empty: string
+  /** Lines the view draws besides the table (a detail pane, a filter box). */
+  reserve?: number
+}
+
+export function Table<R>({ columns, rows, selected, empty, reserve = 0 }: TableProps<R>) {
   const { stdout } = useStdout()
   if (rows === null) return <Text dimColor>loading…</Text>
-  const height = Math.max(3, (stdout.rows || 24) - CHROME_LINES)
+  const height = Math.max(3, (stdout.rows || 24) - CHROME_LINES - reserve)
   const start = Math.max(0, Math.min(selected - Math.floor(height / 2), rows.length - height))
   return (
     <Box flexDirection="column">

@@ -1,11 +1,10 @@
 /** The live tokens (never a secret: only hashes are stored); `r` revokes the selected one. */
-import { Box } from 'ink'
 import type { TokenFacts } from '../../data/index.js'
 import { useKeys } from '../key-router.js'
 import { useAdminList } from '../use-admin-list.js'
 import { useSelection } from '../use-selection.js'
-import { KeyHelp } from './key-help.js'
-import { Table, type Column } from './table.js'
+import type { KeyDoc } from './key-help.js'
+import { matching, Table, type Column } from './table.js'
 import { shortTime, type ViewProps } from './view-props.js'
 
 const owner = (t: TokenFacts): string => (t.user ? `@${t.user.username}` : `(${t.kind} token)`)
@@ -18,10 +17,13 @@ const columns: readonly Column<TokenFacts>[] = [
   { title: 'SCOPES', width: 38, value: (t) => t.scopes.join(' ') || '-' },
 ]
 
-export function TokensView({ client, controls, active, refresh }: ViewProps) {
+export const tokensKeys: readonly KeyDoc[] = [['r', 'revoke the selected token']]
+
+export function TokensView({ client, controls, active, refresh, filter }: ViewProps) {
   const { items, reload } = useAdminList<TokenFacts>(client, 'token.list', controls, refresh)
-  const selected = useSelection(items?.length ?? 0, active)
-  const token = items?.[selected]
+  const rows = matching(items, columns, filter)
+  const selected = useSelection(rows, (t) => t.id, active)
+  const token = rows?.[selected]
 
   useKeys((input) => {
     if (input !== 'r' || !token) return
@@ -32,10 +34,5 @@ export function TokensView({ client, controls, active, refresh }: ViewProps) {
     })
   }, active)
 
-  return (
-    <Box flexDirection="column">
-      <Table columns={columns} rows={items} selected={selected} empty="no live tokens" />
-      <KeyHelp keys="r revoke" />
-    </Box>
-  )
+  return <Table columns={columns} rows={rows} selected={selected} empty={filter ? `no token shows "${filter}"` : 'no live tokens'} />
 }

@@ -1,4 +1,4 @@
-/** `svc app create|list`: register client apps and see them. */
+/** `svc app create|list|delete`: register client apps, see them, remove them. */
 import type { Command } from 'commander'
 import type { AppFacts } from '../../data/index.js'
 import type { Io } from '../io.js'
@@ -30,5 +30,10 @@ export function appCommand(program: Command, io: Io, run: RunOperation): void {
   adminSubcommand(app, 'list', 'list the client apps, oldest first').action(async (flags: AdminFlags) => {
     const apps = await run(flags, 'app.list', {})
     printResult(io, flags, apps, () => apps.map(row).join('\n'))
+  })
+
+  adminSubcommand(app, 'delete <client_id>', 'remove a client app and revoke its tokens').action(async (clientId: string, flags: AdminFlags) => {
+    const deleted = await run(flags, 'app.delete', { client_id: clientId })
+    printResult(io, flags, deleted, () => `deleted app ${deleted.name} (client_id ${deleted.client_id}); its tokens are revoked`)
   })
 }

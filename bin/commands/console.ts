@@ -11,7 +11,9 @@ import { existingDataDirOf } from './data-dir.js'
 export function consoleCommand(program: Command, io: Io): void {
   program
     .command('console')
-    .description('the admin console (tokens, explore streams, users, apps), attached to the running server of the data dir')
+    .description(
+      'the admin console (tokens, explore streams, users and apps with moderation, live user streams, events, app streams and filters), attached to the running server of the data dir',
+    )
     .option('--data-dir <dir>', 'data directory (default $SVC_DATA_DIR, else ./svc-data)')
     .action(async (opts: { dataDir?: string }) => {
       const client = attachAdminClient(await existingDataDirOf(io, opts))

@@ -8,6 +8,7 @@ import { appCommand } from './app.js'
 import { userCommand } from './user.js'
 import { tokenCommand } from './token.js'
 import { exploreCommand } from './explore.js'
+import { placesCommand } from './places.js'
 import { consoleCommand } from './console.js'
 import { operationRunner } from './run-operation.js'
 
@@ -22,4 +23,5 @@ export function registerCommands(program: Command, io: Io): void {
   userCommand(program, io, run)
   tokenCommand(program, io, run)
   exploreCommand(program, io, run)
+  placesCommand(program, io, run)
 }

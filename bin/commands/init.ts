@@ -1,6 +1,6 @@
 /** `svc init`: create the data dir with an empty store and a config; idempotent. */
 import type { Command } from 'commander'
-import { CURRENT_FORMAT, dataDirFormat, initDataDir } from '../../data/index.js'
+import { CURRENT_FORMAT, dataDirFormat, initDataDir, openDomain } from '../../data/index.js'
 import type { Io } from '../io.js'
 import { dataDirOf, reportDataDir } from './data-dir.js'
 
@@ -13,6 +13,8 @@ export function initCommand(program: Command, io: Io): void {
     .action(async (opts: { dataDir?: string; json?: boolean }) => {
       const dir = dataDirOf(io, opts)
       const { created } = await initDataDir(dir)
+      // Opening a new store once fills it as a first start would: the default explore streams and svc's own web client.
+      if (created) await (await openDomain(dir)).close()
       const format = (await dataDirFormat(dir)) ?? CURRENT_FORMAT
       reportDataDir(io, created ? `created data dir ${dir} (format ${format})` : `data dir ${dir} already exists (format ${format})`)
       if (format < CURRENT_FORMAT) reportDataDir(io, `data dir ${dir} has format ${format}: run \`svc migrate\``)

@@ -74,6 +74,8 @@ export function serveCommand(program: Command, io: Io): void {
         const localUrl = `${server.info.protocol}://${wildcard ? 'localhost' : server.info.host}:${server.info.port}`
         admin = await serveAdminSocket(domain, { baseUrl: domain.config.public_url || localUrl, log })
         log(`listening on ${server.info.uri} (data dir ${domain.dataDir}, admin socket ${admin.path})`)
+        // Built in a worker once the server listens, so the first search seldom waits and the start never does.
+        domain.places.warm()
         log(`stopping on ${await stopped}`)
         await server.stop({ timeout: 10_000 })
       } finally {

@@ -1,4 +1,4 @@
-/** `svc user create|list`: make accounts and see them. */
+/** `svc user create|list|suspend|unsuspend|delete|reset-password`: make accounts, see them, moderate them. */
 import type { Command } from 'commander'
 import type { AdminUser } from '../../data/index.js'
 import type { Io } from '../io.js'
@@ -6,7 +6,19 @@ import { adminSubcommand, printResult, type AdminFlags } from './admin-command.j
 import { passwordFrom, type PasswordFlags } from './password-input.js'
 import type { RunOperation } from './run-operation.js'
 
-const row = (user: AdminUser): string => [user.id, `@${user.username}`, user.name, user.type].join('\t')
+const row = (user: AdminUser): string => [user.id, `@${user.username}`, user.name, user.type, ...(user.suspended_at ? ['suspended'] : [])].join('\t')
+
+/** The moderation subcommands taking one USERNAME: the operation each runs and the line it prints. */
+const MODERATION = [
+  {
+    verb: 'suspend',
+    op: 'user.suspend',
+    about: 'suspend an account: it cannot sign in, its tokens are revoked, its posts leave every stream',
+    done: 'suspended',
+  },
+  { verb: 'unsuspend', op: 'user.unsuspend', about: 'lift a suspension: the posts come back, the user signs in again', done: 'unsuspended' },
+  { verb: 'delete', op: 'user.delete', about: 'delete an account for good: its posts, tokens and relations go, its username is free', done: 'deleted' },
+] as const
 
 export function userCommand(program: Command, io: Io, run: RunOperation): void {
   const user = program.command('user').description('accounts')
@@ -31,4 +43,18 @@ export function userCommand(program: Command, io: Io, run: RunOperation): void {
     const users = await run(flags, 'user.list', {})
     printResult(io, flags, users, () => users.map(row).join('\n'))
   })
+
+  for (const { verb, op, about, done } of MODERATION) {
+    adminSubcommand(user, `${verb} <username>`, about).action(async (username: string, flags: AdminFlags) => {
+      const changed = await run(flags, op, { username })
+      printResult(io, flags, changed, () => `${done} user @${changed.username} (id ${changed.id})`)
+    })
+  }
+
+  adminSubcommand(user, 'reset-password <username>', "set a new password and revoke the account's tokens")
+    .option('--password-stdin', 'read the password from the first line of standard input (without it: asked at the terminal, without echo)')
+    .action(async (username: string, flags: AdminFlags & Pick<PasswordFlags, 'passwordStdin'>) => {
+      const changed = await run(flags, 'user.reset-password', { username, password: await passwordFrom(io, { passwordStdin: flags.passwordStdin }) })
+      printResult(io, flags, changed, () => `new password for @${changed.username} (id ${changed.id}); their tokens are revoked`)
+    })
 }

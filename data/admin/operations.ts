@@ -7,6 +7,8 @@
 import type { Domain } from '../domain.js'
 import { accountOperations } from './account-operations.js'
 import { exploreOperations } from './explore-operations.js'
+import { moderationOperations } from './moderation-operations.js'
+import { placeOperations } from './place-operations.js'
 
 /** An operation's arguments as they arrive: plain JSON, unchecked. */
 export type AdminArgs = Record<string, unknown>
@@ -15,7 +17,9 @@ export type AdminOperation = (domain: Domain, args: AdminArgs) => Promise<unknow
 
 export const adminOperations = {
   ...accountOperations,
+  ...moderationOperations,
   ...exploreOperations,
+  ...placeOperations,
 }
 
 export type AdminOperationName = keyof typeof adminOperations

@@ -7,12 +7,24 @@
  * or `{"id", "ok": false, "error": {"code", "message"}}`. The CLI and the
  * console send admin operations there so that only the server writes its store.
  *
+ * Besides operations, a connection may watch a topic (see watch-topics.ts):
+ * `{"id", "op": "watch", "args": {"topic"}}` is answered at once with the
+ * topic's picture, `{"id", "ok": true, "result"}`, and again with the same id
+ * each time the picture changes (at most a few times a second), until the
+ * client sends `{"id", "op": "unwatch", "args": {"watch": <that id>}}` or
+ * disconnects (the unwatch is answered `{"id", "ok": true, "result":
+ * {"unwatched": <that id>}}`). A picture that could not be read comes as a
+ * failure line with the watch's id; the watch goes on. Ordinary requests
+ * keep working on the same connection; their answers come in request order,
+ * interleaved with the watches' lines.
+ *
  * The results are what the CLI prints with `--json` and the console lists:
  * users and tokens are the API's own objects, so a script can use what
  * `svc user create` prints exactly as it uses `GET /users/me`. Secrets'
  * hashes are never among them.
  */
 import { join } from 'node:path'
+import type { PlaceStats } from '../places/places.js'
 
 export const adminSocketPath = (dataDir: string): string => join(dataDir, 'admin.sock')
 
@@ -56,6 +68,10 @@ export interface AdminUser {
   name: string
   type: string
   created_at: string
+  /** Only for the admin: when the account was suspended, while it is. */
+  suspended_at?: string
+  /** Only for the admin (`user.delete`'s answer): when the account was deleted. */
+  deleted_at?: string
   [field: string]: unknown
 }
 
@@ -97,6 +113,11 @@ export interface AdminResults {
   'app.list': AppFacts[]
   'user.create': AdminUser
   'user.list': AdminUser[]
+  'user.suspend': AdminUser
+  'user.unsuspend': AdminUser
+  'user.delete': AdminUser
+  'user.reset-password': AdminUser
+  'app.delete': AppFacts
   'token.create': IssuedToken
   'token.list': TokenFacts[]
   'token.revoke': TokenFacts
@@ -106,4 +127,99 @@ export interface AdminResults {
   'explore.delete': CuratedStream
   'explore.pin': CuratedStream
   'explore.unpin': CuratedStream
+  'places.stats': PlaceStats
+  'places.reload': PlaceStats
+}
+
+/** A user stream as the console's Streams tab shows it: connected or waiting for a resume. */
+export interface UserStreamFacts {
+  connection_id: string
+  user: { id: string; username: string } | null
+  app: string
+  token_id: string
+  connected: boolean
+  /** While connected: since when; else: since when it waits for a resume. */
+  since: string
+  created_at: string
+  subscriptions: { subscription_id: string; endpoint: string; target?: string }[]
+  /** Events waiting in its backlog (0 while not connected). */
+  backlog: number
+  /** Every event up to here was handled for it; compare with the picture's `head`. */
+  cursor: number
+  /** False while a connected stream replays what it missed. */
+  live: boolean
+}
+
+/** The `user_streams` topic: every kept user stream, connected ones first. */
+export interface UserStreamsPicture {
+  /** The event log's newest seq. */
+  head: number
+  /** A connected stream's backlog past this disconnects it (USER_STREAM_BACKLOG). */
+  backlog_limit: number
+  streams: UserStreamFacts[]
+}
+
+/** One event of the log in a line: what the Events tab lists. */
+export interface EventLine {
+  seq: number
+  name: string
+  /** ISO time of the emit. */
+  at: string
+  /** Who did what to which, in a few words (`post 12 by @alice`). */
+  summary: string
+}
+
+/** The `events` topic: the newest events of the log, newest first. */
+export interface EventTail {
+  head: number
+  events: EventLine[]
+}
+
+/** A filter in words, for the console: its clauses each a line (`post /data/text matches "hello"`). */
+export interface FilterSummary {
+  id: string
+  name?: string
+  match_policy: string
+  clauses: string[]
+}
+
+/** An app stream as the console's App streams tab shows it. */
+export interface AppStreamLine {
+  id: string
+  /** `null` once the app is gone (its streams go with its tokens). */
+  app: { id: string; name: string; client_id: string } | null
+  key?: string
+  object_types: string[]
+  connected: boolean
+  /** Events between the stream's position and the log's head. */
+  queue_depth: number
+  /** Past this many, the oldest are dropped (and a consumer disconnected). */
+  queue_limit: number
+  filter: FilterSummary | null
+}
+
+/** The `app_streams` topic: every app stream, oldest first. */
+export interface AppStreamsPicture {
+  streams: AppStreamLine[]
+}
+
+/** A filter as the console's Filters tab shows it: whose, and how many app streams use it. */
+export interface FilterLine extends FilterSummary {
+  /** `@username` for a user's filter, `app <name>` for an app stream's inline one. */
+  owner: string
+  /** App streams that filter with it. */
+  streams: number
+}
+
+/** The `filters` topic: every filter, oldest first. */
+export interface FiltersPicture {
+  filters: FilterLine[]
+}
+
+/** What each watch topic pushes, by name. */
+export interface AdminWatchPictures {
+  user_streams: UserStreamsPicture
+  events: EventTail
+  app_streams: AppStreamsPicture
+  filters: FiltersPicture
 }

@@ -51,3 +51,69 @@ export function callAdminSocket(path: string, op: string, args: Record<string, u
     )
   })
 }
+
+/** What a watch hears: each picture the server pushes, and each failure (the watch goes on trying). */
+export interface AdminWatchListener {
+  picture(result: unknown): void
+  error(err: Error): void
+}
+
+/** How long a watch waits before it connects again after losing the server. */
+export const WATCH_RETRY_MS = 1000
+
+/**
+ * Watches topic `topic` on the server listening on `path`: one connection
+ * that stays open, each pushed picture handed to `listener`. When the
+ * connection fails or the server goes away (a restart), it tells the
+ * listener and connects again every `retryMs`, watching anew. Answers the
+ * function that stops it.
+ */
+export function watchAdminSocket(path: string, topic: string, listener: AdminWatchListener, retryMs = WATCH_RETRY_MS): () => void {
+  let stopped = false
+  let socket: ReturnType<typeof createConnection> | null = null
+  let retry: NodeJS.Timeout | null = null
+
+  const connect = () => {
+    let connected = false
+    let buffered = ''
+    let failed = false
+    const fail = (err: Error) => {
+      if (failed || stopped) return
+      failed = true
+      socket?.destroy()
+      listener.error(err)
+      retry = setTimeout(connect, retryMs)
+    }
+    const s = createConnection(path, () => {
+      connected = true
+      s.write(JSON.stringify({ id: 1, op: 'watch', args: { topic } } satisfies AdminRequest) + '\n')
+    })
+    socket = s
+    s.setEncoding('utf8')
+    s.on('data', (chunk: string) => {
+      buffered += chunk
+      let end: number
+      while ((end = buffered.indexOf('\n')) >= 0) {
+        const line = buffered.slice(0, end)
+        buffered = buffered.slice(end + 1)
+        if (stopped) return
+        try {
+          const response = JSON.parse(line) as AdminResponse
+          if (response.ok) listener.picture(response.result)
+          else listener.error(errorOf(response.error))
+        } catch (err) {
+          listener.error(new Error(`bad answer from the admin socket: ${(err as Error).message}`))
+        }
+      }
+    })
+    s.on('error', (err) => fail(connected ? err : new AdminSocketUnreachable(path, err)))
+    s.on('close', () => fail(connected ? new AdminSocketUnreachable(path, 'the server closed the admin socket') : new AdminSocketUnreachable(path, null)))
+  }
+
+  connect()
+  return () => {
+    stopped = true
+    if (retry) clearTimeout(retry)
+    socket?.destroy()
+  }
+}

@@ -12,6 +12,11 @@ export const BROADCAST_METADATA = 'svc.core.broadcast.metadata'
 export const BROADCAST_MESSAGE_METADATA = 'svc.core.broadcast.message.metadata'
 export const BROADCAST_FREQ = 'svc.core.broadcast.freq'
 
+/** Stands for the public base URL in stored annotation values (see replacements.ts); presenters complete it. */
+export const BASE_URL_MARK = 'svc-base:'
+/** Starts a sealed mark for a file's read token or one of its addresses, filled in when shown (see rendering.ts). */
+export const FILE_MARK = 'svc-file:'
+
 export type AnnotationValue = Record<string, unknown>
 /** Checks the value of one core annotation type: a problem to report, or null. */
 export type Check = (value: AnnotationValue) => string | null
@@ -20,6 +25,7 @@ export const isObject = (v: unknown): v is AnnotationValue => typeof v === 'obje
 const isNumber = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v)
 const isUrl = (v: unknown): boolean => {
   if (typeof v !== 'string') return false
+  if (v.startsWith(BASE_URL_MARK + '/') || v.startsWith(FILE_MARK)) return true
   try {
     return ['http:', 'https:'].includes(new URL(v).protocol)
   } catch {
@@ -44,7 +50,7 @@ const inRange =
     return isNumber(v) && v >= min && v <= max ? null : `${key} must be a number from ${min} to ${max}`
   }
 
-const OEMBED_TYPES = ['photo', 'video', 'html5video', 'rich']
+const OEMBED_TYPES = ['photo', 'video', 'html5video', 'rich', 'link']
 const oembed: Check = (value) => {
   if (!OEMBED_TYPES.includes(value.type as string)) return `type must be one of ${OEMBED_TYPES.join(', ')}`
   if (value.version !== '1.0') return 'version must be "1.0"'
@@ -76,6 +82,16 @@ export const CORE_TYPES: Readonly<Record<string, Check>> = {
   'svc.core.directory.twitter': required('username', (v) => isText(v, 255, 1), 'a string'),
   'svc.core.channel.invite': required('channel_id', (v) => typeof v === 'string' && /^\d{1,15}$/.test(v), 'a channel id string'),
   'svc.core.oembed': oembed,
+  // `id` is made by resolving `+svc.core.user`.
+  'svc.core.phototag': all(
+    required('id', (v) => typeof v === 'string', 'a user (send +svc.core.user)'),
+    required('x', (v) => Number.isInteger(v) && (v as number) >= 0 && (v as number) <= 100, 'an integer from 0 to 100'),
+    required('y', (v) => Number.isInteger(v) && (v as number) >= 0 && (v as number) <= 100, 'an integer from 0 to 100'),
+  ),
+  // Made by resolving `+svc.core.place`: an unknown place leaves nothing to check in at.
+  'svc.core.checkin': required('factual_id', (v) => typeof v === 'string', 'a place (send +svc.core.place with its factual_id)'),
+  // Made by resolving `+svc.core.file_list`; an unresolved list is refused before this.
+  'svc.core.attachments': required('svc.core.file_list', Array.isArray, 'a list of files (send +svc.core.file_list)'),
 }
 
 const title: Check = (value) =>

@@ -1,10 +1,11 @@
-/** Client apps: registration with a client secret shown once, lookup, secret and redirect URI checks. */
+/** Client apps: registration with a client secret shown once, lookup, secret and redirect URI checks, deletion. */
 import { DomainError, invalid, notFound } from '../errors.js'
 import type { AppRow } from '../model/app.js'
 import { hashSecret, newSecret } from '../security/secrets.js'
 import type { Store } from '../store/port.js'
 import { isoNow } from '../time.js'
 import { timingSafeEqual } from 'node:crypto'
+import { revokeAllTokens } from './tokens.js'
 
 export interface CreateAppInput {
   name: string
@@ -12,6 +13,9 @@ export interface CreateAppInput {
   link?: string
   owner_id?: number
 }
+
+/** The name people see on the consent page of svc's own web client. */
+export const WEB_CLIENT_NAME = 'svc web'
 
 const sameHash = (a: string, b: string): boolean => a.length === b.length && timingSafeEqual(Buffer.from(a), Buffer.from(b))
 
@@ -86,14 +90,72 @@ export class AppService {
     return app
   }
 
-  /** Is `uri` one of the app's registered redirect URIs? Exact match only, as OAuth requires. */
-  redirectAllowed(app: AppRow, uri: string): boolean {
-    return app.redirect_uris.includes(uri)
+  /**
+   * Is `uri` one of the app's registered redirect URIs? Exact match only, as
+   * OAuth requires. The web client svc ships has none registered: the
+   * instance's address is not known until a request reaches it, so it may
+   * return to the root of the origin the request came to, and nowhere else.
+   */
+  redirectAllowed(app: AppRow, uri: string, origin?: string): boolean {
+    if (!app.first_party) return app.redirect_uris.includes(uri)
+    return origin !== undefined && uri === `${origin}/`
+  }
+
+  /** svc's own web client (see `ensureWebClient`); `null` before it is registered. */
+  async webClient(): Promise<AppRow | null> {
+    const r = this.store.read.apps
+    const [id] = await r.scan({ limit: 1, order: 'asc' }, (app) => app.first_party === true)
+    return id === undefined ? null : r.get(id)
+  }
+
+  /**
+   * Registers svc's own web client unless it is there: a public client (its
+   * secret is never shown, so no grant needing it can be used) that signs
+   * people in through the implicit flow. Idempotent; `svc init` and every
+   * start call it, so older data dirs get it too.
+   */
+  async ensureWebClient(): Promise<AppRow> {
+    const existing = await this.webClient()
+    if (existing) return existing
+    return this.store.transact(async (tx) => {
+      const [id] = await tx.apps.scan({ limit: 1, order: 'asc' }, (app) => app.first_party === true)
+      const again = id === undefined ? null : await tx.apps.get(id)
+      if (again) return again
+      const app = tx.apps.insert({
+        client_id: newSecret(32),
+        secret_hash: hashSecret(newSecret()),
+        name: WEB_CLIENT_NAME,
+        link: '',
+        redirect_uris: [],
+        first_party: true,
+        created_at: isoNow(),
+      })
+      tx.emit('app.created', { app })
+      return app
+    })
   }
 
   async require(clientId: string): Promise<AppRow> {
     const app = await this.byClientId(clientId)
     if (!app) throw notFound(`no app with client_id ${clientId}`)
+    return app
+  }
+
+  /**
+   * Deletes the app: from the commit on none of its clients can sign in or
+   * use a token through it; then its tokens, user and app tokens alike, are
+   * revoked in batches. Answers the app as it was. Errors: `not_found`.
+   * Emits `app.deleted`, then `token.deauthorized` per token.
+   */
+  async delete(appId: number): Promise<AppRow> {
+    const app = await this.store.transact(async (tx) => {
+      const app = await tx.apps.get(appId)
+      if (!app) throw notFound(`app ${appId} not found`)
+      tx.apps.remove(app.id)
+      tx.emit('app.deleted', { app })
+      return app
+    })
+    await revokeAllTokens(this.store, 'app', app.id, app)
     return app
   }
 

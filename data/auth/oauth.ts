@@ -14,7 +14,8 @@ import { isoNow } from '../time.js'
 import type { Viewer } from '../viewer.js'
 import type { AppService } from './apps.js'
 import type { DelegationService } from './delegation.js'
-import { parseScopes, type Scope, type TokenInfo, type TokenService } from './tokens.js'
+import { accountSuspended, parseScopes, type Scope, type TokenInfo, type TokenService } from './tokens.js'
+import { isModerated } from '../users/moderated-users.js'
 import type { UserService } from '../users/users.js'
 
 export const CODE_TTL_MS = 10 * 60 * 1000
@@ -25,6 +26,8 @@ export interface AuthorizationRequest {
   redirect_uri?: string
   scope?: string
   state?: string
+  /** The origin (`scheme://host[:port]`) the request reached: svc's own web client may return only there. */
+  origin?: string
 }
 
 /** A checked authorization request: what the consent page shows and approval acts on. */
@@ -87,7 +90,7 @@ export class OAuthService {
       if (app.redirect_uris.length !== 1) throw oauthError('invalid', 'redirect-uri-required', 'redirect_uri is required')
       redirect_uri = app.redirect_uris[0]
     }
-    if (!this.apps.redirectAllowed(app, redirect_uri)) {
+    if (!this.apps.redirectAllowed(app, redirect_uri, request.origin)) {
       throw oauthError('invalid', 'invalid-redirect-uri', `redirect_uri ${redirect_uri} is not registered for this app`)
     }
     if (request.response_type !== 'code' && request.response_type !== 'token') {
@@ -100,12 +103,12 @@ export class OAuthService {
   /**
    * The signed-in user's answer on the consent page: where the browser goes
    * next (as `approve` or `deny`). Errors: as `prepare`; `unauthenticated`
-   * when the account is gone.
+   * when the account is gone or was suspended.
    */
   async decide(request: AuthorizationRequest, userId: number, approved: boolean): Promise<string> {
     const authorization = await this.prepare(request)
     const user = await this.users.get(userId)
-    if (!user) throw new DomainError('unauthenticated', 'Please sign in again.')
+    if (!user || isModerated(user)) throw new DomainError('unauthenticated', 'Please sign in again.')
     return approved ? this.approve(user, authorization) : this.deny(authorization)
   }
 
@@ -189,11 +192,13 @@ export class OAuthService {
 
   /**
    * Signs a user in with username and password (the sign-in page, the password grant).
-   * Errors: `invalid` slug `invalid-grant` (a 400, as RFC 6749 §5.2 answers a bad grant; the client itself was fine).
+   * Errors: `invalid` slug `invalid-grant` (a 400, as RFC 6749 §5.2 answers a bad grant; the client itself was fine),
+   * `forbidden` slug `account-suspended` (right password, suspended account).
    */
   async signIn(username: string, password: string): Promise<UserRow> {
     const user = await this.users.checkPassword(username, password)
     if (!user) throw oauthError('invalid', 'invalid-grant', 'Authentication failed: wrong username or password.')
+    if (isModerated(user)) throw accountSuspended()
     return user
   }
 

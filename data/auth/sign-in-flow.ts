@@ -8,6 +8,7 @@
 import { isDomainError } from '../errors.js'
 import type { UserRow } from '../model/user.js'
 import type { UserService } from '../users/users.js'
+import { isModerated } from '../users/moderated-users.js'
 import type { Authorization, AuthorizationRequest, OAuthService } from './oauth.js'
 
 export type FlowMode = 'authenticate' | 'authorize'
@@ -59,7 +60,8 @@ export class SignInFlow {
    * `OAuthService.approve`). Errors: as `OAuthService.prepare` (the request
    * itself is wrong: no redirect may happen); `unauthenticated` when the
    * session's account is gone at approval. Emits the token events of an
-   * implicit-flow approval.
+   * implicit-flow approval. A suspended account's right password shows the
+   * sign-in step again, saying it is suspended.
    */
   async next(input: FlowInput): Promise<FlowOutcome> {
     const { action } = input
@@ -74,12 +76,15 @@ export class SignInFlow {
         return { step: { kind: 'redirect', location: await this.oauth.decide(input.request, input.userId, action.kind === 'approve') } }
       }
       case 'sign_in': {
-        const user = await this.oauth
-          .signIn(action.username, action.password)
-          .catch((err: unknown) => (isDomainError(err) && err.slug === 'invalid-grant' ? null : Promise.reject(err)))
+        let failure = 'Wrong username or password.'
+        const user = await this.oauth.signIn(action.username, action.password).catch((err: unknown) => {
+          if (!isDomainError(err) || (err.slug !== 'invalid-grant' && err.slug !== 'account-suspended')) return Promise.reject(err)
+          if (err.slug === 'account-suspended') failure = err.message
+          return null
+        })
         if (!user) {
           const step = await this.step(input, undefined)
-          return { step: step.kind === 'sign-in' ? { ...step, failed: { message: 'Wrong username or password.', username: action.username } } : step }
+          return { step: step.kind === 'sign-in' ? { ...step, failed: { message: failure, username: action.username } } : step }
         }
         return { step: await this.step(input, user.id), newSession: { userId: user.id } }
       }
@@ -105,7 +110,9 @@ export class SignInFlow {
 
   private async step(input: FlowInput, userId: number | undefined): Promise<FlowStep> {
     const authorization = await this.oauth.prepare(input.request)
-    const user = userId === undefined ? null : await this.users.get(userId)
+    const found = userId === undefined ? null : await this.users.get(userId)
+    // A session of an account suspended since is signed out.
+    const user = found && !isModerated(found) ? found : null
     if (!user) return { kind: 'sign-in', authorization, offerSignUp: this.signUpOpen && input.view !== 'appstore' }
     if (input.mode === 'authenticate' && (await this.oauth.alreadyGranted(user, authorization))) {
       return { kind: 'redirect', location: await this.oauth.approve(user, authorization) }

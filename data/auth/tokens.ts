@@ -1,15 +1,16 @@
 /** Access tokens: issued from a CSPRNG, stored as hashes, resolved to a Viewer, listed, revoked. */
 import type { InstanceConfig } from '../config.js'
-import { DomainError } from '../errors.js'
+import { DomainError, forbidden } from '../errors.js'
 import type { AppRow } from '../model/app.js'
 import type { TokenRow } from '../model/token.js'
 import type { UserRow } from '../model/user.js'
 import { paginate, type Page, type PageQuery } from '../pagination/pagination.js'
 import { hashSecret, newSecret } from '../security/secrets.js'
-import type { Store } from '../store/port.js'
+import type { Store, Tx } from '../store/port.js'
 import { pair } from '../store/schema.js'
 import { isoNow } from '../time.js'
 import type { Viewer } from '../viewer.js'
+import { isModerated } from '../users/moderated-users.js'
 
 export const SCOPES = ['basic', 'stream', 'write_post', 'follow', 'update_profile', 'public_messages', 'messages', 'files', 'export'] as const
 export type Scope = (typeof SCOPES)[number]
@@ -44,6 +45,52 @@ export type StorageUsage = (userId: number) => Promise<number>
 
 const invalidToken = (): DomainError => new DomainError('unauthenticated', 'Call requires authentication: Invalid token.', { slug: 'invalid-token' })
 
+/** Why a suspended or deleted account gets no token. */
+export const accountSuspended = (): DomainError => forbidden('This account is suspended.', 'account-suspended')
+
+/**
+ * Revokes `token` inside `tx` with the delegate tokens minted from it and
+ * the user streams it opened. Emits `token.deauthorized` (a running server
+ * closes the token's streams when it sees it).
+ */
+export async function revokeTokenIn(tx: Tx, token: TokenRow, app: AppRow, user?: UserRow): Promise<void> {
+  for (const id of await tx.delegate_tokens.ids('token', token.id, { limit: Number.MAX_SAFE_INTEGER })) tx.delegate_tokens.remove(id)
+  for (const stream of await tx.user_streams.getMany(await tx.user_streams.ids('token', token.id, { limit: Number.MAX_SAFE_INTEGER }))) {
+    for (const id of await tx.stream_subscriptions.ids('stream', stream.id, { limit: Number.MAX_SAFE_INTEGER })) tx.stream_subscriptions.remove(id)
+    tx.user_streams.remove(stream.id)
+  }
+  tx.tokens.remove(token.id)
+  tx.emit('token.deauthorized', user ? { token, app, user } : { token, app })
+}
+
+/** Tokens revoked per transaction when a whole account's or app's go, so no journal line grows with their number. */
+export const REVOKE_BATCH = 500
+
+/**
+ * Revokes every token under `key` in the tokens' `index` (a user's or an
+ * app's), `REVOKE_BATCH` per transaction, each as `revokeTokenIn` (emits
+ * `token.deauthorized`). `app` stands in for a token's app already removed.
+ * Answers how many went.
+ */
+export async function revokeAllTokens(store: Store, index: 'user' | 'app', key: number, app?: AppRow): Promise<number> {
+  let total = 0
+  for (;;) {
+    const done = await store.transact(async (tx) => {
+      const tokens = await tx.tokens.getMany(await tx.tokens.ids(index, key, { limit: REVOKE_BATCH, order: 'asc' }))
+      for (const token of tokens) {
+        const tokenApp = (await tx.apps.get(token.app_id)) ?? (app?.id === token.app_id ? app : null)
+        const user = token.user_id === undefined ? null : await tx.users.get(token.user_id)
+        // Every token has its app (or the one being deleted); a broken row goes without an event.
+        if (tokenApp) await revokeTokenIn(tx, token, tokenApp, user ?? undefined)
+        else tx.tokens.remove(token.id)
+      }
+      return tokens.length
+    })
+    total += done
+    if (done < REVOKE_BATCH) return total
+  }
+}
+
 const appOf = (viewer: Viewer): AppRow => {
   if (viewer.token?.kind !== 'app' || !viewer.app) throw new DomainError('forbidden', 'This endpoint requires an app token.', { slug: 'wrong-token-kind' })
   return viewer.app
@@ -60,11 +107,17 @@ export class TokenService {
    * Issues a user token for `user` in `app`. Answers the secret (shown once)
    * and the row. Emits `token.authorized` when the user had not authorized the
    * app before, `token.scopes_changed` when the scopes differ from before.
+   * Errors: `forbidden` slug `account-suspended` (suspended or deleted),
+   * `not_found` (the app was deleted).
    */
   async issueUserToken(app: AppRow, user: UserRow, scopes: readonly string[]): Promise<{ access_token: string; token: TokenRow }> {
     const access_token = newSecret()
     const granted = parseScopes(scopes)
     const token = await this.store.transact(async (tx) => {
+      // Read again in the transaction: a suspension or deletion that committed since the caller read them wins.
+      const current = await tx.users.get(user.id)
+      if (!current || isModerated(current)) throw accountSuspended()
+      if (!(await tx.apps.get(app.id))) throw new DomainError('not_found', `app ${app.client_id} was deleted`)
       const [prevId] = await tx.tokens.ids('app_user', pair(app.id, user.id), { limit: 1 })
       const previous = prevId === undefined ? null : await tx.tokens.get(prevId)
       const token = tx.tokens.insert({ hash: hashSecret(access_token), kind: 'user', app_id: app.id, user_id: user.id, scopes: granted, created_at: isoNow() })
@@ -75,10 +128,11 @@ export class TokenService {
     return { access_token, token }
   }
 
-  /** Issues an app token (client credentials). Emits `token.authorized`. */
+  /** Issues an app token (client credentials). Errors: `not_found` (the app was deleted). Emits `token.authorized`. */
   async issueAppToken(app: AppRow): Promise<{ access_token: string; token: TokenRow }> {
     const access_token = newSecret()
-    const token = await this.store.transact((tx) => {
+    const token = await this.store.transact(async (tx) => {
+      if (!(await tx.apps.get(app.id))) throw new DomainError('not_found', `app ${app.client_id} was deleted`)
       const token = tx.tokens.insert({ hash: hashSecret(access_token), kind: 'app', app_id: app.id, scopes: [], created_at: isoNow() })
       tx.emit('token.authorized', { token, app })
       return token
@@ -195,9 +249,7 @@ export class TokenService {
     if (!info) throw invalidToken()
     await this.store.transact(async (tx) => {
       if (!(await tx.tokens.get(token.id))) throw invalidToken()
-      for (const id of await tx.delegate_tokens.ids('token', token.id, { limit: Number.MAX_SAFE_INTEGER })) tx.delegate_tokens.remove(id)
-      tx.tokens.remove(token.id)
-      tx.emit('token.deauthorized', { token, app: info.app, user: info.user })
+      await revokeTokenIn(tx, token, info.app, info.user)
     })
     return info
   }
@@ -207,6 +259,7 @@ export class TokenService {
     if (!app) return null
     if (token.kind === 'app') return { token, app }
     const user = token.user_id === undefined ? null : await this.store.read.users.get(token.user_id)
-    return user ? { token, app, user } : null
+    // A suspended account's tokens are revoked as it is suspended; until the last batch is, they are dead already.
+    return user && !isModerated(user) ? { token, app, user } : null
   }
 }

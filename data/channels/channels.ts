@@ -3,6 +3,7 @@
  * by the owner, deactivation and the owner's list. PM channels are made by
  * messages (see messages.ts), never here.
  */
+import type { AnnotationReplacer } from '../annotations/replacements.js'
 import { DomainError, forbidden, invalid } from '../errors.js'
 import type { Annotation } from '../model/entities.js'
 import type { Acl, ChannelRow } from '../model/channel.js'
@@ -60,6 +61,8 @@ export class ChannelService {
     private readonly access: ChannelAccess,
     private readonly views: ChannelViewService,
     private readonly users: UserService,
+    /** Resolves replacement values; without it they are refused. */
+    private readonly replacer?: AnnotationReplacer,
   ) {}
 
   /**
@@ -72,11 +75,11 @@ export class ChannelService {
   async create(viewer: Viewer, input: CreateChannelInput): Promise<ChannelRow> {
     const owner = actingUser(viewer)
     checkChannelType(input.type)
-    const annotations = channelAnnotations(input.annotations ?? [], input.type)
     const acls = {} as Record<AclName, Acl>
     for (const name of ['readers', 'writers', 'editors'] as const) {
       acls[name] = await buildAcl(name, input[name], emptyAcl(), owner.id, input.type, (ref) => this.member(ref, viewer))
     }
+    const annotations = channelAnnotations((await this.replaced(input.annotations ?? [], owner.id, acls.readers)) as unknown[], input.type)
     if (input.type === BROADCAST_TYPE) checkBroadcastAcls(acls.writers, acls.editors)
     await this.checkBotReach(owner, acls)
     return this.store.transact(async (tx) => {
@@ -87,6 +90,11 @@ export class ChannelService {
       await emitSubscribed(tx, channel, [owner.id, ...added])
       return channel
     })
+  }
+
+  /** Annotations with their replacement values resolved; file addresses are permanent when anyone may read the channel. */
+  private async replaced(input: unknown, userId: number, readers: Acl): Promise<unknown> {
+    return this.replacer ? this.replacer.replace(input, { userId, publicParent: readers.public }) : input
   }
 
   /** `auto_subscribe` inside a transaction; a broadcast channel is opt-in, so it reaches nobody. */
@@ -132,7 +140,10 @@ export class ChannelService {
       next[name] = acl
     }
     if (channel.type === BROADCAST_TYPE) checkBroadcastAcls(next.writers, next.editors)
-    if (input.annotations !== undefined) next.annotations = mergeChannelAnnotations(channel.annotations, input.annotations, channel.type)
+    if (input.annotations !== undefined) {
+      const given = (await this.replaced(input.annotations, user.id, next.readers)) as unknown[]
+      next.annotations = mergeChannelAnnotations(channel.annotations, given, channel.type)
+    }
     await this.checkBotReach(user, next)
     return this.store.transact(async (tx) => {
       const updated = tx.channels.put(next)

@@ -3,6 +3,7 @@
  * the channel, machine-only rules), deletion by the creator, and reads as a
  * viewer may see them. Sending to channel `pm` goes through private-messages.ts.
  */
+import type { AnnotationReplacer } from '../annotations/replacements.js'
 import { forbidden, invalid, notFound } from '../errors.js'
 import { MESSAGE_MAX_LENGTH } from '../limits.js'
 import type { ChannelRow, MarkerRow, MessageRow } from '../model/channel.js'
@@ -47,6 +48,8 @@ export class MessageService {
     private readonly access: ChannelAccess,
     private readonly users: UserService,
     private readonly markers: MarkerService,
+    /** Resolves replacement values; without it they are refused. */
+    private readonly replacer?: AnnotationReplacer,
   ) {}
 
   /**
@@ -98,7 +101,9 @@ export class MessageService {
     if (channel.is_inactive) throw invalid('the channel is inactive; it takes no new messages')
     const machineOnly = input.machine_only === true
     if (machineOnly && channel.type === PM_TYPE) throw invalid('private messages cannot be machine_only')
-    const annotations = messageAnnotations(input.annotations, channel.type)
+    // Messages are not public objects: their file addresses are short-lived.
+    const given = this.replacer ? await this.replacer.replace(input.annotations, { userId: sender.id, publicParent: false }) : input.annotations
+    const annotations = messageAnnotations(given, channel.type)
     if (machineOnly) checkMachineOnly('message', input.text, annotations.length)
     const parent = input.reply_to === undefined ? undefined : await this.replyParent(channel.id, input.reply_to)
     const processed = await processText(input.text ?? '', input.entities, {

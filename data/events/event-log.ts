@@ -48,6 +48,7 @@ export class EventLog {
   private first: number | null = null
   private timer: NodeJS.Timeout | null = null
   private trimming: Promise<number> | null = null
+  private readonly holds = new Set<() => number>()
 
   private constructor(
     private readonly store: Store,
@@ -84,6 +85,16 @@ export class EventLog {
     return () => this.any.delete(listener)
   }
 
+  /**
+   * Keeps every event above `floor()` from being trimmed (a reader's queue,
+   * such as an app stream's, that must survive until its consumer returns);
+   * the reader bounds how far behind its floor may fall. Answers the release.
+   */
+  holdFrom(floor: () => number): () => void {
+    this.holds.add(floor)
+    return () => this.holds.delete(floor)
+  }
+
   /** The seq of the newest durable event; 0 when there has been none. */
   head(): number {
     return this.newest
@@ -104,7 +115,7 @@ export class EventLog {
   /**
    * Removes the events older than the retention (at `now`, ms) and the
    * oldest ones beyond the maximum count, in one transaction; answers how
-   * many went. The newest event is always kept: `head` is read back from the
+   * many went. Events a hold still needs are kept (`holdFrom`). The newest event is always kept: `head` is read back from the
    * log when the store reopens, and sequence numbers must not seem to go back.
    */
   trim(now: number = Date.now()): Promise<number> {
@@ -120,6 +131,7 @@ export class EventLog {
           cut = Math.max(cut, oldest[oldest.length - 1] + 1)
         }
         cut = Math.min(cut, head)
+        for (const floor of this.holds) cut = Math.min(cut, floor() + 1)
         const removed = (await table.scan({ before: cut, limit: Number.MAX_SAFE_INTEGER, order: 'asc' })).length
         if (removed === 0) return { gone: 0, next: null }
         table.removeBelow(cut)

@@ -6,16 +6,25 @@
  * them on once durable (see event-log.ts).
  */
 import type { AppRow } from '../model/app.js'
+import type { AppStreamRow } from '../model/app-stream.js'
 import type { ChannelRow, MarkerRow, MessageRow } from '../model/channel.js'
 import type { ExploreStreamRow } from '../model/explore.js'
+import type { FilterRow } from '../model/filter.js'
+import type { FileRow } from '../model/file.js'
 import type { PostRow } from '../model/post.js'
 import type { TokenRow } from '../model/token.js'
 import type { UserRow } from '../model/user.js'
 
 export interface DomainEvents {
   'app.created': { app: AppRow }
+  /** Its tokens were revoked before, each with `token.deauthorized`. */
+  'app.deleted': { app: AppRow }
   'user.created': { user: UserRow }
   'user.updated': { user: UserRow }
+  'user.suspended': { user: UserRow }
+  'user.unsuspended': { user: UserRow }
+  /** The account's tombstone, once its posts, tokens and relations went, each with its own event. */
+  'user.deleted': { user: UserRow }
   'token.authorized': { token: TokenRow; app: AppRow; user?: UserRow }
   'token.scopes_changed': { token: TokenRow; app: AppRow; user?: UserRow }
   'token.deauthorized': { token: TokenRow; app: AppRow; user?: UserRow }
@@ -37,6 +46,17 @@ export interface DomainEvents {
   'message.created': { message: MessageRow; channel: ChannelRow; subscribed_user_ids: number[] }
   'message.deleted': { message: MessageRow; channel: ChannelRow; subscribed_user_ids: number[] }
   'marker.set': { marker: MarkerRow; user: UserRow; channel?: ChannelRow }
+  'app_stream.created': { stream: AppStreamRow }
+  'app_stream.updated': { stream: AppStreamRow }
+  'app_stream.deleted': { stream: AppStreamRow }
+  'filter.created': { filter: FilterRow }
+  'filter.updated': { filter: FilterRow }
+  'filter.deleted': { filter: FilterRow }
+  /** Created, complete or not. */
+  'file.created': { file: FileRow }
+  /** Content set (completed), or its name, public flag or annotations changed. */
+  'file.updated': { file: FileRow }
+  'file.deleted': { file: FileRow }
 }
 
 export type EventName = keyof DomainEvents

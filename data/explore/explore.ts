@@ -22,6 +22,7 @@ import type { MarkerService } from '../channels/markers.js'
 import { postVisibilityTest } from '../posts/post-filters.js'
 import type { PostListInput } from '../posts/post-streams.js'
 import { isListedPost, postsInOrder } from '../posts/post-traits.js'
+import type { HiddenAuthors } from '../users/moderated-users.js'
 
 /** What a request may name: App.net clients accept `-` too, and a stream made before slugs were alphanumeric keeps its address. */
 export const EXPLORE_SLUG_PATTERN = /^[a-z0-9-]{1,255}$/
@@ -95,6 +96,7 @@ export class ExploreService {
   constructor(
     private readonly store: Store,
     private readonly markers: MarkerService,
+    private readonly hidden: HiddenAuthors,
   ) {}
 
   /** Every explore stream, oldest first. */
@@ -198,7 +200,7 @@ export class ExploreService {
     const fromRule = ruleSource(stream.rule, read, trending)
     const pinned = new Set(stream.pinned)
     const fetchIds = async (range: Range): Promise<number[]> => mergeWindows([await fromRule(range), windowIds(stream.pinned, range)], range)
-    const visible = await postVisibilityTest(read, viewer, input)
+    const visible = await postVisibilityTest(read, this.hidden, viewer, input)
     const page = await paginate(
       resolvePage(input, row),
       fetchIds,

@@ -8,6 +8,8 @@ export interface AppRow {
   name: string
   link: string
   redirect_uris: string[]
+  /** svc's own web client: registered by svc itself, redirects only to the instance's own address. */
+  first_party?: boolean
   /** The account that owns the app, when created by a user. */
   owner_id?: number
   created_at: string

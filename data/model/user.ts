@@ -28,4 +28,8 @@ export interface UserRow {
   cover?: StoredImage
   verified_domain?: string
   created_at: string
+  /** Set while an admin has the account suspended: it cannot sign in and its posts are hidden. */
+  suspended_at?: string
+  /** Set once the account is deleted: the row stays as a tombstone so ids elsewhere still resolve, without username or profile. */
+  deleted_at?: string
 }

@@ -8,6 +8,7 @@ import type { Readers } from '../store/port.js'
 import type { Viewer } from '../viewer.js'
 import { isDirectedPost } from './post-traits.js'
 import { holdersOf, targetsOf } from '../relations/relation-reads.js'
+import type { HiddenAuthors } from '../users/moderated-users.js'
 
 export interface PostFilterFlags {
   include_deleted?: boolean
@@ -41,16 +42,24 @@ export type PostTest = (post: PostRow) => Promise<boolean>
 
 /**
  * The test of `flags` (over the stream's `defaults`, over the original API's)
- * for `viewer`. Blocks hide posts both ways whatever the flags say; a repost
+ * for `viewer`. Blocks hide posts both ways whatever the flags say, and the
+ * posts of suspended and deleted accounts (`hidden`) from everyone; a repost
  * is also judged by its original's author.
  */
-export async function postVisibilityTest(r: Readers, viewer: Viewer, flags: PostFilterFlags, defaults: PostFilterDefaults = {}): Promise<PostTest> {
+export async function postVisibilityTest(
+  r: Readers,
+  hidden: HiddenAuthors,
+  viewer: Viewer,
+  flags: PostFilterFlags,
+  defaults: PostFilterDefaults = {},
+): Promise<PostTest> {
   const f = { ...ORIGINAL_DEFAULTS, ...defaults, ...definedOnly(flags) }
   const me = viewer.user
   const [followed, muted, blocked, blockers] = me
     ? await Promise.all([targetsOf(r, 'follows', me.id), targetsOf(r, 'mutes', me.id), targetsOf(r, 'blocks', me.id), holdersOf(r, 'blocks', me.id)])
     : [new Set<number>(), new Set<number>(), new Set<number>(), new Set<number>()]
   const hiddenAuthor = (userId: number): boolean => {
+    if (hidden.has(userId)) return true
     if (userId === me?.id) return false
     return blocked.has(userId) || blockers.has(userId) || (!f.include_muted && muted.has(userId))
   }

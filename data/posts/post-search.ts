@@ -16,6 +16,7 @@ import type { PostListInput } from './post-streams.js'
 import { isListedPost, postsInOrder, scanPosts } from './post-traits.js'
 import { compileSearchFilters, type SearchFilters } from './search-filters.js'
 import { MAX_SCORE, parseTextQuery, scorePost, type TextQuery } from './search-query.js'
+import type { HiddenAuthors } from '../users/moderated-users.js'
 
 export interface PostSearchInput extends SearchFilters {
   query?: string
@@ -26,7 +27,10 @@ export interface PostSearchInput extends SearchFilters {
 const SCORE_STEP = 10_000_000_000
 
 export class PostSearchService {
-  constructor(private readonly store: Store) {}
+  constructor(
+    private readonly store: Store,
+    private readonly hidden: HiddenAuthors,
+  ) {}
 
   /**
    * The page of posts matching `input` that `viewer` may see, as the post
@@ -49,7 +53,7 @@ export class PostSearchService {
       }
       return Math.min(Math.max(total, 1), MAX_SCORE)
     }
-    const visible = await postVisibilityTest(this.store.read, viewer, page)
+    const visible = await postVisibilityTest(this.store.read, this.hidden, viewer, page)
     const query = resolvePage(page)
     const r = this.store.read
     if (input.order !== 'score') {

@@ -17,6 +17,7 @@ import { postVisibilityTest, type PostFilterDefaults, type PostFilterFlags, type
 import type { PostService } from './posts.js'
 import { targetsOf } from '../relations/relation-reads.js'
 import type { UserService } from '../users/users.js'
+import type { HiddenAuthors } from '../users/moderated-users.js'
 
 export type PostListInput = PageInput &
   PostFilterFlags & {
@@ -55,6 +56,7 @@ export class PostStreamService {
     private readonly posts: PostService,
     private readonly users: UserService,
     private readonly markers: MarkerService,
+    private readonly hidden: HiddenAuthors,
   ) {}
 
   /** Posts created by a user, reposts included; muted users shown (it is an explicit request). Errors: `not_found`, `invalid`. */
@@ -176,7 +178,7 @@ export class PostStreamService {
     const personal = await this.personalSource(viewer, input)
     const r = this.store.read
     const ids = async (range: Range) => mergeNewest(await personal.ids(range), await r.posts.ids('mention', me.id, range), range)
-    const asMention = await postVisibilityTest(r, viewer, input)
+    const asMention = await postVisibilityTest(r, this.hidden, viewer, input)
     const photo = this.photoFacet(input)
     const mention: PostTest = async (p) => mentionsUser(p, me.id) && (await asMention(p)) && (await photo(p))
     return { ...personal, markerName: 'unified', ids, has: async (p) => (await personal.has(p)) || mentionsUser(p, me.id), orElse: mention }
@@ -193,7 +195,7 @@ export class PostStreamService {
 
   /** The post general parameters over the list's defaults, and the list's own tests. */
   private async keepTest(viewer: Viewer, input: PostListInput, source: ListSource): Promise<PostTest> {
-    const base = await postVisibilityTest(this.store.read, viewer, input, source.defaults)
+    const base = await postVisibilityTest(this.store.read, this.hidden, viewer, input, source.defaults)
     const { extra, orElse } = source
     const both: PostTest = extra ? async (p) => (await base(p)) && (await extra(p)) : base
     return orElse ? async (p) => (await both(p)) || (await orElse(p)) : both

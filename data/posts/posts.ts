@@ -8,14 +8,16 @@ import { forbidden, invalid, notFound } from '../errors.js'
 import { POST_MAX_LENGTH } from '../limits.js'
 import type { PostRow } from '../model/post.js'
 import type { UserRow } from '../model/user.js'
-import type { Store } from '../store/port.js'
+import type { Store, Tx } from '../store/port.js'
 import { checkMachineOnly, fillTemplates, processText, type EntitiesInput } from '../text/process.js'
 import { isoNow } from '../time.js'
 import type { Viewer } from '../viewer.js'
 import { actingUser } from '../users/acting-user.js'
 import { checkAnnotations } from '../annotations/annotations.js'
+import type { AnnotationReplacer } from '../annotations/replacements.js'
 import { blockedEitherWay, hasRelation } from '../relations/relation-reads.js'
 import type { UserService } from '../users/users.js'
+import type { HiddenAuthors } from '../users/moderated-users.js'
 
 const ALL = Number.MAX_SAFE_INTEGER
 
@@ -26,6 +28,20 @@ const ALL = Number.MAX_SAFE_INTEGER
 export function checkLiveOriginal(post: PostRow, verb: 'star' | 'repost' | 'reply to'): void {
   if (post.repost_of !== undefined) throw invalid(`You cannot ${verb} a repost; ${verb} the original post`)
   if (post.is_deleted) throw invalid(`You cannot ${verb} a deleted post`)
+}
+
+/**
+ * Deletes `post` inside `tx`, and the live reposts of it with it: each is
+ * kept, flagged `is_deleted`. Answers the deleted post. Emits `post.deleted`
+ * for the post and for each repost. The one way a post is deleted, by its
+ * creator or with an account.
+ */
+export async function deletePostIn(tx: Tx, post: PostRow): Promise<PostRow> {
+  if (post.is_deleted) return post
+  const reposts = await tx.posts.getMany(await tx.posts.ids('repost_live', post.id, { limit: ALL }))
+  const removed = [post, ...reposts].map((p) => tx.posts.put({ ...p, is_deleted: true }))
+  for (const gone of removed) tx.emit('post.deleted', { post: gone })
+  return removed[0]
 }
 
 export interface CreatePostInput {
@@ -40,6 +56,9 @@ export class PostService {
   constructor(
     private readonly store: Store,
     private readonly users: UserService,
+    private readonly hidden: HiddenAuthors,
+    /** Resolves replacement values; without it they are refused. */
+    private readonly replacer?: AnnotationReplacer,
   ) {}
 
   /**
@@ -52,7 +71,8 @@ export class PostService {
   async create(viewer: Viewer, input: CreatePostInput): Promise<PostRow> {
     const author = actingUser(viewer)
     const machineOnly = input.machine_only === true
-    const annotations = checkAnnotations(input.annotations)
+    const given = this.replacer ? await this.replacer.replace(input.annotations, { userId: author.id, publicParent: true }) : input.annotations
+    const annotations = checkAnnotations(given)
     if (machineOnly) checkMachineOnly('post', input.text, annotations.length)
     const parent = input.reply_to === undefined ? null : await this.replyParent(author, input.reply_to)
     const processed = await processText(input.text ?? '', input.entities, {
@@ -91,7 +111,7 @@ export class PostService {
 
   /**
    * The post as `viewer` may see it (deleted posts included).
-   * Errors: `not_found` (unknown, or its author blocks the viewer).
+   * Errors: `not_found` (unknown, its author blocks the viewer, or is suspended or deleted).
    */
   async find(viewer: Viewer, id: number): Promise<PostRow> {
     const post = await this.store.read.posts.get(id)
@@ -106,13 +126,19 @@ export class PostService {
     return rows.filter((_, i) => seen[i])
   }
 
-  /** Can `viewer` see `post` at all? Blocks hide content both ways, a repost's original's included. */
+  /**
+   * Can `viewer` see `post` at all? Nobody sees the posts of suspended and
+   * deleted accounts; blocks hide content both ways. A repost's original's
+   * author counts too.
+   */
   async visible(viewer: Viewer, post: PostRow): Promise<boolean> {
     const me = viewer.user
-    if (!me) return true
     const r = this.store.read
     const original = post.repost_of === undefined ? null : await r.posts.get(post.repost_of)
-    const authors = [post.user_id, ...(original ? [original.user_id] : [])].filter((id) => id !== me.id)
+    const allAuthors = [post.user_id, ...(original ? [original.user_id] : [])]
+    if (allAuthors.some((id) => this.hidden.has(id))) return false
+    if (!me) return true
+    const authors = allAuthors.filter((id) => id !== me.id)
     for (const author of authors) if (await blockedEitherWay(r, me.id, author)) return false
     return true
   }
@@ -129,11 +155,7 @@ export class PostService {
       const post = await tx.posts.get(id)
       if (!post) throw notFound(`post ${id} not found`)
       if (post.user_id !== me.id) throw forbidden('Only the creator of a post can delete it')
-      if (post.is_deleted) return post
-      const reposts = await tx.posts.getMany(await tx.posts.ids('repost_live', id, { limit: ALL }))
-      const removed = [post, ...reposts].map((p) => tx.posts.put({ ...p, is_deleted: true }))
-      for (const gone of removed) tx.emit('post.deleted', { post: gone })
-      return removed[0]
+      return deletePostIn(tx, post)
     })
   }
 

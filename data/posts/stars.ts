@@ -14,12 +14,14 @@ import { actingUser } from '../users/acting-user.js'
 import { postVisibilityTest, type PostFilterFlags } from './post-filters.js'
 import { checkLiveOriginal, type PostService } from './posts.js'
 import type { UserService } from '../users/users.js'
+import type { HiddenAuthors } from '../users/moderated-users.js'
 
 export class StarService {
   constructor(
     private readonly store: Store,
     private readonly posts: PostService,
     private readonly users: UserService,
+    private readonly hidden: HiddenAuthors,
   ) {}
 
   /**
@@ -70,7 +72,7 @@ export class StarService {
   async ofUser(viewer: Viewer, ref: string, page: PageInput & PostFilterFlags): Promise<Page<PostRow>> {
     const user = await this.users.resolve(ref, viewer)
     const r = this.store.read
-    const keep = await postVisibilityTest(r, viewer, page)
+    const keep = await postVisibilityTest(r, this.hidden, viewer, page)
     return paginate(
       resolvePage(page),
       (range: Range) => r.stars.ids('user', user.id, range),

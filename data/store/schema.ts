@@ -18,7 +18,10 @@ export const pair = (a: Key, b: Key): string => `${a}:${b}`
 
 export const schema: { [K in TableName]: TableDef<Rows[K]> } = {
   users: {
-    username: { key: (u) => u.username_key, unique: true },
+    // A deleted account frees its username for a new one.
+    username: { key: (u) => (u.deleted_at === undefined ? u.username_key : undefined), unique: true },
+    /** Suspended and deleted accounts, whose posts nobody sees. */
+    moderated: { key: (u) => (u.suspended_at === undefined && u.deleted_at === undefined ? undefined : 1) },
   },
   apps: {
     client_id: { key: (a) => a.client_id, unique: true },
@@ -32,6 +35,7 @@ export const schema: { [K in TableName]: TableDef<Rows[K]> } = {
   },
   auth_codes: {
     hash: { key: (c) => c.hash, unique: true },
+    user: { key: (c) => c.user_id },
   },
   delegate_tokens: {
     hash: { key: (d) => d.hash, unique: true },
@@ -44,6 +48,7 @@ export const schema: { [K in TableName]: TableDef<Rows[K]> } = {
   },
   mutes: {
     user: { key: (m) => m.user_id },
+    target: { key: (m) => m.target_id },
     pair: { key: (m) => pair(m.user_id, m.target_id), unique: true },
   },
   blocks: {
@@ -122,6 +127,17 @@ export const schema: { [K in TableName]: TableDef<Rows[K]> } = {
   },
   log_cursors: {
     name: { key: (c) => c.name, unique: true },
+  },
+  app_streams: {
+    token: { key: (s) => s.token_id },
+    token_key: { key: (s) => (s.key === undefined ? undefined : pair(s.token_id, s.key)), unique: true },
+  },
+  // Inline filters of app streams have no user and stay out of every user's list.
+  filters: {
+    user: { key: (f) => f.user_id },
+  },
+  files: {
+    user: { key: (f) => f.user_id },
   },
   // Read by id windows only: no index keeps the emit (and the trim) cheap.
   event_log: {},

@@ -4,8 +4,11 @@
  */
 import type { EventRow } from '../events/events.js'
 import type { AppRow } from '../model/app.js'
+import type { AppStreamRow } from '../model/app-stream.js'
 import type { BroadcastUnsubscriptionRow, ChannelMuteRow, ChannelRow, MarkerRow, MessageRow, SubscriptionRow } from '../model/channel.js'
 import type { ExploreStreamRow } from '../model/explore.js'
+import type { FilterRow } from '../model/filter.js'
+import type { FileRow } from '../model/file.js'
 import type { PostRow, StarRow } from '../model/post.js'
 import type { BlockRow, FollowRow, MuteRow } from '../model/relation.js'
 import type { AuthCodeRow, DelegateTokenRow, TokenRow } from '../model/token.js'
@@ -33,6 +36,9 @@ export interface Rows {
   user_streams: UserStreamRow
   stream_subscriptions: StreamSubscriptionRow
   log_cursors: LogCursorRow
+  app_streams: AppStreamRow
+  filters: FilterRow
+  files: FileRow
   /** Domain events, numbered by their id; written by `tx.emit`, trimmed from the front with `removeBelow`. */
   event_log: EventRow
 }

@@ -56,6 +56,10 @@ export function audienceOf(event: DomainEvent): Audience {
     }
     case 'marker.set':
       return { users: [(event as DomainEvent<'marker.set'>).payload.marker.user_id], threads: [], channels: [] }
+    case 'file.created':
+    case 'file.updated':
+    case 'file.deleted':
+      return { users: [(event as DomainEvent<'file.created'>).payload.file.user_id], threads: [], channels: [] }
     case 'user.updated':
       return { users: [(event as DomainEvent<'user.updated'>).payload.user.id], threads: [], channels: [] }
     case 'token.authorized':

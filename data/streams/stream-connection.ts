@@ -7,6 +7,7 @@ import type { DomainEvent } from '../events/events.js'
 import type { StreamSubscriptionRow, UserStreamRow } from '../model/stream.js'
 import type { PostTest } from '../posts/post-filters.js'
 import type { Viewer } from '../viewer.js'
+import { isoNow } from '../time.js'
 import type { StreamSink } from './stream-delivery.js'
 import { relationOf } from './event-audience.js'
 
@@ -21,6 +22,8 @@ export class Connection {
   closed = false
   threads: number[] = []
   channels: number[] = []
+  /** When this consumer connected (the console shows it). */
+  readonly connectedAt = isoNow()
 
   constructor(
     public stream: UserStreamRow,

@@ -5,13 +5,14 @@
  */
 import type { TokenInfo } from '../auth/tokens.js'
 import type { ChannelRow, MarkerRow, MessageRow } from '../model/channel.js'
+import type { FileRow } from '../model/file.js'
 import type { PostRow } from '../model/post.js'
 import type { UserRow } from '../model/user.js'
 import type { Page } from '../pagination/pagination.js'
 import type { Viewer } from '../viewer.js'
 
 /** `meta.type` of a user stream event. */
-export type StreamEventType = 'post' | 'user_follow' | 'channel' | 'channel_subscription' | 'message' | 'stream_marker' | 'token' | 'user'
+export type StreamEventType = 'post' | 'user_follow' | 'channel' | 'channel_subscription' | 'message' | 'stream_marker' | 'token' | 'user' | 'file'
 
 /** The objects of an event, by the presenter that renders them. */
 export type StreamData =
@@ -21,6 +22,7 @@ export type StreamData =
   | { shape: 'messages'; page: Page<MessageRow> }
   | { shape: 'token'; token: TokenInfo }
   | { shape: 'user'; user: UserRow }
+  | { shape: 'files'; page: Page<FileRow> }
 
 export type StreamMatch = StreamData & {
   type: StreamEventType

@@ -43,6 +43,27 @@ export interface OpenedStream {
   stream: UserStreamRow
 }
 
+/** One connected consumer as the console sees it: a copy, taken without touching the hub's state. */
+export interface ConnectionSnapshot {
+  connection_id: string
+  user_id: number
+  token_id: number
+  connected_at: string
+  /** False while it replays the log from its cursor. */
+  live: boolean
+  /** Events waiting in its backlog (bounded by USER_STREAM_BACKLOG). */
+  backlog: number
+  /** Every event up to here was handled for it. */
+  cursor: number
+  subscriptions: { subscription_id: string; endpoint: string; target?: number }[]
+}
+
+export interface HubSnapshot {
+  /** The event log's newest seq. */
+  head: number
+  connections: ConnectionSnapshot[]
+}
+
 const CURSOR_NAME = 'user_streams'
 
 /**
@@ -106,6 +127,25 @@ export class StreamHub implements StreamWatcher {
   /** How many consumers are connected (the console and the benchmark read it). */
   get connected(): number {
     return this.byId.size
+  }
+
+  /** The connected consumers as they are now, for the admin console (read-only). */
+  snapshot(): HubSnapshot {
+    const connections = [...this.byId.values()].map((conn): ConnectionSnapshot => ({
+      connection_id: conn.stream.connection_id,
+      user_id: conn.stream.user_id,
+      token_id: conn.stream.token_id,
+      connected_at: conn.connectedAt,
+      live: conn.live,
+      backlog: conn.queue.length,
+      cursor: this.cursorOf(conn),
+      subscriptions: conn.subs.map((s) => ({
+        subscription_id: s.subscription_id,
+        endpoint: s.endpoint,
+        ...(s.target === undefined ? {} : { target: s.target }),
+      })),
+    }))
+    return { head: this.events.head(), connections }
   }
 
   /**

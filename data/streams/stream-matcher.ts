@@ -72,8 +72,9 @@ export class StreamMatcher {
         return this.matchMessages(viewer, me, sub, event)
       case 'token':
         return this.matchToken(viewer, me, event)
+      case 'users/me/files':
+        return matchFiles(me, sub, event)
       default:
-        // users/me/files: files arrive with the files issue; nothing emits file events yet.
         return null
     }
   }
@@ -204,4 +205,17 @@ export class StreamMatcher {
     const info = await this.s.tokens.describe(token)
     return info ? { type: 'token', shape: 'token', token: info } : null
   }
+}
+
+/** The user's own files: created, completed or changed, deleted; within the subscription's file filters. */
+function matchFiles(me: UserRow, sub: StreamSubscriptionRow, event: DomainEvent): StreamMatch | null {
+  if (event.name !== 'file.created' && event.name !== 'file.updated' && event.name !== 'file.deleted') return null
+  const { file } = (event as DomainEvent<'file.created'>).payload
+  if (file.user_id !== me.id) return null
+  const f = sub.filters
+  if (f.file_types && !f.file_types.includes(file.type)) return null
+  if (event.name === 'file.deleted') return { type: 'file', shape: 'files', page: emptyPage(), deletedId: file.id }
+  if (f.include_incomplete === false && !file.complete) return null
+  if (f.include_private === false && !file.public) return null
+  return { type: 'file', shape: 'files', page: pageOf(file, file.id) }
 }

@@ -126,6 +126,13 @@ export class UserStreamService {
     return stream && !expired(stream, Date.now()) ? stream : null
   }
 
+  /** The streams kept now (connected or waiting for a resume), oldest first, at most `limit`. */
+  async list(limit: number): Promise<UserStreamRow[]> {
+    const r = this.store.read
+    const now = Date.now()
+    return r.user_streams.getMany(await r.user_streams.scan({ limit, order: 'asc' }, (s) => !expired(s, now)))
+  }
+
   async subscriptionsOf(stream: UserStreamRow): Promise<StreamSubscriptionRow[]> {
     const r = this.store.read
     return r.stream_subscriptions.getMany(await r.stream_subscriptions.ids('stream', stream.id, { limit: SUBSCRIPTIONS_PER_STREAM * 2, order: 'asc' }))

@@ -3,6 +3,7 @@
  * description through the text pipeline, and user annotations, which are
  * unique per type and changed type by type.
  */
+import type { AnnotationReplacer } from '../annotations/replacements.js'
 import { DomainError, invalid, notFound } from '../errors.js'
 import { DESCRIPTION_MAX_LENGTH, NAME_MAX_LENGTH } from '../limits.js'
 import type { UserRow } from '../model/user.js'
@@ -81,6 +82,8 @@ export class ProfileService {
   constructor(
     private readonly store: Store,
     private readonly users: UserService,
+    /** Resolves replacement values; without it they are refused. */
+    private readonly replacer?: AnnotationReplacer,
   ) {}
 
   /**
@@ -108,12 +111,17 @@ export class ProfileService {
     if (input.name !== undefined) changes.name = checkName(input.name)
     if (input.locale !== undefined) changes.locale = checkLocale(input.locale)
     if (input.timezone !== undefined) changes.timezone = checkTimezone(input.timezone)
+    // Profiles are public: file addresses in their annotations are permanent.
+    const given =
+      this.replacer && input.annotations !== undefined
+        ? await this.replacer.replace(input.annotations, { userId: me.id, publicParent: true })
+        : input.annotations
     const user = await this.store.transact(async (tx) => {
       const row = await tx.users.get(me.id)
       if (!row) throw notFound(`user ${me.id} not found`)
       const next: UserRow = { ...row, ...changes }
       if (input.description !== undefined) next.description = await this.description(input.description, row.description)
-      if (input.annotations !== undefined) next.annotations = mergeAnnotations(row.annotations, input.annotations)
+      if (input.annotations !== undefined) next.annotations = mergeAnnotations(row.annotations, given)
       const user = tx.users.put(next)
       tx.emit('user.updated', { user })
       return user

@@ -14,6 +14,7 @@ import type { Store } from '../store/port.js'
 import { visitRows } from '../store/scan-rows.js'
 import type { Viewer } from '../viewer.js'
 import { holdersOf, targetsOf } from '../relations/relation-reads.js'
+import { isModerated } from './moderated-users.js'
 
 export interface UserSearchInput {
   q?: string
@@ -60,7 +61,8 @@ export class UserSearchService {
 
   /**
    * The page of users matching `input.q`, best match first; users who
-   * blocked the viewer or whom the viewer blocked are left out.
+   * blocked the viewer or whom the viewer blocked, and suspended and
+   * deleted accounts, are left out.
    * Errors: `invalid` (no searchable term, bad page bounds).
    */
   async search(viewer: Viewer, input: UserSearchInput, page: PageInput): Promise<Page<UserRow>> {
@@ -72,7 +74,7 @@ export class UserSearchService {
     const hidden = me ? new Set([...(await targetsOf(r, 'blocks', me.id)), ...(await holdersOf(r, 'blocks', me.id))]) : new Set<number>()
     const ranked: number[] = []
     await visitRows(r.users, (user) => {
-      const rank = hidden.has(user.id) ? 0 : rankUser(terms, user)
+      const rank = hidden.has(user.id) || isModerated(user) ? 0 : rankUser(terms, user)
       if (rank > 0) ranked.push(rank * RANK_STEP + user.id)
     })
     ranked.sort((a, b) => a - b)

@@ -9,8 +9,14 @@ import type { Store } from '../store/port.js'
 import { NAME_MAX_LENGTH, PASSWORD_MIN_LENGTH, USERNAME_MAX_LENGTH } from '../limits.js'
 import { isoNow } from '../time.js'
 import type { Viewer } from '../viewer.js'
+import { isModerated } from './moderated-users.js'
 
 export const USERNAME_PATTERN = new RegExp(`^[a-z0-9_]{1,${USERNAME_MAX_LENGTH}}$`)
+
+/** The password rule of every account. Errors: `invalid`. */
+export function checkPasswordRule(password: string): void {
+  if (password.length < PASSWORD_MIN_LENGTH) throw invalid(`password must be at least ${PASSWORD_MIN_LENGTH} characters`)
+}
 
 export interface CreateUserInput {
   username: string
@@ -34,8 +40,7 @@ export class UserService {
     if (!USERNAME_PATTERN.test(username)) {
       throw invalid(`username must be 1 to ${USERNAME_MAX_LENGTH} characters of a-z, 0-9 and _`)
     }
-    if (input.password !== undefined && input.password.length < PASSWORD_MIN_LENGTH)
-      throw invalid(`password must be at least ${PASSWORD_MIN_LENGTH} characters`)
+    if (input.password !== undefined) checkPasswordRule(input.password)
     const name = input.name ?? username
     if ([...name].length > NAME_MAX_LENGTH) throw invalid(`name is longer than ${NAME_MAX_LENGTH} characters`)
     const password_hash = input.password === undefined ? undefined : await hashPassword(input.password)
@@ -63,14 +68,15 @@ export class UserService {
     return this.store.read.users.get(id)
   }
 
-  /** The users of `ids` in that order, leaving out ids of no user (`GET /users?ids=`). */
-  getMany(ids: readonly number[]): Promise<UserRow[]> {
-    return this.store.read.users.getMany(ids)
+  /** The users of `ids` in that order, leaving out ids of no user and suspended or deleted accounts (`GET /users?ids=`). */
+  async getMany(ids: readonly number[]): Promise<UserRow[]> {
+    return (await this.store.read.users.getMany(ids)).filter((u) => !isModerated(u))
   }
 
-  /** Every user, oldest first (the admin's list). */
+  /** Every account, suspended ones included, oldest first (the admin's list); deleted ones are gone. */
   async list(): Promise<UserRow[]> {
-    return this.store.read.users.getMany(await this.store.read.users.scan({ limit: Number.MAX_SAFE_INTEGER, order: 'asc' }))
+    const ids = await this.store.read.users.scan({ limit: Number.MAX_SAFE_INTEGER, order: 'asc' }, (u) => u.deleted_at === undefined)
+    return this.store.read.users.getMany(ids)
   }
 
   byUsername(username: string): Promise<UserRow | null> {
@@ -79,7 +85,8 @@ export class UserService {
 
   /**
    * Resolves a user reference from a path or list: a numeric id, `@username`
-   * or `me` (the viewer's own user; needs a user token).
+   * or `me` (the viewer's own user; needs a user token). Suspended and
+   * deleted accounts are not found.
    * Errors: `not_found`, `invalid` (`me` without a user token or a malformed reference).
    */
   async resolve(ref: string | number, viewer: Viewer): Promise<UserRow> {
@@ -95,9 +102,9 @@ export class UserService {
       if (!viewer.user) throw invalid('"me" needs a user token')
       return viewer.user
     }
-    if (text.startsWith('@')) return this.byUsername(text)
-    if (!/^\d{1,15}$/.test(text)) throw invalid(`${text} is not a user id, "me" or @username`)
-    return this.get(Number(text))
+    if (!text.startsWith('@') && !/^\d{1,15}$/.test(text)) throw invalid(`${text} is not a user id, "me" or @username`)
+    const user = text.startsWith('@') ? await this.byUsername(text) : await this.get(Number(text))
+    return user && !isModerated(user) ? user : null
   }
 
   /** Checks a username/password pair; answers the user, or null. */

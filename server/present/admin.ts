@@ -11,6 +11,7 @@ import type {
   AppFacts,
   AppRow,
   CuratedStream,
+  UserRow,
   ExploreStreamRow,
   IssuedToken,
   TokenFacts,
@@ -55,6 +56,13 @@ const presentCuratedStream = (ctx: PresentContext, stream: ExploreStreamRow): Cu
 // The API's user presenter answers loose records; the protocol names the fields the admin edges read.
 const adminUser = (user: Record<string, unknown>): AdminUser => user as AdminUser
 
+/** The API's User object, and what only the admin sees: whether and since when the account is suspended or deleted. */
+const moderatedUser = async (ctx: PresentContext, row: UserRow): Promise<AdminUser> => ({
+  ...adminUser(await presentUser(ctx, row)),
+  ...(row.suspended_at === undefined ? {} : { suspended_at: row.suspended_at }),
+  ...(row.deleted_at === undefined ? {} : { deleted_at: row.deleted_at }),
+})
+
 /** One presenter per operation, so a new operation without one is a type error. */
 type AdminPresenters = { [N in AdminOperationName]: (ctx: PresentContext, value: AdminValue<N>) => AdminResults[N] | Promise<AdminResults[N]> }
 
@@ -62,7 +70,16 @@ const presenters: AdminPresenters = {
   'app.create': (_ctx, r) => ({ ...presentApp(r.app), client_secret: r.client_secret, password_grant_secret: r.password_grant_secret }),
   'app.list': (_ctx, apps) => apps.map(presentApp),
   'user.create': async (ctx, user) => adminUser(await presentUser(ctx, user)),
-  'user.list': async (ctx, users) => (await presentUsers(ctx, users)).map(adminUser),
+  'user.list': async (ctx, users) =>
+    (await presentUsers(ctx, users)).map((presented, i) => {
+      const { suspended_at } = users[i]
+      return suspended_at === undefined ? adminUser(presented) : { ...adminUser(presented), suspended_at }
+    }),
+  'user.suspend': moderatedUser,
+  'user.unsuspend': moderatedUser,
+  'user.delete': moderatedUser,
+  'user.reset-password': moderatedUser,
+  'app.delete': (_ctx, app) => presentApp(app),
   // The password grant's answer, plus the token's id for `svc token revoke`.
   'token.create': async (ctx, r) => ({ ...(await presentGrant(ctx, r)), token_id: String(r.info.token.id) }) as IssuedToken,
   'token.list': (_ctx, infos) => infos.map(presentTokenFacts),
@@ -73,6 +90,9 @@ const presenters: AdminPresenters = {
   'explore.delete': presentCuratedStream,
   'explore.pin': presentCuratedStream,
   'explore.unpin': presentCuratedStream,
+  // Place sources are plain data already, the same in every edge.
+  'places.stats': (_ctx, stats) => stats,
+  'places.reload': (_ctx, stats) => stats,
 }
 
 /** The answer of operation `name` as the admin edges show it. */

@@ -23,6 +23,8 @@ export interface PresentContext {
   /** Public address of the server, without a trailing slash. */
   baseUrl: string
   options: PresentOptions
+  /** Presenting a stream event: no file tokens (the spec's Authentication rule 4). */
+  streamed?: boolean
 }
 
 export const baseUrlOf = (request: Request, domain: Domain): string => {

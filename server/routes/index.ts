@@ -3,6 +3,8 @@ import type { Domain } from '../../data/index.js'
 import type { SvcRoute } from '../route.js'
 import { channelRoutes } from './channels/channels.js'
 import { exploreRoutes } from './explore/explore.js'
+import { filterRoutes } from './filters/filters.js'
+import { fileRoutes } from './files/files.js'
 import { interactionRoutes } from './posts/interactions.js'
 import { markerRoutes } from './channels/markers.js'
 import { messageRoutes } from './channels/messages.js'
@@ -29,6 +31,9 @@ import { tokenRoutes } from './auth/token.js'
 import { textRoutes } from './instance/text.js'
 import { configRoutes } from './instance/config.js'
 import { userStreamRoutes } from './streams/user-streams.js'
+import { appStreamRoutes } from './streams/app-streams.js'
+import { webClientRoutes } from './web/web-client.js'
+import { placeRoutes } from './places/places.js'
 
 /** Each noun's routes, in the order hapi gets them. */
 const routeLists: readonly ((domain: Domain) => SvcRoute[])[] = [
@@ -51,6 +56,10 @@ const routeLists: readonly ((domain: Domain) => SvcRoute[])[] = [
   markerRoutes,
   tokenRoutes,
   userStreamRoutes,
+  appStreamRoutes,
+  filterRoutes,
+  fileRoutes,
+  placeRoutes,
   textRoutes,
   configRoutes,
   appRoutes,
@@ -60,6 +69,7 @@ const routeLists: readonly ((domain: Domain) => SvcRoute[])[] = [
   userPageRoutes,
   postPageRoutes,
   broadcastPageRoutes,
+  webClientRoutes,
 ]
 
 export const allRoutes = (domain: Domain): SvcRoute[] => routeLists.flatMap((routes) => routes(domain))

@@ -6,13 +6,12 @@
  * is full: a consumer that stops reading holds up only its own stream, whose
  * backlog then disconnects it.
  */
-import { once } from 'node:events'
 import type { PassThrough } from 'node:stream'
-import type { Zlib } from 'node:zlib'
 import type { WebSocket } from 'ws'
 import type { Domain, StreamDelivery, StreamDisplayOptions, StreamSink } from '../../data/index.js'
 import type { PresentContext } from '../present/context.js'
 import { presentStreamEvent } from '../present/streams/stream-event.js'
+import { ChunkedLines } from './chunked-lines.js'
 
 /** How often an idle stream shows it is alive. */
 export const KEEP_ALIVE_MS = 30_000
@@ -29,6 +28,7 @@ const contextFor = (domain: Domain, baseUrl: string, options: StreamDisplayOptio
   viewer: d.viewer,
   baseUrl,
   options,
+  streamed: true,
 })
 
 abstract class RenderingSink implements StreamSink {
@@ -93,37 +93,22 @@ export class WebSocketSink extends RenderingSink {
 }
 
 export class ChunkedSink extends RenderingSink {
-  private compressor: Zlib | null = null
+  private readonly lines: ChunkedLines
 
-  constructor(
-    private readonly out: PassThrough,
-    domain: Domain,
-    baseUrl: string,
-    options: StreamDisplayOptions,
-  ) {
+  constructor(out: PassThrough, domain: Domain, baseUrl: string, options: StreamDisplayOptions) {
     super(domain, baseUrl, options)
-    // hapi gzips a stream for clients that accept it (Python's requests does) and hands its compressor
-    // to a payload that asks for it: each event is flushed through at once instead of waiting for a full block.
-    Object.assign(out, { setCompressor: (compressor: Zlib) => (this.compressor = compressor) })
+    this.lines = new ChunkedLines(out)
   }
 
-  protected async write(json: string): Promise<void> {
-    const room = this.out.write(`${json}\r\n`)
-    this.flush()
-    if (!room) await Promise.race([once(this.out, 'drain'), once(this.out, 'close')])
+  protected write(json: string): Promise<void> {
+    return this.lines.write(json)
   }
 
   protected ping(): void {
-    this.out.write('\r\n')
-    this.flush()
-  }
-
-  private flush(): void {
-    // The line reaches the compressor on the next tick, through hapi's pipe.
-    if (this.compressor) setImmediate(() => this.compressor?.flush())
+    this.lines.ping()
   }
 
   protected end(reason: string): void {
-    this.out.end(`${JSON.stringify({ meta: { code: 200, disconnected: true, error_message: reason } })}\r\n`)
+    this.lines.end(JSON.stringify({ meta: { code: 200, disconnected: true, error_message: reason } }))
   }
 }

@@ -4,98 +4,8 @@
  * way a server does (and keeps what they change), keys typed, frames read.
  */
 import t from 'tap'
-import type { AdminClient } from '../../admin/admin-client.js'
-import { Console } from '../../admin/console.js'
-import { keys, screen, selectedLine } from './screen.js'
-
-type Args = Record<string, unknown>
-
-interface Stream {
-  id: string
-  slug: string
-  title: string
-  rule: Args
-  pinned: string[]
-}
-
-/** An instance where alice and bob each hold a token, with two explore streams and posts 7 and 42. */
-function fakeInstance() {
-  const calls: { op: string; args: Args }[] = []
-  let tokens = [
-    {
-      id: '1',
-      kind: 'user',
-      app: { client_id: 'c-patter', name: 'Patter' },
-      user: { id: '1', username: 'alice' },
-      scopes: ['basic', 'stream'],
-      created_at: '2025-03-01T09:30:12.000Z',
-    },
-    {
-      id: '2',
-      kind: 'user',
-      app: { client_id: 'c-felix', name: 'Felix' },
-      user: { id: '2', username: 'bob' },
-      scopes: ['basic', 'write_post'],
-      created_at: '2025-03-02T10:00:00.000Z',
-    },
-  ]
-  let streams: Stream[] = [
-    { id: '1', slug: 'photos', title: 'Photos', rule: { has_photo: true }, pinned: ['7'] },
-    { id: '2', slug: 'trending', title: 'Trending', rule: { min_stars: 3, star_window_hours: 24 }, pinned: [] },
-  ]
-  const posts = new Set(['7', '42'])
-  const stream = (args: Args): Stream => {
-    const found = streams.find((s) => s.slug === args.slug)
-    if (!found) throw new Error(`explore stream ${String(args.slug)} not found`)
-    return found
-  }
-  const operations: Record<string, (args: Args) => unknown> = {
-    'token.list': () => tokens,
-    'token.revoke': (args) => {
-      const token = tokens.find((x) => x.id === args.token)
-      if (!token) throw new Error('no such token')
-      tokens = tokens.filter((x) => x !== token)
-      return token
-    },
-    'explore.list': () => streams,
-    'explore.pin': (args) => {
-      if (!posts.has(String(args.post_id))) throw new Error(`post ${String(args.post_id)} not found`)
-      stream(args).pinned.push(String(args.post_id))
-      return stream(args)
-    },
-    'explore.unpin': (args) => {
-      stream(args).pinned = stream(args).pinned.filter((id) => id !== String(args.post_id))
-      return stream(args)
-    },
-    'explore.delete': (args) => {
-      const gone = stream(args)
-      streams = streams.filter((s) => s !== gone)
-      return gone
-    },
-    'user.list': () => [
-      { id: '1', username: 'alice', name: 'Alice Liddell', type: 'human', created_at: '2025-02-01T08:00:00.000Z' },
-      { id: '2', username: 'bob', name: 'Bob', type: 'human', created_at: '2025-02-02T08:00:00.000Z' },
-      { id: '3', username: 'robo', name: 'Robo', type: 'bot', created_at: '2025-02-03T08:00:00.000Z' },
-    ],
-    'app.list': () => [{ id: '1', client_id: 'c-patter', name: 'Patter', redirect_uris: ['http://patter.example/cb'], created_at: '2025-01-01T00:00:00.000Z' }],
-  }
-  const client: AdminClient = {
-    async call(op, args = {}) {
-      calls.push({ op, args })
-      const run = operations[op]
-      if (!run) throw new Error(`unknown admin operation ${op}`)
-      return structuredClone(run(args))
-    },
-  }
-  return { client, calls, changes: () => calls.filter((c) => !c.op.endsWith('.list')) }
-}
-
-const open = (t: { teardown(fn: () => unknown): void }) => {
-  const instance = fakeInstance()
-  const ui = screen(<Console client={instance.client} />)
-  t.teardown(() => ui.unmount())
-  return { ...instance, ui }
-}
+import { openConsole as open } from './open-console.js'
+import { keys, selectedLine } from './screen.js'
 
 /** Opens the console and moves to the Explore tab, its streams drawn. */
 const openOnExplore = async (t: { teardown(fn: () => unknown): void }) => {
@@ -126,7 +36,9 @@ t.test('Tab and right go to the next tab, left to the previous one, round the en
   ui.press(keys.left)
   await ui.until('@alice')
   ui.press(keys.left)
-  t.match(await ui.until('http://patter.example/cb'), /› 1\s+Patter\s+c-patter/)
+  t.match(await ui.until('no bots'), /@alice\s+no bots\s+exclude_any/, 'left of the first tab is the last, Filters')
+  ui.press('4')
+  t.match(await ui.until('c-patter'), /› 1\s+Patter\s+c-patter/, 'a number goes to its tab')
 })
 
 t.test('r revokes the selected token, and only once the operator answers y', async (t) => {
@@ -206,8 +118,11 @@ t.test("the server's errors show on the status line and the console carries on",
   ui.press('x', keys.enter)
   await ui.until('error: "x" is not a post id')
   t.equal(changes().length, 1, 'a typo never reaches the server')
-  ui.press(keys.right)
-  t.match(await ui.until('@robo'), /error: "x" is not a post id/, 'still running, the last error still shown')
+  ui.press('p')
+  await ui.until('pin which post id to photos?')
+  ui.press('7', keys.enter)
+  await ui.until((f) => f.includes('pinned post 7 in photos') && /photos\s+Photos\s+2/.test(f))
+  t.pass('still running')
 })
 
 t.test('g fetches the lists again; q quits', async (t) => {

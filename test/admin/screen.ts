@@ -32,8 +32,14 @@ export interface Screen {
   unmount(): void
 }
 
-export function screen(tree: ReactElement): Screen {
+/** Renders `tree` on a terminal of `columns` (ink-testing-library's is 100 wide). */
+export function screen(tree: ReactElement, options: { columns?: number } = {}): Screen {
   const ink = render(tree)
+  if (options.columns !== undefined) {
+    Object.defineProperty(ink.stdout, 'columns', { get: () => options.columns })
+    // Ink lays the screen out again on a resize.
+    ink.stdout.emit('resize')
+  }
   const frame = () => stripVTControlCharacters(ink.lastFrame() ?? '')
   return {
     frame,
@@ -54,6 +60,9 @@ export function screen(tree: ReactElement): Screen {
     },
   }
 }
+
+/** The lines of a frame wider than `columns` (none, on a screen that fits). */
+export const overflowing = (frame: string, columns: number): string[] => frame.split('\n').filter((l) => [...l].length > columns)
 
 /** The selected line of a frame (the table marks it with ›). */
 export const selectedLine = (frame: string): string | undefined => frame.split('\n').find((l) => l.startsWith('› '))

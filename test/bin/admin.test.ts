@@ -2,9 +2,7 @@ import t from 'tap'
 import { statSync } from 'node:fs'
 import { join } from 'node:path'
 import { svc, svcJson } from './svc-in-process.js'
-import { ensureBuilt, initDir, serve } from './svc-process.js'
-
-ensureBuilt()
+import { initDir, serve } from './svc-process.js'
 
 /** The same story with and without a server on the data dir. */
 for (const mode of ['directly on the data dir', 'through the running server']) {
@@ -46,10 +44,14 @@ for (const mode of ['directly on the data dir', 'through the running server']) {
     )
     const apps = await svcJson(['app', 'list', ...d])
     t.same(
-      apps.map((a: { client_id: string }) => a.client_id),
-      [app.client_id],
+      apps.map((a: { name: string; client_id: string }) => [a.name, a.client_id === app.client_id]),
+      [
+        ['svc web', false],
+        ['Alice Client', true],
+      ],
+      "svc init registered the web client; then alice's",
     )
-    t.notOk('client_secret' in apps[0], 'listed apps do not show secrets')
+    t.notOk('client_secret' in apps[1], 'listed apps do not show secrets')
 
     const issued = await svcJson(['token', 'create', '--username', 'alice', '--client-id', app.client_id, '--scopes', 'stream,write_post', ...d])
     t.match(issued, { access_token: String, username: 'alice', token: { scopes: ['basic', 'stream', 'write_post'], user: { username: 'alice' } } })

@@ -6,11 +6,12 @@ import t from 'tap'
 import { execFile, spawn, spawnSync } from 'node:child_process'
 import { openDomain } from '../../data/index.js'
 import { svc } from './svc-in-process.js'
-import { ensureBuilt, initDir } from './svc-process.js'
+import { initDir } from './svc-process.js'
+import { join } from 'node:path'
+import { ROOT } from '../project-root.js'
+import '../fixtures/child-env.js'
 
-ensureBuilt()
-
-const SVC = new URL('../../bin/svc.js', import.meta.url).pathname
+const SVC = join(ROOT, 'bin/svc.js')
 
 /** `svc args...` in a process of its own, with `input` on its standard input. */
 const svcWithInput = (args: string[], input: string): Promise<{ code: number; stdout: string; stderr: string }> =>

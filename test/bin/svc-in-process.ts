@@ -8,11 +8,8 @@
  */
 import { Readable } from 'node:stream'
 import type { Io } from '../../bin/io.js'
-import { ensureBuilt, type CliResult } from './svc-process.js'
-
-ensureBuilt()
-// dist, as bin/svc.js runs it: the test's TypeScript loader takes seconds to load the whole CLI from source in each test file.
-const { main } = (await import(new URL('../../dist/bin/main.js', import.meta.url).href)) as typeof import('../../bin/main.js')
+import { main } from '../../bin/main.js'
+import { type CliResult } from './svc-process.js'
 
 export interface Surroundings {
   /** Variables added to this process's environment, for the command only. */

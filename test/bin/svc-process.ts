@@ -3,27 +3,18 @@
  * child process, and `svc serve` as a long-running one: for what depends on
  * a process of its own (a server, signals, a terminal, stdin, the lock
  * between processes, the installed entry point). Other commands run in the
- * test's process (svc-in-process.ts). `npm test` compiles first; when run
- * alone, `ensureBuilt` compiles once if dist is missing.
+ * test's process (svc-in-process.ts).
  */
-import { execFile, execFileSync, spawn, type ChildProcess } from 'node:child_process'
-import { existsSync, mkdtempSync, rmSync } from 'node:fs'
+import { execFile, spawn, type ChildProcess } from 'node:child_process'
+import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { initDataDir } from '../../data/index.js'
+import { ROOT } from '../project-root.js'
+import '../fixtures/child-env.js'
 
-const ROOT = new URL('../../', import.meta.url).pathname
-const SVC = join(ROOT, 'bin/svc.js')
-
-/** Compiles the project when dist is missing (type errors elsewhere still emit JS). */
-export function ensureBuilt(): void {
-  if (existsSync(join(ROOT, 'dist/bin/main.js')) && existsSync(join(ROOT, 'dist/server/admin-socket.js'))) return
-  try {
-    execFileSync(join(ROOT, 'node_modules/.bin/tsc'), ['-p', ROOT], { stdio: 'ignore' })
-  } catch {
-    // tsc exits non-zero on type errors but has written the output
-  }
-}
+/** The CLI entry point, for a test that runs it in a terminal of its own (tmux). */
+export const SVC = join(ROOT, 'bin/svc.js')
 
 export interface CliResult {
   code: number

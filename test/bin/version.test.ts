@@ -1,11 +1,11 @@
 import t from 'tap'
 import { readFileSync } from 'node:fs'
-import { ensureBuilt, svcProcess } from './svc-process.js'
-
-ensureBuilt()
+import { join } from 'node:path'
+import { ROOT } from '../project-root.js'
+import { svcProcess } from './svc-process.js'
 
 t.test('svc --version and -V print the version of the installed package', async (t) => {
-  const { version } = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }
+  const { version } = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string }
   for (const flag of ['--version', '-V']) {
     const r = await svcProcess([flag])
     t.equal(r.code, 0, flag)

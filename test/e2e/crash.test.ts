@@ -3,10 +3,9 @@
  * there after a restart (the store answers only once a write is durable).
  */
 import t from 'tap'
-import { ensureBuilt, serve, svcJson, tempDir } from '../bin/svc-process.js'
+import { serve, svcJson, tempDir } from '../bin/svc-process.js'
+import { killUnderLoad } from './kill-under-load.js'
 import { passwordGrant } from './password-grant.js'
-
-ensureBuilt()
 
 const WORKERS = 16
 const KILL_AFTER_ACKS = 60
@@ -19,29 +18,11 @@ t.test('tokens the server acknowledged survive a kill -9 in the middle of writin
   const app = await svcJson(['app', 'create', '--name', 'Robo Client', ...d])
   await svcJson(['user', 'create', '--username', 'robo', '--password', 'beep boop beep', '--type', 'bot', ...d])
 
-  const acknowledged: string[] = []
-  let killed = false
-  const grant = () => passwordGrant(server.url, app, 'robo', 'beep boop beep', 'stream')
-  const worker = async () => {
-    while (!killed) {
-      try {
-        const res = await grant()
-        if (res.status !== 200) throw new Error(`grant answered ${res.status}`)
-        acknowledged.push(((await res.json()) as { access_token: string }).access_token)
-      } catch (err) {
-        if (!killed) throw err
-        return
-      }
-      if (acknowledged.length >= KILL_AFTER_ACKS && !killed) {
-        killed = true
-        // Other workers' requests are still in flight: the crash lands among them.
-        server.child.kill('SIGKILL')
-      }
-    }
-  }
-  const exited = new Promise((resolve) => server.child.once('exit', resolve))
-  await Promise.all(Array.from({ length: WORKERS }, worker))
-  await exited
+  const { acknowledged } = await killUnderLoad(server, WORKERS, KILL_AFTER_ACKS, async () => {
+    const res = await passwordGrant(server.url, app, 'robo', 'beep boop beep', 'stream')
+    if (res.status !== 200) throw new Error(`grant answered ${res.status}`)
+    return ((await res.json()) as { access_token: string }).access_token
+  })
   t.ok(acknowledged.length >= KILL_AFTER_ACKS)
 
   server = await serve(dir)

@@ -1,4 +1,4 @@
-/** The OAuth password grant as a client outside the server sends it, for the e2e stories. */
+/** The OAuth password grant and API calls as a client outside the server sends them, for the e2e stories. */
 
 export interface GrantClient {
   client_id: string
@@ -19,3 +19,20 @@ export const passwordGrant = (url: string, app: GrantClient, username: string, p
       scope,
     }).toString(),
   })
+
+/** A token through the password grant, as a client outside the server gets one. */
+export async function signIn(server: { url: string }, app: GrantClient, username: string, password: string, scope: string): Promise<string> {
+  const res = await passwordGrant(server.url, app, username, password, scope)
+  if (res.status !== 200) throw new Error(`password grant for ${username} answered ${res.status}: ${await res.text()}`)
+  return ((await res.json()) as { access_token: string }).access_token
+}
+
+/** An API call with a bearer token (a JSON body when given); answers the status and the parsed body. */
+export async function api(server: { url: string }, token: string, method: string, path: string, body?: unknown): Promise<{ status: number; body: any }> {
+  const res = await fetch(`${server.url}/stream/0/${path}`, {
+    method,
+    headers: { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  })
+  return { status: res.status, body: await res.json() }
+}

@@ -8,14 +8,13 @@
  * test/bench/restart-under-load.ts (many).
  */
 import { execFile, spawn, type ChildProcess } from 'node:child_process'
-import { basename, dirname, join } from 'node:path'
-import { fileURLToPath } from 'node:url'
+import { join } from 'node:path'
+import { ROOT } from '../project-root.js'
+import '../fixtures/child-env.js'
 import { passwordGrant } from './password-grant.js'
 
-// This file runs from test/e2e/ and, compiled for the bench, from dist/test/e2e/.
-const above = fileURLToPath(new URL('../..', import.meta.url))
 /** The `svc` command line of this checkout. */
-export const SVC = join(basename(above) === 'dist' ? dirname(above) : above, 'bin/svc.js')
+export const SVC = join(ROOT, 'bin/svc.js')
 
 const WORKERS = 8
 /** Acknowledged writes per cycle before the kill; other workers' requests are still in flight. */

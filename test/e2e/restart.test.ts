@@ -5,10 +5,8 @@
  * `npm run bench:restart`.
  */
 import t from 'tap'
-import { ensureBuilt, initDir } from '../bin/svc-process.js'
+import { initDir } from '../bin/svc-process.js'
 import { restartCycles } from './restart-cycles.js'
-
-ensureBuilt()
 
 t.test('three kill -9 and immediate restart cycles under write load all restart and lose nothing', async (t) => {
   const results = await restartCycles(await initDir(t), 3)

@@ -4,9 +4,7 @@
  * and a restart finds everything again.
  */
 import t from 'tap'
-import { ensureBuilt, serve, svcJson, tempDir } from '../bin/svc-process.js'
-
-ensureBuilt()
+import { serve, svcJson, tempDir } from '../bin/svc-process.js'
 
 const form = (fields: Record<string, string>) => ({
   method: 'POST',
@@ -105,7 +103,8 @@ t.test('alice signs in to a running server set up with the CLI, and a restart ke
   const again = (await (await fetch(`${server.url}/stream/0/users/me`, { headers: auth })).json()) as any
   t.equal(again.data.username, 'alice', 'after a restart her token and account are still there')
   t.same(
-    (await svcJson(['app', 'list', ...d])).map((a: { client_id: string }) => a.client_id),
-    [app.client_id],
+    (await svcJson(['app', 'list', ...d])).map((a: { name: string; client_id: string }) => (a.client_id === app.client_id ? 'hers' : a.name)),
+    ['svc web', 'hers'],
+    "svc's own web client, then the app she registered",
   )
 })

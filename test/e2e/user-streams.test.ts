@@ -8,30 +8,12 @@
  */
 import t from 'tap'
 import { openChunked, openWebSocket, type Frame, type StreamClient } from '../fixtures/streams.js'
-import { ensureBuilt, serve, svcJson, tempDir, type Serving } from '../bin/svc-process.js'
-import { passwordGrant } from './password-grant.js'
-
-ensureBuilt()
+import { serve, svcJson, tempDir, type Serving } from '../bin/svc-process.js'
+import { signIn, api } from './password-grant.js'
 
 interface Client {
   client_id: string
   password_grant_secret: string
-}
-
-/** A token through the password grant, as a client outside the server gets one. */
-async function signIn(server: Serving, app: Client, username: string, password: string, scope: string): Promise<string> {
-  const res = await passwordGrant(server.url, app, username, password, scope)
-  if (res.status !== 200) throw new Error(`password grant for ${username} answered ${res.status}: ${await res.text()}`)
-  return ((await res.json()) as { access_token: string }).access_token
-}
-
-async function api(server: Serving, token: string, method: string, path: string, body?: unknown): Promise<{ status: number; body: any }> {
-  const res = await fetch(`${server.url}/stream/0/${path}`, {
-    method,
-    headers: { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  })
-  return { status: res.status, body: await res.json() }
 }
 
 /** Subscribes a stream to alice's unified stream; answers the subscription ids of the answer. */
@@ -39,7 +21,7 @@ const subscribeUnified = async (server: Serving, token: string, connectionId: st
   (await api(server, token, 'GET', `posts/stream/unified?connection_id=${connectionId}&subscription_id=${subscriptionId}`)).body.meta.subscription_ids
 
 /** The next `count` frames of the stream, each within `ms`. */
-async function framesFor(stream: StreamClient, count: number, ms = 5000): Promise<Frame[]> {
+async function framesFor(stream: StreamClient, count: number, ms = 10_000): Promise<Frame[]> {
   const got: Frame[] = []
   for (let i = 0; i < count; i++) got.push(await stream.next(ms))
   return got
@@ -47,7 +29,7 @@ async function framesFor(stream: StreamClient, count: number, ms = 5000): Promis
 
 const texts = (frames: Frame[]): string[] => frames.map((f) => f.data[0].text)
 
-const settle = (ms = 150) => new Promise((r) => setTimeout(r, ms))
+const settle = (ms = 500) => new Promise((r) => setTimeout(r, ms))
 
 t.test('alice watches bob post over her user streams, through a graceful restart and a kill -9', async (t) => {
   const dir = tempDir(t)
@@ -87,7 +69,7 @@ t.test('alice watches bob post over her user streams, through a graceful restart
       [ws, 'home'],
       [chunked, 'unified'],
     ] as const) {
-      const frame = await stream.next(5000)
+      const frame = await stream.next()
       t.equal(frame.meta.type, 'post')
       t.same(frame.meta.subscription_ids, [sub])
       t.equal(frame.meta.connection_id, stream.connectionId)
@@ -132,8 +114,8 @@ t.test('alice watches bob post over her user streams, through a graceful restart
     const stopping = Date.now()
     t.equal(await server.stop(), 0, 'SIGTERM stops the server cleanly')
     const stopMs = Date.now() - stopping
-    t.comment(`graceful stop with two streams connected took ${stopMs} ms`)
-    t.ok(stopMs < 5000, `connected streams do not hold up the stop (took ${stopMs} ms)`)
+    // Held up, the stop would last hapi's whole 10 s timeout (svc serve's); a busy machine is far from that.
+    t.ok(stopMs < 9000, `connected streams do not hold up the stop (took ${stopMs} ms)`)
     t.match(await stayer.closed, { code: 4000, reason: /shutting down.*connection_id/ }, 'the WebSocket is closed with the reason')
     await chunked.closed
     t.match(chunked.frames.at(-1), { meta: { disconnected: true, error_message: /shutting down/ } }, 'the chunked stream ends with a disconnect line')
@@ -186,7 +168,7 @@ t.test('alice watches bob post over her user streams, through a graceful restart
     const again = await openWebSocket(server.url, aliceToken, `connection_id=${ws.connectionId}`)
     t.equal(again.connectionId, ws.connectionId, 'resumed: the same id')
     const got: Frame[] = []
-    while (!got.some((f) => f.data[0].id === three.id)) got.push(await again.next(5000))
+    while (!got.some((f) => f.data[0].id === three.id)) got.push(await again.next())
     got.push(...(await again.quiet(300)))
     const ids = got.map((f) => f.data[0].id)
     t.comment(`after the kill -9 alice got ${JSON.stringify(texts(got))}`)

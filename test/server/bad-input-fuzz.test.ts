@@ -22,6 +22,8 @@ const SEED = 20261124
 const PATH_CASES = 10
 const QUERY_CASES = 12
 const FIELD_CASES = 16
+/** Requests in flight at once. */
+const BATCH = 6
 
 /** mulberry32: small, seedable, the same sequence on every platform. */
 const prng = (seed: number) => () => {
@@ -127,6 +129,8 @@ const FIELD_VALUES: unknown[] = [
   { pos: -1, len: -1 },
 ]
 
+const FIELD_LABELS = FIELD_VALUES.map((v) => JSON.stringify(v).slice(0, 60))
+
 interface Case {
   what: string
   path: string
@@ -146,21 +150,34 @@ function keysOf(schema: unknown, fallback: string[]): string[] {
 
 const json = (value: unknown) => ({ payload: JSON.stringify(value), type: 'application/json' })
 const fill = (keys: string[], value: unknown) => Object.fromEntries(keys.map((k) => [k, value]))
+/** `JSON.stringify(fill(keys, value))`, the value serialized once for every route (some are 100k characters). */
+const filled = (keys: string[], valueJson: string) => ({
+  payload: `{${keys.map((k) => `${JSON.stringify(k)}:${valueJson}`).join(',')}}`,
+  type: 'application/json',
+})
+const BIG_VALUES = {
+  object: JSON.stringify({ a: { b: [1] } }),
+  number: JSON.stringify(12345678901234567890),
+  array: JSON.stringify([null, 1, 'x']),
+  long: JSON.stringify('x'.repeat(100_000)),
+  nested: JSON.stringify(nest(1000, 'x')),
+}
+const PART = multipart('text', Buffer.from('hello'))
 
 function bodyCases(keys: string[]): [string, Case['body']][] {
-  const part = multipart('text', Buffer.from('hello'))
+  const part = PART
   return [
     ['an array', json([{ text: 'x' }])],
     ['null', { payload: 'null', type: 'application/json' }],
     ['a bare string', json('text')],
     ['a number', json(42)],
-    ['objects for every field', json(fill(keys, { a: { b: [1] } }))],
-    ['numbers for every field', json(fill(keys, 12345678901234567890))],
-    ['arrays for every field', json(fill(keys, [null, 1, 'x']))],
+    ['objects for every field', filled(keys, BIG_VALUES.object)],
+    ['numbers for every field', filled(keys, BIG_VALUES.number)],
+    ['arrays for every field', filled(keys, BIG_VALUES.array)],
     ['null for every field', json(fill(keys, null))],
     ['booleans for every field', json(fill(keys, true))],
-    ['100k characters in every field', json(fill(keys, 'x'.repeat(100_000)))],
-    ['1000 levels of nesting in every field', json(fill(keys, nest(1000, 'x')))],
+    ['100k characters in every field', filled(keys, BIG_VALUES.long)],
+    ['1000 levels of nesting in every field', filled(keys, BIG_VALUES.nested)],
     ['1000 nested arrays', { payload: deepArray(1000), type: 'application/json' }],
     ['invalid JSON', { payload: '{"text": "a",', type: 'application/json' }],
     ['a __proto__ key', { payload: '{"__proto__": {"admin": true}, "text": "x"}', type: 'application/json' }],
@@ -206,13 +223,14 @@ function casesOf(world: World, route: RequestRoute): Case[] {
   const keys = keysOf(validate?.payload, GENERIC_BODY)
   const bodies = bodyCases(keys).map(([what, body]): Case => ({ what: `body: ${what}`, path: base, query: '', body }))
   const bases = world.bases(route, base)
+  // Built once drawn: most are never sent, and some carry 100k characters.
   const fields = keys.flatMap((k) =>
-    FIELD_VALUES.map((v, i): Case => {
+    FIELD_VALUES.map((v, i) => (): Case => {
       const { path, body } = bases[i % bases.length]
-      return { what: `field ${k}=${JSON.stringify(v).slice(0, 60)} in ${JSON.stringify(body).slice(0, 60)}`, path, query: '', body: json({ ...body, [k]: v }) }
+      return { what: `field ${k}=${FIELD_LABELS[i]} in ${JSON.stringify(body).slice(0, 60)}`, path, query: '', body: json({ ...body, [k]: v }) }
     }),
   )
-  return [...sample(paths, PATH_CASES, rand), ...sample(queries, QUERY_CASES, rand), ...bodies, ...sample(fields, FIELD_CASES, rand)]
+  return [...sample(paths, PATH_CASES, rand), ...sample(queries, QUERY_CASES, rand), ...bodies, ...sample(fields, FIELD_CASES, rand).map((make) => make())]
 }
 
 interface Failure {
@@ -257,7 +275,11 @@ t.test('bad input on every route answers a 4xx in the envelope and loses nothing
   }
   const aliceChannel = await channel(alice.token)
   const bobChannel = await channel(bob.token)
-  t.ok(alicePosts.every(Boolean) && bobPost && aliceChannel.message && bobChannel.message, 'the fixture is made')
+  const filter = { match_policy: 'include_any', clauses: [{ object_type: 'post', operator: 'matches', field: '/data/text', value: 'tea' }] }
+  const aliceFilter = (await svc.call('POST', '/stream/0/filters', { token: alice.token, payload: filter })).body.data
+  const file = async (token: string) => (await svc.call('POST', '/stream/0/files', { token, payload: { type: 'com.example.fuzz', public: true } })).body.data
+  const [aliceFile, bobFile] = [await file(alice.token), await file(bob.token)]
+  t.ok(alicePosts.every(Boolean) && bobPost && aliceChannel.message && bobChannel.message && aliceFilter && aliceFile && bobFile, 'the fixture is made')
   const before = svc.store.stats()
 
   const valid: Record<string, string> = {
@@ -270,6 +292,9 @@ t.test('bad input on every route answers a 4xx in the envelope and loses nothing
     channel: 'abc',
     message: 'abc',
     p: 'nowhere',
+    filter_id: aliceFilter.id,
+    derived_key: 'fuzz',
+    code: '1abcdef12',
   }
   const client = await makeClient(svc)
   const grant = {
@@ -292,6 +317,11 @@ t.test('bad input on every route answers a 4xx in the envelope and loses nothing
     'post /posts/marker': [{ name: 'global', id: bobPost.id }],
     'post /text/process': [{ text: 'fuzz' }],
     'post /oauth/access_token': [grant],
+    'post /filters': [filter, { ...filter, name: 'fuzz' }],
+    'put /filters/{filter_id}': [filter],
+    'post /files': [{ type: 'com.example.fuzz' }, { type: 'com.example.fuzz', name: 'fuzz.txt', public: true }],
+    'put /files/{file_id}': [{}, { name: 'fuzz.txt' }],
+    'patch /files/{file_id}': [{}, { public: false }],
   }
   const world: World = {
     alicePostId: alicePosts[0].id,
@@ -300,6 +330,7 @@ t.test('bad input on every route answers a 4xx in the envelope and loses nothing
       const made = route.method === 'delete' ? bobChannel : aliceChannel
       if (param === 'channel_id') return made.channel
       if (param === 'message_id') return made.message
+      if (param === 'file_id') return route.method === 'delete' ? bobFile.id : aliceFile.id
       // Blocking or muting bob would turn every later request about him into a 403 before it reached the input.
       if (param === 'user_id' && /\/(block|mute)$/.test(route.path)) return String(carol.user.id)
       return valid[param]
@@ -325,37 +356,44 @@ t.test('bad input on every route answers a 4xx in the envelope and loses nothing
 
   const failures: Failure[] = []
   let requests = 0
+  const send = async (route: RequestRoute, c: Case, who: string, given: string | undefined, revokes: boolean) => {
+    let token = given
+    if (revokes && token)
+      token =
+        token === svc.appToken
+          ? (await svc.domain.tokens.issueAppToken(svc.app)).access_token
+          : (await svc.domain.tokens.issueUserToken(svc.app, alice.user, ['basic'])).access_token
+    const headers: Record<string, string> = token ? { authorization: `Bearer ${token}` } : {}
+    if (c.body) headers['content-type'] = c.body.type
+    const url = c.query ? `${c.path}?${c.query}` : c.path
+    // The catch-all takes any method; POST lets the bodies reach it too.
+    const method = route.method === '*' ? 'POST' : route.method.toUpperCase()
+    const res = await svc.server.inject({ method, url, headers, payload: c.body?.payload })
+    requests++
+    const problem = problemOf(route, res)
+    if (problem)
+      failures.push({
+        request: `${method} ${url.slice(0, 200)} (${c.what.slice(0, 120)})`,
+        token: who,
+        status: res.statusCode,
+        problem,
+        answer: res.payload.slice(0, 300),
+      })
+  }
   for (const route of svc.server.table()) {
     // A well-formed connect streams until the client leaves, which inject cannot do: its bad input is told in test/server/streams/user-stream.test.ts.
     if (route.path === '/stream/user') continue
     // DELETE /token revokes the token it is called with: each call gets a token of its own.
     const revokes = route.method === 'delete' && /^(\/stream\/0)?\/token$/.test(route.path)
-    for (const c of casesOf(world, route)) {
-      for (const [who, given] of tokens) {
-        let token = given
-        if (revokes && token)
-          token =
-            token === svc.appToken
-              ? (await svc.domain.tokens.issueAppToken(svc.app)).access_token
-              : (await svc.domain.tokens.issueUserToken(svc.app, alice.user, ['basic'])).access_token
-        const headers: Record<string, string> = token ? { authorization: `Bearer ${token}` } : {}
-        if (c.body) headers['content-type'] = c.body.type
-        const url = c.query ? `${c.path}?${c.query}` : c.path
-        // The catch-all takes any method; POST lets the bodies reach it too.
-        const method = route.method === '*' ? 'POST' : route.method.toUpperCase()
-        const res = await svc.server.inject({ method, url, headers, payload: c.body?.payload })
-        requests++
-        const problem = problemOf(route, res)
-        if (problem)
-          failures.push({
-            request: `${method} ${url.slice(0, 200)} (${c.what.slice(0, 120)})`,
-            token: who,
-            status: res.statusCode,
-            problem,
-            answer: res.payload.slice(0, 300),
-          })
-      }
-    }
+    const calls = casesOf(world, route).flatMap((c) =>
+      tokens.map(
+        ([who, given]) =>
+          () =>
+            send(route, c, who, given, revokes),
+      ),
+    )
+    // A few at a time: one request's wait for the store's fsync is another's turn on the CPU, and their commits share it.
+    for (let i = 0; i < calls.length; i += BATCH) await Promise.all(calls.slice(i, i + BATCH).map((call) => call()))
   }
   t.comment(`${requests} requests on ${svc.server.table().length} routes, seed ${SEED}`)
   t.strictSame(failures, [], 'no 5xx, and every JSON answer is the envelope with meta.code = status and a message on errors')

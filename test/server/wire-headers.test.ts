@@ -10,7 +10,7 @@ import { makeInstance, type Instance } from '../fixtures/instance.js'
 
 /** Sends one raw HTTP/1.1 request and answers the response's head: the status line and header lines as sent. */
 function rawHead(svc: Instance, method: string, path: string, headers: Record<string, string> = {}, body = ''): Promise<string> {
-  const { port } = svc.server.info
+  const port = Number(svc.server.info.port)
   return new Promise((resolve, reject) => {
     const socket = connect({ host: '127.0.0.1', port }, () => {
       const lines = [`${method} ${path} HTTP/1.1`, `Host: 127.0.0.1:${port}`, 'Connection: close', `Content-Length: ${Buffer.byteLength(body)}`]

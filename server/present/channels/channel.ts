@@ -1,5 +1,6 @@
 /** The API shape of a Channel: ACLs with `you`, counts, unread and subscription state. */
 import { channelMarkerName, type Acl, type ChannelRow, type ChannelView, type UserRow } from '../../../data/index.js'
+import { renderAnnotations } from '../annotations.js'
 import type { PresentContext } from '../context.js'
 import { presentMarker } from './marker.js'
 import { presentMessages } from './message.js'
@@ -13,7 +14,12 @@ const acl = (a: Acl, you: boolean): Record<string, unknown> => ({
   you,
 })
 
-function shape(view: ChannelView, owner: Record<string, unknown> | undefined, recent: Record<string, unknown> | undefined): Record<string, unknown> {
+function shape(
+  ctx: PresentContext,
+  view: ChannelView,
+  owner: Record<string, unknown> | undefined,
+  recent: Record<string, unknown> | undefined,
+): Record<string, unknown> {
   const { channel } = view
   const out: Record<string, unknown> = {
     id: String(channel.id),
@@ -31,7 +37,7 @@ function shape(view: ChannelView, owner: Record<string, unknown> | undefined, re
   if (owner) out.owner = owner
   if (view.recent_message_id !== undefined) out.recent_message_id = String(view.recent_message_id)
   if (recent) out.recent_message = recent
-  if (view.annotations) out.annotations = view.annotations
+  if (view.annotations) out.annotations = renderAnnotations(ctx, view.annotations, { kind: 'c', id: channel.id })
   if (view.marker !== undefined) out.marker = presentMarker(channelMarkerName(channel.id), view.marker)
   return out
 }
@@ -48,7 +54,7 @@ export async function presentChannels(ctx: PresentContext, rows: readonly Channe
   const recents = views.flatMap((v) => (v.recent_message ? [v.recent_message] : []))
   const shapedRecents = await presentMessages(ctx, recents)
   const recentById = new Map(recents.map((m, i) => [m.id, shapedRecents[i]]))
-  return views.map((v) => shape(v, ownerById.get(v.channel.owner_id), v.recent_message ? recentById.get(v.recent_message.id) : undefined))
+  return views.map((v) => shape(ctx, v, ownerById.get(v.channel.owner_id), v.recent_message ? recentById.get(v.recent_message.id) : undefined))
 }
 
 export async function presentChannel(ctx: PresentContext, row: ChannelRow): Promise<Record<string, unknown>> {

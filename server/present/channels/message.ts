@@ -1,5 +1,6 @@
 /** The API shape of a Message, including the stripped shape of deleted messages. */
 import { renderHtml, type MessageRow, type MessageView } from '../../../data/index.js'
+import { renderAnnotations } from '../annotations.js'
 import type { PresentContext } from '../context.js'
 import { presentUsers } from '../users/user.js'
 
@@ -26,7 +27,7 @@ function shape(ctx: PresentContext, view: MessageView, user: Record<string, unkn
     if (o.include_html !== false) out.html = renderHtml(message.text, message.entities)
   }
   if (message.reply_to !== undefined) out.reply_to = String(message.reply_to)
-  if (view.annotations) out.annotations = view.annotations
+  if (view.annotations) out.annotations = renderAnnotations(ctx, view.annotations, { kind: 'm', id: message.id })
   return out
 }
 

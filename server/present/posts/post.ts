@@ -7,6 +7,7 @@
  */
 import { renderHtml, type AppRow, type PostList, type PostRow, type PostView, type UserRow } from '../../../data/index.js'
 import { RawJson, type Envelope } from '../../envelope.js'
+import { renderAnnotations } from '../annotations.js'
 import type { PresentContext } from '../context.js'
 import { presentMarker } from '../channels/marker.js'
 import { presentPage } from '../page.js'
@@ -78,7 +79,8 @@ function shape(ctx: PresentContext, view: PostView, users: Map<number, string>):
   if (view.you_reposted !== undefined) out += `,"you_reposted":${view.you_reposted}`
   if (view.starred_by) out += `,"starred_by":[${view.starred_by.map((u) => users.get(u.id)).join(',')}]`
   if (view.reposters) out += `,"reposters":[${view.reposters.map((u) => users.get(u.id)).join(',')}]`
-  if (o.include_annotations || o.include_post_annotations) out += `,${fields({ annotations: view.post.annotations })}`
+  if (o.include_annotations || o.include_post_annotations)
+    out += `,${fields({ annotations: renderAnnotations(ctx, view.post.annotations, { kind: 'p', id: view.post.id }) })}`
   if (view.repost_of) out += `,"repost_of":${shape(ctx, view.repost_of, users)}`
   return `${out}}`
 }

@@ -11,6 +11,7 @@ import { presentChannels } from '../channels/channel.js'
 import { presentMarker } from '../channels/marker.js'
 import { presentMessages } from '../channels/message.js'
 import type { PresentContext } from '../context.js'
+import { presentFiles } from '../files/file.js'
 import { presentPage } from '../page.js'
 import { presentPostsJson } from '../posts/post.js'
 import { presentUser, presentUsers } from '../users/user.js'
@@ -29,6 +30,8 @@ async function presentData(ctx: PresentContext, d: StreamDelivery): Promise<Enve
       return ok(await presentToken(ctx, d.token))
     case 'user':
       return ok(await presentUser(ctx, d.user))
+    case 'files':
+      return presentPage(d.page, (rows) => presentFiles(ctx, ctx.views.files, rows, { streamed: true }))
   }
 }
 

@@ -1,5 +1,6 @@
 /** The API shape of a User. */
 import { imageOf, renderHtml, type ImageKind, type ImageSize, type UserRelation, type UserRow, type UserView } from '../../../data/index.js'
+import { renderAnnotations } from '../annotations.js'
 import type { PresentContext } from '../context.js'
 
 /** Where the server serves an image file; `w` and `h` ask for a resized copy. */
@@ -55,7 +56,7 @@ export function presentUserView(ctx: PresentContext, view: UserView): Record<str
   }
   if (user.verified_domain) out.verified_domain = user.verified_domain
   if (relation) Object.assign(out, relationFields(relation))
-  if (o.include_annotations || o.include_user_annotations) out.annotations = user.annotations
+  if (o.include_annotations || o.include_user_annotations) out.annotations = renderAnnotations(ctx, user.annotations, { kind: 'u', id: user.id })
   return out
 }
 

@@ -11,6 +11,7 @@ import { expiredSessionPage, htmlResponse, invalidInputPage, pageHandler } from 
 import { consentPage, requestFields, signInPage } from '../../pages/oauth-pages.js'
 import { checkedSession, ensureSession, newSession, writeSession, type Session } from '../../pages/session.js'
 import type { SvcRoute } from '../../route.js'
+import { baseUrlOf } from '../../present/context.js'
 
 const field = (max: number) => Joi.string().max(max).allow('')
 
@@ -25,9 +26,9 @@ const flowFields = {
 
 type FlowForm = Partial<Record<keyof typeof flowFields | 'csrf' | 'action' | 'username' | 'password', string>>
 
-const requestOf = (input: FlowForm): AuthorizationRequest => {
+const requestOf = (input: FlowForm, origin: string): AuthorizationRequest => {
   const { client_id, response_type, redirect_uri, scope, state } = input
-  return { client_id: client_id ?? '', response_type: response_type ?? '', redirect_uri, scope, state }
+  return { client_id: client_id ?? '', response_type: response_type ?? '', redirect_uri, scope, state, origin }
 }
 
 const actionOf = (form: FlowForm): FlowAction =>
@@ -49,6 +50,7 @@ function render(h: ResponseToolkit, mode: FlowMode, request: AuthorizationReques
 }
 
 export const oauthFlowRoutes = (domain: Domain): SvcRoute[] => {
+  const originOf = (request: Request): string => new URL(baseUrlOf(request, domain)).origin
   const flowRoutes = (mode: FlowMode): SvcRoute[] => [
     {
       method: 'GET',
@@ -59,7 +61,7 @@ export const oauthFlowRoutes = (domain: Domain): SvcRoute[] => {
       handler: pageHandler(async (request: Request, h) => {
         const session = ensureSession(request, h)
         const query = request.query as FlowForm
-        const input = requestOf(query)
+        const input = requestOf(query, originOf(request))
         const outcome = await domain.signInFlow.next({ mode, request: input, userId: session.user_id, action: { kind: 'view' }, view: query.adnview })
         return render(h, mode, input, session, outcome)
       }),
@@ -85,7 +87,7 @@ export const oauthFlowRoutes = (domain: Domain): SvcRoute[] => {
         const form = request.payload as FlowForm
         const session = checkedSession(request, form.csrf)
         if (!session) return expiredSessionPage(h)
-        const input = requestOf(form)
+        const input = requestOf(form, originOf(request))
         const view = (request.query as FlowForm).adnview ?? form.adnview
         const outcome = await domain.signInFlow.next({ mode, request: input, userId: session.user_id, action: actionOf(form), view })
         return render(h, mode, input, session, outcome)

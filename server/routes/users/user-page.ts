@@ -1,11 +1,15 @@
 /** The page at a user's canonical URL (`/@username`), so that the URL clients show leads somewhere. */
 import Joi from 'joi'
-import { imageOf, type Domain } from '../../../data/index.js'
+import { anonymous, imageOf, type Domain } from '../../../data/index.js'
 import { htmlResponse, invalidInputPage, pageHandler } from '../../pages/layout.js'
 import { userPage } from '../../pages/user-page.js'
 import { baseUrlOf } from '../../present/context.js'
 import { imageUrl } from '../../present/users/user.js'
+import { postCanonicalUrl } from '../../present/posts/post.js'
 import type { SvcRoute } from '../../route.js'
+
+/** How many of a user's posts their page lists. */
+const LATEST_POSTS = 20
 
 /** A username as page paths take it: any case, since usernames are looked up in lower case. */
 export const usernameParam = () => Joi.string().pattern(/^\w{1,20}$/)
@@ -20,7 +24,11 @@ export const userPageRoutes = (domain: Domain): SvcRoute[] => [
     handler: pageHandler(async (request, h) => {
       const { user, counts } = await domain.userViews.view(await domain.users.resolve(`@${request.params.username as string}`, {}), {})
       const base = baseUrlOf(request, domain)
-      const page = userPage(user, counts, imageUrl(base, imageOf(user, 'avatar').file, { w: 80, h: 80 }))
+      // What an anonymous API call may read of their posts, as the page is read by anyone.
+      const { page: latest } = await domain.postStreams.ofUser(anonymous, String(user.id), { count: LATEST_POSTS })
+      const posts = latest.items.map(({ item }) => ({ post: item, url: postCanonicalUrl(base, item, user) }))
+      const clientUrl = `${base}/people/${encodeURIComponent(user.username)}`
+      const page = userPage(user, counts, imageUrl(base, imageOf(user, 'avatar').file, { w: 80, h: 80 }), posts, clientUrl)
       return htmlResponse(h, page, 200, base)
     }),
   },

@@ -11,6 +11,8 @@ import { spawn, type ChildProcess } from 'node:child_process'
 import { readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { collectGcPauses, gcSummary, type GcPause } from '../gc-trace.js'
+import { Inspector, LAYERS } from '../layer-profile.js'
 import { runLoad, type LoadRequest, type LoadResult } from '../load.js'
 import { scaled, type BenchContext, type Measure, type Scenario } from '../scenario.js'
 import { seedInstance, type SeededInstance } from '../seed-instance.js'
@@ -28,18 +30,26 @@ export interface Running {
   port: number
   /** performance.now() at spawn. */
   began: number
+  /** Its GC pauses, when it was started with `--trace-gc`. */
+  gc: GcPause[]
+  /** Its inspector's address, when it was started with `--inspect`. */
+  inspector?: string
 }
 
 /** Spawns a node script; resolves once it reports its port (`listening on ...:PORT`, or a bare port line). */
 export function start(args: string[], env: Record<string, string> = {}): Promise<Running> {
   const began = performance.now()
   const child = spawn(process.execPath, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] })
+  const gc = collectGcPauses(child.stdout as NonNullable<typeof child.stdout>)
   return new Promise((resolve, reject) => {
     let seen = ''
+    let inspector: string | undefined
     const look = (chunk: Buffer) => {
-      seen += chunk.toString()
-      const m = /listening on \S+:(\d+)/.exec(seen) ?? /^(\d+)\n/m.exec(seen)
-      if (m) resolve({ child, port: Number(m[1]), began })
+      // Only the tail is kept: a traced process prints a line per collection for as long as it runs.
+      seen = (seen + chunk.toString()).slice(-8192)
+      inspector ??= /Debugger listening on (ws:\/\/\S+)/.exec(seen)?.[1]
+      const m = /svc: listening on \S+:(\d+)/.exec(seen) ?? /^(\d+)\n/m.exec(seen)
+      if (m) resolve({ child, port: Number(m[1]), began, gc, inspector })
     }
     child.stdout?.on('data', look)
     child.stderr?.on('data', look)
@@ -51,6 +61,19 @@ export function start(args: string[], env: Record<string, string> = {}): Promise
   })
 }
 
+/**
+ * Waits until a started `svc serve` has built its places index: the build
+ * runs in a worker after the start and takes CPU seconds that would
+ * otherwise fall inside the first measured window (the first search waits
+ * for it). `token`: any user token.
+ */
+export async function placesReady(port: number, token: string): Promise<void> {
+  const res = await fetch(`http://127.0.0.1:${port}/stream/0/places/search?latitude=48.8566&longitude=2.3522&radius=1000&count=1`, {
+    headers: { authorization: `Bearer ${token}` },
+  })
+  if (res.status !== 200) throw new Error(`places search answered ${res.status}: ${await res.text()}`)
+}
+
 export async function stop(running: Running): Promise<void> {
   running.child.removeAllListeners('exit')
   if (running.child.exitCode !== null) return
@@ -59,7 +82,8 @@ export async function stop(running: Running): Promise<void> {
   await exited
 }
 
-const serve = (dataDir: string) => start(['bin/svc.js', 'serve', '--data-dir', dataDir, '--port', '0', '--host', '127.0.0.1'], { SVC_RATE_LIMIT: 'off' })
+const serve = (dataDir: string) =>
+  start(['--trace-gc', '--inspect=127.0.0.1:0', 'bin/svc.js', 'serve', '--data-dir', dataDir, '--port', '0', '--host', '127.0.0.1'], { SVC_RATE_LIMIT: 'off' })
 
 export const megabytesOf = (pid: number, key: 'VmRSS' | 'VmHWM'): number =>
   Number(new RegExp(`${key}:\\s+(\\d+)`).exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1]) / 1024
@@ -83,7 +107,9 @@ async function beside(
   constant: Running,
   request: (connection: number, n: number) => LoadRequest,
 ): Promise<Measure[]> {
-  const window = { connections: CONNECTIONS, warmupMs: scaled(ctx, 1000, 300), durationMs: scaled(ctx, 5000, 1000) }
+  // BENCH_API_SECONDS lengthens the measured windows (a major GC of a large heap comes every minute or so, not every 5 s).
+  const seconds = Number(process.env.BENCH_API_SECONDS ?? 0)
+  const window = { connections: CONNECTIONS, warmupMs: scaled(ctx, 1000, 300), durationMs: seconds > 0 ? seconds * 1000 : scaled(ctx, 5000, 1000) }
   const probe = await runLoad({ port: svc.port, connections: 1, warmupMs: 0, durationMs: 50, request })
   if (probe.errors > 0 || probe.requests === 0) throw new Error(`${label}: svc did not answer`)
   const sample = request(0, 0)
@@ -97,9 +123,41 @@ async function beside(
       headers: sample.body ? { 'content-type': 'application/json' } : undefined,
     }),
   })
+  const gcFrom = svc.gc.length
   const measured = await runLoad({ ...window, port: svc.port, request })
-  ctx.log(`${label}: ${measured.rps.toFixed(0)} req/s, p99 ${measured.p99Ms.toFixed(1)} ms; constant ${yardstick.rps.toFixed(0)} req/s`)
-  return measures(label, measured, yardstick)
+  // The warm-up's collections are in the window too: the load generator does not say where it ends.
+  const gc = gcSummary(svc.gc, gcFrom)
+  const windowSeconds = (window.warmupMs + window.durationMs) / 1000
+  ctx.log(
+    `${label}: ${measured.rps.toFixed(0)} req/s, p99 ${measured.p99Ms.toFixed(1)} ms; constant ${yardstick.rps.toFixed(0)} req/s; ` +
+      `GC ${gc.totalMs.toFixed(0)} ms in ${gc.count} pauses (${gc.major} major, longest ${gc.maxMs.toFixed(0)} ms)`,
+  )
+  return [
+    ...measures(label, measured, yardstick),
+    ...(svc.inspector ? await layerMeasures(ctx, label, svc, request) : []),
+    { name: `${label} GC pauses, warm-up and measured window: share of the time`, value: gc.totalMs / 10 / windowSeconds, unit: '%' },
+    { name: `${label} GC pauses: longest`, value: gc.maxMs, unit: 'ms' },
+    { name: `${label} GC pauses: major (mark-compact) collections`, value: gc.major, unit: '' },
+  ]
+}
+
+/**
+ * A further window of the same load, unmeasured, with the main thread
+ * profiled (the sampling costs a little): its time by svc's layers, so the
+ * store's share is seen apart from hapi's lifecycle and the presenters.
+ */
+async function layerMeasures(ctx: BenchContext, label: string, svc: Running, request: (connection: number, n: number) => LoadRequest): Promise<Measure[]> {
+  const inspector = await Inspector.connect(svc.inspector as string)
+  try {
+    const { layers } = await inspector.profile(() =>
+      runLoad({ port: svc.port, connections: CONNECTIONS, warmupMs: 0, durationMs: scaled(ctx, 3000, 500), request }),
+    )
+    const total = LAYERS.reduce((sum, l) => sum + layers[l], 0)
+    ctx.log(`${label}, main thread by layer: ${LAYERS.map((l) => `${l} ${((100 * layers[l]) / total).toFixed(1)} %`).join(', ')}`)
+    return LAYERS.map((l) => ({ name: `${label} main thread, profiled window: ${l}`, value: (100 * layers[l]) / total, unit: '%' }))
+  } finally {
+    inspector.close()
+  }
 }
 
 const measures = (label: string, svc: LoadResult, constant: LoadResult): Measure[] => [
@@ -151,6 +209,7 @@ export const apiAtScale: Scenario = {
       const pid = server.child.pid as number
       const rssAtStart = megabytesOf(pid, 'VmRSS')
       ctx.log(`cold start ${(coldStart / 1000).toFixed(2)} s, RSS ${rssAtStart.toFixed(0)} MB`)
+      await placesReady(server.port, big.people[0].token)
       const span = big.postIds.last - big.postIds.first + 1
       const out: Measure[] = [{ name: 'seeding (batched transacts + snapshot)', value: big.seconds, unit: 's' }]
       out.push(
@@ -183,6 +242,7 @@ export const apiAtScale: Scenario = {
       running.pop()
       const smallServer = await serve(join(ctx.workDir, 'small'))
       running.push(smallServer)
+      await placesReady(smallServer.port, small.people[0].token)
       out.push(...(await beside(ctx, `POST /posts at ${small.posts} posts`, smallServer, constant, postCreate(small))))
       return out
     } finally {

@@ -4,5 +4,21 @@ import { httpBaseline } from './http-baseline.js'
 import { apiAtScale } from './api-at-scale.js'
 import { storeAt } from './store.js'
 import { userStreams } from './user-streams.js'
+import { appStreams } from './app-streams.js'
+import { files } from './files.js'
+import { webClient } from './web-client.js'
+import { places } from './places.js'
+import { placesImport } from './places-import.js'
 
-export const scenarios: Scenario[] = [httpBaseline, storeAt(10_000, '10k'), storeAt(1_000_000, '1M'), apiAtScale, userStreams]
+export const scenarios: Scenario[] = [
+  httpBaseline,
+  storeAt(10_000, '10k'),
+  storeAt(1_000_000, '1M'),
+  apiAtScale,
+  userStreams,
+  appStreams,
+  files,
+  webClient,
+  places,
+  placesImport,
+]

@@ -7,7 +7,7 @@ t.test('the admin operations curate streams from plain JSON arguments', async (t
   const svc = await makeInstance(t)
   const alice = await svc.person('alice')
   const post = await writePost(svc, alice.user, { hashtags: ['cats'] })
-  const run = (name: string, args: Record<string, unknown> = {}) => exploreOperations[name](svc.domain, args)
+  const run = (name: string, args: Record<string, unknown> = {}) => exploreOperations[name as keyof typeof exploreOperations](svc.domain, args)
   const created = (await run('explore.create', { slug: 'cats', title: 'Cats', description: 'All cats', rule: { hashtag: 'cats' } })) as {
     slug: string
     marker: string
@@ -24,10 +24,10 @@ t.test('the admin operations curate streams from plain JSON arguments', async (t
 
 t.test('missing or malformed arguments are invalid, not crashes', async (t) => {
   const svc = await makeInstance(t)
-  const run = (name: string, args: Record<string, unknown>) => exploreOperations[name](svc.domain, args)
-  await t.rejects(run('explore.create', { slug: 'x', title: 'X' }), { code: 'invalid', message: /description/ })
-  await t.rejects(run('explore.pin', { slug: 'photos', post_id: 'first' }), { code: 'invalid', message: /post_id/ })
-  await t.rejects(run('explore.update', { slug: 'photos', rule: 'photos' }), { code: 'invalid', message: /rule/ })
+  const run = (name: string, args: Record<string, unknown>): Promise<unknown> => exploreOperations[name as keyof typeof exploreOperations](svc.domain, args)
+  await t.rejects(run('explore.create', { name: 'DomainError', slug: 'x', title: 'X' }), { code: 'invalid', message: /description/ })
+  await t.rejects(run('explore.pin', { name: 'DomainError', slug: 'photos', post_id: 'first' }), { code: 'invalid', message: /post_id/ })
+  await t.rejects(run('explore.update', { name: 'DomainError', slug: 'photos', rule: 'photos' }), { code: 'invalid', message: /rule/ })
   await t.rejects(run('explore.delete', {}), { code: 'invalid', message: /slug/ })
 })
 
@@ -41,5 +41,8 @@ t.test('a rule may name its users by @username, id or plain name', async (t) => 
     rule: { user_ids: ['@alice', 'bob', String(carol.user.id)] },
   })) as { rule: { user_ids: number[] } }
   t.same(stream.rule.user_ids, [alice.user.id, bob.user.id, carol.user.id])
-  await t.rejects(exploreOperations['explore.update'](svc.domain, { slug: 'friends', rule: { user_ids: ['@nobody'] } }), { code: 'invalid', message: /nobody/ })
+  await t.rejects(exploreOperations['explore.update'](svc.domain, { name: 'DomainError', slug: 'friends', rule: { user_ids: ['@nobody'] } }), {
+    code: 'invalid',
+    message: /nobody/,
+  })
 })

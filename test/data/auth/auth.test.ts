@@ -60,13 +60,13 @@ t.test('prepare checks the client, the redirect URI and the response type', asyn
   const oauth = svc.domain.oauth
   const ok = await oauth.prepare({ client_id: app.client_id, response_type: 'code', scope: 'stream' })
   t.equal(ok.redirect_uri, 'https://robo.example/cb', 'the only registered URI is the default')
-  await t.rejects(oauth.prepare({ client_id: two.app.client_id, response_type: 'code' }), { slug: 'redirect-uri-required' })
+  await t.rejects(oauth.prepare({ client_id: two.app.client_id, response_type: 'code' }), { name: 'DomainError', slug: 'redirect-uri-required' })
   await t.rejects(oauth.prepare({ client_id: app.client_id, response_type: 'code', redirect_uri: 'https://evil.example/cb' }), {
     code: 'invalid',
     slug: 'invalid-redirect-uri',
   })
-  await t.rejects(oauth.prepare({ client_id: 'nobody', response_type: 'code' }), { slug: 'invalid-client' })
-  await t.rejects(oauth.prepare({ client_id: app.client_id, response_type: 'id_token' }), { slug: 'unsupported-response-type' })
+  await t.rejects(oauth.prepare({ client_id: 'nobody', response_type: 'code' }), { name: 'DomainError', slug: 'invalid-client' })
+  await t.rejects(oauth.prepare({ client_id: app.client_id, response_type: 'id_token' }), { name: 'DomainError', slug: 'unsupported-response-type' })
 })
 
 t.test('two exchanges of one code race: exactly one wins', async (t) => {
@@ -95,7 +95,7 @@ t.test('an expired code cannot be exchanged', async (t) => {
   t.notOk(JSON.stringify(row).includes(code))
   await svc.store.transact((tx) => tx.auth_codes.put({ ...row, expires_at: '2000-01-01T00:00:00Z' }))
   const input = { grant_type: 'authorization_code', client_id: app.client_id, client_secret, redirect_uri: 'https://robo.example/cb', code }
-  await t.rejects(svc.domain.oauth.grant(input, {}), { slug: 'token-expired' })
+  await t.rejects(svc.domain.oauth.grant(input, {}), { name: 'DomainError', slug: 'token-expired' })
 })
 
 t.test('token events come after the commit, so a listener can read what they announce', async (t) => {

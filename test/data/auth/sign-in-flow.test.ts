@@ -76,6 +76,7 @@ t.test('no sign-up link for the app store view, nor when registration is closed'
 t.test('a bad request is an error, never a step: nothing may redirect to an unregistered address', async (t) => {
   const { request, flow } = await setUp(t)
   await t.rejects(flow.next({ mode: 'authenticate', request: { ...request, redirect_uri: 'https://evil.example/cb' }, action: { kind: 'view' } }), {
+    name: 'DomainError',
     slug: 'invalid-redirect-uri',
   })
 })

@@ -80,7 +80,7 @@ t.test('annotations: reversed-domain types, 8192 bytes, and only known svc.core 
   await t.rejects(post([{ type: 'svc.core.geolocation', value: { latitude: 91, longitude: 0 } }]), { code: 'invalid' })
   await t.rejects(post([{ type: 'svc.core.madeup', value: {} }]), { code: 'invalid', message: /not a known svc\.core type/ })
   await t.rejects(post([{ type: 'com.example.big', value: { s: 'x'.repeat(8200) } }]), { code: 'invalid', message: /8192/ })
-  await t.rejects(post([{ type: 'com.example.x', value: { '+svc.core.file': { file_id: '1' } } }]), { code: 'invalid' })
+  await t.rejects(post([{ type: 'com.example.x', value: { deep: { '+svc.core.file': { file_id: '1' } } } }]), { code: 'invalid' })
 })
 
 t.test('robo the bot links mentions of its followers only', async (t) => {

@@ -10,11 +10,9 @@ import { setTimeout as sleep } from 'node:timers/promises'
 import { join } from 'node:path'
 import { FileStore } from '../../../data/store/file-store.js'
 import { lockHolder } from '../../../data/store/lock.js'
-import { ensureBuilt } from '../../bin/svc-process.js'
+import '../../fixtures/child-env.js'
 
-ensureBuilt()
-
-const fileStore = new URL('../../../dist/data/store/file-store.js', import.meta.url).href
+const fileStore = new URL('../../../data/store/file-store.js', import.meta.url).href
 
 const stateOf = (pid: number): string | null => {
   try {

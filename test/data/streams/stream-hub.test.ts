@@ -114,3 +114,24 @@ t.test('a closed stream expires after five minutes', async (t) => {
   t.equal(await svc.domain.userStreams.sweep(Date.now() + 5 * 60_000 + 1000), 1, 'gone after five')
   t.equal(await svc.domain.userStreams.find(stream.connection_id), null)
 })
+
+t.test("the hub's snapshot shows a stalled consumer's backlog and how far behind the log it is", async (t) => {
+  const svc = await makeInstance(t)
+  const [alice, bob] = await svc.people('alice', 'bob')
+  const viewer = await viewerOf(svc, alice)
+  await svc.domain.relations.follow(viewer, '@bob')
+  const stalled = collecting(true)
+  const { connectionId } = await svc.domain.streamHub.connect(viewer, { options: {} }, stalled.sink)
+  await subscribeUnified(svc, viewer, connectionId)
+  const bobViewer = await viewerOf(svc, bob)
+  const before = svc.domain.streamHub.snapshot()
+  t.match(before.connections, [
+    { connection_id: connectionId, user_id: alice.user.id, backlog: 0, cursor: before.head, subscriptions: [{ subscription_id: 'home' }] },
+  ])
+  for (let i = 0; i < 5; i++) await svc.domain.posts.create(bobViewer, { text: `post ${i}` })
+  await settle(() => svc.domain.streamHub.snapshot().connections[0].backlog === 5)
+  const after = svc.domain.streamHub.snapshot()
+  t.equal(after.connections[0].backlog, 5, 'the first post hangs in the sink, all five wait in the backlog')
+  t.equal(after.head - after.connections[0].cursor, 5, 'five events behind the log')
+  t.equal(after.connections[0].live, true)
+})

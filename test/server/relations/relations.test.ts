@@ -285,7 +285,7 @@ t.test('robo the bot follows, mentions and messages only its followers, and says
   t.equal((await svc.call('POST', '/users/@alice/follow', { token: robo.token })).status, 200)
   const beep = await post(svc, robo, { text: '@alice @bob beep' })
   t.same(
-    beep.entities.mentions.map((m) => m.name),
+    beep.entities.mentions.map((m: { name: string }) => m.name),
     ['alice'],
     'bob does not follow robo, so he is not mentioned',
   )
@@ -305,7 +305,7 @@ t.test('a feed account is treated as human: it follows and mentions anyone', asy
   t.same([follow.status, follow.body.data.you_can_follow], [200, true])
   const headline = await post(svc, news, { text: 'breaking: @alice' })
   t.same(
-    headline.entities.mentions.map((m) => m.name),
+    headline.entities.mentions.map((m: { name: string }) => m.name),
     ['alice'],
   )
   t.equal((await svc.call('GET', '/users/@news')).body.data.type, 'feed')

@@ -1,5 +1,5 @@
 import t from 'tap'
-import { listeningInstance, openChunked, openWebSocket } from '../../fixtures/streams.js'
+import { listeningInstance, openChunked, openWebSocket, userConsumerConnected, waitUntil, type StreamClient } from '../../fixtures/streams.js'
 
 t.test('bob reconnects with his connection id and gets what he missed, once, then the live events', async (t) => {
   const { svc, base } = await listeningInstance(t)
@@ -9,9 +9,10 @@ t.test('bob reconnects with his connection id and gets what he missed, once, the
   await svc.call('GET', `/stream/0/posts/stream?connection_id=${first.connectionId}&subscription_id=home`, { token: bob.token })
   await svc.call('POST', '/stream/0/posts', { token: alice.token, payload: { text: 'one' } })
   t.equal((await first.next()).data[0].text, 'one')
+  t.ok(userConsumerConnected(svc, first.connectionId), 'the server counts the consumer while it is connected')
   first.close()
   await first.closed
-  await new Promise((r) => setTimeout(r, 100))
+  await waitUntil(() => !userConsumerConnected(svc, first.connectionId), 'the server to see the consumer leave')
   for (const text of ['two', 'three']) await svc.call('POST', '/stream/0/posts', { token: alice.token, payload: { text } })
   const again = await openWebSocket(base, bob.token, `connection_id=${first.connectionId}`)
   t.equal(again.connectionId, first.connectionId, 'resumed: the same id')
@@ -47,7 +48,7 @@ t.test('auto_delete=1 deletes the stream at disconnect', async (t) => {
   const first = await openWebSocket(base, alice.token, 'auto_delete=1')
   first.close()
   await first.closed
-  await new Promise((r) => setTimeout(r, 100))
+  await waitUntil(() => !userConsumerConnected(svc, first.connectionId), 'the server to see the consumer leave')
   const again = await openWebSocket(base, alice.token, `connection_id=${first.connectionId}`)
   t.not(again.connectionId, first.connectionId)
   again.close()
@@ -72,14 +73,14 @@ t.test('deleting a subscription stops its events; deleting the stream closes it'
 t.test('limits: five connected streams per token, fifty subscriptions per stream', async (t) => {
   const { svc, base } = await listeningInstance(t)
   const [alice] = await svc.people('alice')
-  const open = []
+  const open: StreamClient[] = []
   for (let i = 0; i < 5; i++) open.push(await openWebSocket(base, alice.token))
   const refused = await openWebSocket(base, alice.token).catch((err) => err)
   t.equal(refused.status, 429)
   t.match(refused.body.meta.error_message, /at most 5 user streams/)
   open[4].close()
   await open[4].closed
-  await new Promise((r) => setTimeout(r, 100))
+  await waitUntil(() => !userConsumerConnected(svc, open[4].connectionId), 'the server to see the consumer leave')
   const sixth = await openWebSocket(base, alice.token)
   t.ok(sixth.connectionId, 'a closed stream makes room for a new one')
   for (let i = 0; i < 50; i++) {

@@ -278,3 +278,16 @@ t.test("a user's canonical_url leads a browser to a page about them", async (t) 
   t.match(nobody.headers['content-type'], /^text\/html/)
   t.equal((await svc.server.inject('/@no-one')).statusCode, 400)
 })
+
+t.test("a user's page lists their latest posts, each linked to its own page, and leads into the web app", async (t) => {
+  const svc = await makeInstance(t)
+  const alice = await svc.person('alice')
+  t.match((await svc.server.inject('/@alice')).payload, /No posts yet\./)
+  const first = await post(svc, alice, { text: 'first <b>post</b>' })
+  const second = await post(svc, alice, { text: 'second post #tea' })
+  const page = (await svc.server.inject('/@alice')).payload
+  t.ok(page.indexOf('second post') < page.indexOf('first &lt;b&gt;post'), 'newest first, text escaped')
+  t.match(page, `href="http://127.0.0.1:0/@alice/post/${first.id}"`)
+  t.match(page, `href="http://127.0.0.1:0/@alice/post/${second.id}"`)
+  t.match(page, 'href="http://127.0.0.1:0/people/alice"', 'the web app profile')
+})

@@ -1,0 +1,38 @@
+/**
+ * The admin operations of moderation: suspend, restore or delete an
+ * account, set its password, delete an app. Arguments arrive as plain JSON
+ * (from the admin socket or the CLI) and are checked here before the
+ * services' own rules apply. Accounts are named by username, apps by
+ * client_id, as the operator knows them.
+ */
+import type { Domain } from '../domain.js'
+import type { AdminArgs, AdminOperation } from './operations.js'
+import { invalid, notFound } from '../errors.js'
+import type { UserRow } from '../model/user.js'
+
+const text = (args: AdminArgs, key: string): string => {
+  const value = args[key]
+  if (typeof value !== 'string' || value.length === 0) throw invalid(`${key} is required`)
+  return value
+}
+
+/** The account named by `args.username`, suspended ones included. Errors: `invalid`, `not_found` (unknown or deleted). */
+async function account(domain: Domain, args: AdminArgs): Promise<UserRow> {
+  const username = text(args, 'username')
+  const user = await domain.users.byUsername(username)
+  if (!user) throw notFound(`no user ${username.replace(/^@/, '')}`)
+  return user
+}
+
+export const moderationOperations = {
+  /** `{username}` → the suspended user row (suspending twice is no error). Errors: `invalid`, `not_found`. */
+  'user.suspend': async (domain, args) => domain.moderation.suspend((await account(domain, args)).id),
+  /** `{username}` → the restored user row. Errors: `invalid`, `not_found`. */
+  'user.unsuspend': async (domain, args) => domain.moderation.unsuspend((await account(domain, args)).id),
+  /** `{username}` → the deleted account's tombstone row. Errors: `invalid`, `not_found`. */
+  'user.delete': async (domain, args) => domain.moderation.deleteUser((await account(domain, args)).id),
+  /** `{username, password}` → the user row; the account's tokens are revoked. Errors: `invalid` (password rules), `not_found`. */
+  'user.reset-password': async (domain, args) => domain.moderation.resetPassword((await account(domain, args)).id, text(args, 'password')),
+  /** `{client_id}` → the deleted app's row; its tokens are revoked. Errors: `invalid`, `not_found`. */
+  'app.delete': async (domain, args) => domain.apps.delete((await domain.apps.require(text(args, 'client_id'))).id),
+} satisfies Record<string, AdminOperation>

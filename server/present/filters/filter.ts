@@ -1,0 +1,25 @@
+/** The API shape of a Filter: its clauses as the client gave them, and its owner as a User. */
+import type { FilterRow, UserRow } from '../../../data/index.js'
+import type { PresentContext } from '../context.js'
+import { presentUser } from '../users/user.js'
+
+const filterJson = (filter: FilterRow, owner: Record<string, unknown> | undefined): Record<string, unknown> => {
+  const out: Record<string, unknown> = { id: String(filter.id) }
+  if (filter.name !== undefined) out.name = filter.name
+  out.match_policy = filter.match_policy
+  out.clauses = filter.clauses.map(({ object_type, operator, field, value }) => ({ object_type, operator, field, value }))
+  if (owner) out.owner = owner
+  return out
+}
+
+/**
+ * Filters of one owner (the user they belong to; `null` for an app stream's
+ * inline filter, or an account gone): the spec lets `owner` be omitted then.
+ */
+export async function presentFilters(ctx: PresentContext, filters: readonly FilterRow[], owner: UserRow | null): Promise<Record<string, unknown>[]> {
+  const ownerJson = owner && filters.length > 0 ? await presentUser(ctx, owner) : undefined
+  return filters.map((filter) => filterJson(filter, filter.user_id === owner?.id ? ownerJson : undefined))
+}
+
+export const presentFilter = async (ctx: PresentContext, filter: FilterRow, owner: UserRow | null): Promise<Record<string, unknown>> =>
+  (await presentFilters(ctx, [filter], owner))[0]

@@ -1,0 +1,197 @@
+/**
+ * Reading upload bodies for the files routes. Multipart bodies (and raw
+ * bodies of the content routes) are read before authentication, as hapi
+ * would read them, but by svc (multipart with busboy, see multipart.ts):
+ * each file part streams into the domain's
+ * upload writer (hashed as it is written, never whole in memory, the socket
+ * read no faster than the disk takes it). The result is set as the request's
+ * payload in hapi's own shape (fields, file parts as `{ path, bytes }`), so
+ * a form field `access_token` is read by `tokenOf` like any body's. This
+ * turns that into the domain's `Upload`s and metadata, and removes the
+ * temporary files before the answer goes out (those the domain adopted have
+ * moved already).
+ */
+import { readFile } from 'node:fs/promises'
+import type { Readable } from 'node:stream'
+import { parse as parseQuery } from 'node:querystring'
+import Boom from '@hapi/boom'
+import type { Request, RouteOptions } from '@hapi/hapi'
+import { DomainError, invalid, MAX_CUSTOM_DERIVED_FILES, type DerivedUpload, type Domain, type FileInput, type Upload } from '../../../data/index.js'
+import { isMultipart, readMultipart, type FilePart } from './multipart.js'
+
+/** Room for multipart framing and metadata around the bytes themselves. */
+const SLACK = 1024 * 1024
+/** Parts of one multipart body: the content, metadata fields and every custom derived file, with room to spare. */
+const MAX_PARTS = MAX_CUSTOM_DERIVED_FILES + 32
+/** The most a JSON or form body describing an incomplete file, or one form field, may hold. */
+const METADATA_MAX_BYTES = 64 * 1024
+
+const isFilePart = (value: unknown): value is FilePart =>
+  typeof value === 'object' && value !== null && typeof (value as FilePart).path === 'string' && typeof (value as FilePart).bytes === 'number'
+
+const tooLarge = (domain: Domain): DomainError =>
+  new DomainError('quota', `files may be at most ${domain.config.limits.max_file_size} bytes; nothing was stored`)
+
+const filePartsOf = (payload: unknown): FilePart[] =>
+  (isFilePart(payload) ? [payload] : payload && typeof payload === 'object' ? Object.values(payload).flat() : []).filter(isFilePart)
+
+/** What reading a raw body failed on, as an answer: the domain's errors as they are, a broken body as 400. */
+const bodyError = (err: unknown): Error => (err instanceof DomainError || Boom.isBoom(err) ? err : Boom.badRequest('the request body could not be read'))
+
+/** Streams a raw body into one upload file. */
+async function readRaw(domain: Domain, request: Request): Promise<FilePart> {
+  const receiver = await domain.files.receiver()
+  try {
+    for await (const chunk of request.raw.req as AsyncIterable<Buffer>) await receiver.writer.write(chunk)
+    const done = await receiver.finish()
+    return { path: done.path, bytes: done.size }
+  } catch (err) {
+    await receiver.writer.abort()
+    throw bodyError(err)
+  }
+}
+
+/**
+ * Route options for uploads: multipart bodies always, and other bodies too
+ * when `raw` (`PUT .../content`), are read by svc before authentication
+ * (see above); any other body (a JSON or form body read by `metadataOf`)
+ * is handed over by hapi as a stream.
+ */
+export function uploadOptions(domain: Domain, raw: boolean, maxBytes = domain.config.limits.max_file_size + SLACK): Pick<RouteOptions, 'payload' | 'ext'> {
+  return {
+    payload: {
+      parse: true,
+      output: 'stream',
+      maxBytes,
+      failAction: async (_request, _h, err) => {
+        throw Boom.isBoom(err) && err.output.statusCode === 413 ? tooLarge(domain) : Boom.badRequest(err instanceof Error ? err.message : 'invalid body')
+      },
+    },
+    ext: {
+      onPreAuth: {
+        method: async (request, h) => {
+          const multipart = isMultipart(request.headers['content-type'] as string | undefined)
+          if (!multipart && !raw) return h.continue
+          if (Number(request.headers['content-length'] ?? 0) > maxBytes) throw tooLarge(domain)
+          // hapi answers `Expect: 100-continue` when it reads the body itself; here svc does.
+          const pending = request as unknown as { _expectContinue?: boolean }
+          if (pending._expectContinue) {
+            pending._expectContinue = false
+            request.raw.res.writeContinue()
+          }
+          // A payload set before hapi's payload step is kept as it is (hapi only drains the socket).
+          const payload = multipart
+            ? await readMultipart(domain, request, {
+                maxBytes,
+                maxFileBytes: domain.config.limits.max_file_size,
+                maxFieldBytes: METADATA_MAX_BYTES,
+                maxParts: MAX_PARTS,
+                tooLarge: () => tooLarge(domain),
+              })
+            : await readRaw(domain, request)
+          Object.assign(request, { payload })
+          return h.continue
+        },
+      },
+      onPreResponse: {
+        // Awaited: once a client has its answer, no temporary file of its request is left (a refused upload stores nothing).
+        method: async (request, h) => {
+          await domain.files.discardUploads(filePartsOf(request.payload).map((p) => p.path)).catch(() => undefined)
+          return h.continue
+        },
+      },
+    },
+  }
+}
+
+/** The mime type of a part or body: its `Content-Type` without parameters. */
+const mimeOf = (contentType: string | undefined): string => contentType?.split(';')[0].trim().toLowerCase() || 'application/octet-stream'
+
+export const uploadOfPart = (part: FilePart): Upload => ({
+  path: part.path,
+  mime_type: mimeOf(part.headers?.['content-type']),
+  ...(part.filename ? { filename: part.filename } : {}),
+})
+
+/** A raw body (`PUT .../content`) as an upload; `X-SVC-Filename` names it. */
+export function uploadOfBody(request: Request): Upload {
+  const body = request.payload as unknown
+  if (!isFilePart(body)) throw invalid('the body must hold the file content')
+  const filename = request.headers['x-svc-filename']
+  return {
+    path: body.path,
+    mime_type: mimeOf(request.headers['content-type'] as string | undefined),
+    ...(typeof filename === 'string' && filename ? { filename } : {}),
+  }
+}
+
+const readStream = async (stream: Readable): Promise<Buffer> => {
+  const chunks: Buffer[] = []
+  let size = 0
+  for await (const chunk of stream) {
+    size += (chunk as Buffer).length
+    if (size > METADATA_MAX_BYTES) throw invalid(`a body without file content may hold at most ${METADATA_MAX_BYTES} bytes`)
+    chunks.push(chunk as Buffer)
+  }
+  return Buffer.concat(chunks)
+}
+
+const parseJson = (text: string): Record<string, unknown> => {
+  let parsed: unknown
+  try {
+    parsed = JSON.parse(text)
+  } catch {
+    throw invalid('metadata must be JSON')
+  }
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw invalid('metadata must be a JSON object')
+  return parsed as Record<string, unknown>
+}
+
+const single = (value: unknown): unknown => (Array.isArray(value) ? value[0] : value)
+
+/**
+ * What `POST /files` carries: metadata from a JSON or form body alone (an
+ * incomplete file), or from a multipart body's form fields or JSON
+ * `metadata` part, with its `content` part and every other file part as a
+ * derived file named by its part.
+ */
+export async function createBodyOf(request: Request): Promise<{ input: FileInput; content?: Upload; derived: DerivedUpload[] }> {
+  const payload = request.payload as unknown
+  if (payload && typeof (payload as Readable).pipe === 'function') {
+    const text = (await readStream(payload as Readable)).toString('utf8')
+    const mime = mimeOf(request.headers['content-type'] as string | undefined)
+    if (text.trim() === '') return { input: {}, derived: [] }
+    if (mime === 'application/x-www-form-urlencoded') return { input: parseQuery(text) as FileInput, derived: [] }
+    if (mime.endsWith('json')) return { input: parseJson(text), derived: [] }
+    throw invalid('send the file as multipart/form-data, or its metadata as JSON or form fields')
+  }
+  const fields = (payload ?? {}) as Record<string, unknown>
+  let input: FileInput = {}
+  const derived: DerivedUpload[] = []
+  let content: Upload | undefined
+  for (const [name, value] of Object.entries(fields)) {
+    const first = single(value)
+    if (name === 'metadata') {
+      input = { ...input, ...parseJson(isFilePart(first) ? (await readFile(first.path)).toString('utf8') : String(first)) }
+    } else if (isFilePart(first)) {
+      if (Array.isArray(value)) throw invalid(`part ${name} is given more than once`)
+      if (name === 'content') content = uploadOfPart(first)
+      else derived.push({ key: name, ...uploadOfPart(first) })
+    } else if (['type', 'kind', 'name', 'public'].includes(name)) {
+      input = { [name]: first, ...input }
+    }
+  }
+  return { input, content, derived }
+}
+
+/** A derived file from a raw body (`X-SVC-Filename`) or a multipart `content` part (a `type` field may give its mime type). */
+export function derivedOf(request: Request, key: string): DerivedUpload {
+  const payload = request.payload as unknown
+  if (isFilePart(payload)) return { key, ...uploadOfBody(request) }
+  const fields = (payload ?? {}) as Record<string, unknown>
+  const part = single(fields.content)
+  if (!isFilePart(part)) throw invalid('the derived file goes in a part named content')
+  const upload = uploadOfPart(part)
+  const type = single(fields.type)
+  return { key, ...upload, ...(typeof type === 'string' && type.includes('/') ? { mime_type: mimeOf(type) } : {}) }
+}

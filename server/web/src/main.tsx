@@ -1,0 +1,27 @@
+import { StrictMode } from 'react'
+import { createRoot } from 'react-dom/client'
+import { useLocation } from 'wouter'
+import { App } from './app'
+import { SessionProvider } from './auth/session'
+import { UnreadProvider } from './messages/unread'
+import { StreamProvider } from './stream/stream-context'
+import './ui/styles.css'
+
+function Root() {
+  const [, navigate] = useLocation()
+  return (
+    <SessionProvider onReturn={(path) => navigate(path, { replace: true })}>
+      <StreamProvider>
+        <UnreadProvider>
+          <App />
+        </UnreadProvider>
+      </StreamProvider>
+    </SessionProvider>
+  )
+}
+
+createRoot(document.getElementById('root') as HTMLElement).render(
+  <StrictMode>
+    <Root />
+  </StrictMode>,
+)

@@ -1,0 +1,95 @@
+/**
+ * The moderation commands: an operator suspends, restores and deletes
+ * accounts, resets a password and deletes an app, on the data dir itself
+ * (in this process) and once through a running server's admin socket.
+ */
+import t from 'tap'
+import { openDomain } from '../../data/index.js'
+import { svc, svcJson } from './svc-in-process.js'
+import { initDir, serve } from './svc-process.js'
+
+/** What the data dir says of `username` once the command is done: signs in with `password`, and their live token count. */
+const account = async (dir: string, username: string, password: string) => {
+  const domain = await openDomain(dir)
+  try {
+    const user = await domain.users.byUsername(username)
+    const tokens = user ? (await domain.tokens.list()).filter((i) => i.user?.id === user.id).length : 0
+    return { exists: user !== null, signsIn: (await domain.users.checkPassword(username, password)) !== null, tokens }
+  } finally {
+    await domain.close()
+  }
+}
+
+t.test('an operator suspends, restores and deletes bob, resets his password and deletes an app, on the data dir', async (t) => {
+  const dir = await initDir(t)
+  const d = ['--data-dir', dir]
+  const app = await svcJson(['app', 'create', '--name', 'Robo', ...d])
+  await svcJson(['user', 'create', '--username', 'bob', '--password', 'correct horse', ...d])
+  await svcJson(['token', 'create', '--username', 'bob', '--client-id', app.client_id, ...d])
+
+  const suspended = await svc(['user', 'suspend', 'bob', '--json', ...d])
+  t.equal(suspended.code, 0, suspended.stderr)
+  const user = JSON.parse(suspended.stdout)
+  t.match(user, { id: /^\d+$/, username: 'bob', suspended_at: String }, 'the User object, and since when he is suspended')
+  t.match(await account(dir, 'bob', 'correct horse'), { tokens: 0 }, 'his token is revoked')
+  const listed = await svc(['user', 'list', ...d])
+  t.match(listed.stdout, /@bob\tBob|@bob\tbob/)
+  t.match(listed.stdout, /\tsuspended$/m, 'the list marks him')
+
+  const restored = await svc(['user', 'unsuspend', 'bob', ...d])
+  t.equal(restored.code, 0)
+  t.equal(restored.stdout, `unsuspended user @bob (id ${user.id})\n`, 'one human line without --json')
+  t.notOk('suspended_at' in (await svcJson(['user', 'unsuspend', 'bob', ...d])), 'restoring twice is no error')
+
+  await svcJson(['token', 'create', '--username', 'bob', '--client-id', app.client_id, ...d])
+  const reset = await svc(['user', 'reset-password', 'bob', '--password-stdin', ...d], { stdin: 'battery staple\n' })
+  t.equal(reset.code, 0, reset.stderr)
+  t.match(reset.stdout, /^new password for @bob/)
+  t.same(await account(dir, 'bob', 'battery staple'), { exists: true, signsIn: true, tokens: 0 }, 'the new password works and his tokens are revoked')
+  const short = await svc(['user', 'reset-password', 'bob', '--password-stdin', ...d], { stdin: 'short\n' })
+  t.not(short.code, 0, 'the password rules apply')
+  t.match(short.stderr, /at least/)
+  const none = await svc(['user', 'reset-password', 'bob', ...d], { stdin: '' })
+  t.not(none.code, 0, 'no terminal and no --password-stdin: no password')
+
+  const deletedApp = await svcJson(['app', 'delete', app.client_id, ...d])
+  t.match(deletedApp, { client_id: app.client_id, name: 'Robo' })
+  t.notOk('client_secret' in deletedApp)
+  t.same(
+    (await svcJson(['app', 'list', ...d])).map((a: { name: string }) => a.name),
+    ['svc web'],
+    "only svc's own web client is left",
+  )
+  const appAgain = await svc(['app', 'delete', app.client_id, ...d])
+  t.not(appAgain.code, 0, 'a deleted app is unknown')
+  t.equal(appAgain.stderr.trim().split('\n').length, 1)
+
+  const deleted = await svc(['user', 'delete', 'bob', ...d])
+  t.equal(deleted.code, 0)
+  t.match(deleted.stdout, /^deleted user @bob/)
+  t.match(await account(dir, 'bob', 'battery staple'), { exists: false, signsIn: false })
+  t.same(await svcJson(['user', 'list', ...d]), [])
+
+  for (const verb of ['suspend', 'unsuspend', 'delete']) {
+    const unknown = await svc(['user', verb, 'nobody', ...d])
+    t.not(unknown.code, 0, `${verb} of an unknown user fails`)
+    t.equal(unknown.stderr, 'svc: no user nobody\n', 'with one line of reason')
+    t.equal(unknown.stdout, '')
+  }
+})
+
+t.test('through the running server, suspending alice revokes her token at once', async (t) => {
+  const dir = await initDir(t)
+  const d = ['--data-dir', dir]
+  const server = await serve(dir)
+  t.teardown(() => server.stop())
+  const app = await svcJson(['app', 'create', '--name', 'Robo', ...d])
+  await svcJson(['user', 'create', '--username', 'alice', '--password', 'correct horse', ...d])
+  const issued = await svcJson(['token', 'create', '--username', 'alice', '--client-id', app.client_id, ...d])
+  const me = () => fetch(`${server.url}/stream/0/users/me`, { headers: { authorization: `Bearer ${issued.access_token}` } })
+  t.equal((await me()).status, 200)
+  const suspended = await svcJson(['user', 'suspend', 'alice', ...d])
+  t.match(suspended, { username: 'alice', suspended_at: String })
+  t.equal((await me()).status, 401, 'the server refuses her token')
+  t.match(await svcJson(['app', 'delete', app.client_id, ...d]), { client_id: app.client_id })
+})

@@ -1,0 +1,70 @@
+import t from 'tap'
+import type { Viewer } from '../../../data/index.js'
+import { makeInstance, type Instance, type Person } from '../../fixtures/instance.js'
+import { upload } from '../../fixtures/files.js'
+import { flatImage } from '../../fixtures/images.js'
+
+const HOUR_MS = 60 * 60_000
+const BASE = 'https://svc.example'
+
+const as = (svc: Instance, p: Person): Promise<Viewer> => svc.domain.tokens.authenticate(p.token)
+
+/** A private image attached to a post as an oEmbed photo; answers the stored value and the file. */
+async function attachedPhoto(svc: Instance, alice: Person) {
+  const file = (
+    await upload(svc, alice.token, [
+      { name: 'type', data: 'com.example.photo' },
+      { name: 'content', data: await flatImage(1200, 800), filename: 'beach.png', type: 'image/png' },
+    ])
+  ).body.data
+  const post = await svc.domain.posts.create(await as(svc, alice), {
+    text: 'beach',
+    annotations: [{ type: 'svc.core.oembed', value: { '+svc.core.file': { file_id: file.id, file_token: file.file_token, format: 'oembed' } } }],
+  })
+  const stored = (await svc.store.read.posts.get(post.id))!.annotations[0].value
+  return { post, file, stored }
+}
+
+const signedOf = (url: string) => {
+  const q = new URL(url).searchParams
+  return { expires: Number(q.get('expires')), sig: String(q.get('sig')) }
+}
+
+t.test('annotation addresses shown after the first ones expired are signed afresh and work', async (t) => {
+  const svc = await makeInstance(t)
+  const alice = await svc.person('alice')
+  const { post, file, stored } = await attachedPhoto(svc, alice)
+  const row = (await svc.store.read.files.get(Number(file.id)))!
+  const render = (now: number) =>
+    svc.domain.annotationRenderer.render(stored, { baseUrl: BASE, grant: { kind: 'p', id: post.id }, now }) as Record<string, string>
+  const t0 = Date.now()
+  const first = render(t0)
+  const later = render(t0 + 5 * HOUR_MS)
+  const links = svc.domain.files.links
+  t.notOk(links.checkContent(row, undefined, signedOf(first.url), t0 + 5 * HOUR_MS), 'the first address has expired by then')
+  t.ok(links.checkContent(row, undefined, signedOf(later.url), t0 + 5 * HOUR_MS), 'the one shown then is live')
+  t.ok(Date.parse(later.url_expires) - (t0 + 5 * HOUR_MS) >= HOUR_MS, 'and lives at least an hour from then')
+  t.ok(links.checkContent(row, 'image_thumb_200s', signedOf(later.thumbnail_url), t0 + 5 * HOUR_MS), 'thumbnails too')
+  t.ok(links.checkContent(row, undefined, signedOf(later.url_immediate), t0 + 5 * HOUR_MS), 'and url_immediate')
+})
+
+t.test('a rendering for a stream, or without a granting object, drops the read token and keeps the addresses', async (t) => {
+  const svc = await makeInstance(t)
+  const alice = await svc.person('alice')
+  const { post, stored } = await attachedPhoto(svc, alice)
+  const streamed = svc.domain.annotationRenderer.render(stored, { baseUrl: BASE, grant: { kind: 'p', id: post.id }, streamed: true })
+  t.notOk('file_token_read' in streamed)
+  t.match(streamed.url, /^https:\/\/svc\.example\/files-content\//)
+  const ungranted = svc.domain.annotationRenderer.render(stored, { baseUrl: BASE, grant: null })
+  t.notOk('file_token_read' in ungranted)
+  t.equal(ungranted.file_id, stored.file_id)
+})
+
+t.test('plain svc-base marks are completed with the base URL, other values kept', async (t) => {
+  const svc = await makeInstance(t)
+  const value = { url: 'svc-base:/@alice', list: ['svc-base:/x', 'https://elsewhere.example/svc-base:/y', 3, null] }
+  t.same(svc.domain.annotationRenderer.render(value, { baseUrl: BASE, grant: null }), {
+    url: `${BASE}/@alice`,
+    list: [`${BASE}/x`, 'https://elsewhere.example/svc-base:/y', 3, null],
+  })
+})

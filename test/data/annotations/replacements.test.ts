@@ -1,0 +1,36 @@
+import t from 'tap'
+import { withBaseUrl, type Viewer } from '../../../data/index.js'
+import { makeInstance, type Instance, type Person } from '../../fixtures/instance.js'
+import { upload } from '../../fixtures/files.js'
+
+const as = (svc: Instance, p: Person): Promise<Viewer> => svc.domain.tokens.authenticate(p.token)
+
+t.test('a resolved file is stored with marks in place of its read token and addresses, and without its write token', async (t) => {
+  const svc = await makeInstance(t)
+  const alice = await svc.person('alice')
+  const file = (
+    await upload(svc, alice.token, [
+      { name: 'type', data: 'com.example.notes' },
+      { name: 'content', data: 'minutes', filename: 'minutes.txt', type: 'text/plain' },
+    ])
+  ).body.data
+  const post = await svc.domain.posts.create(await as(svc, alice), {
+    text: 'see',
+    annotations: [{ type: 'com.example.doc', value: { '+svc.core.file': { file_id: file.id, file_token: file.file_token, format: 'metadata' } } }],
+  })
+  const stored = JSON.stringify((await svc.store.read.posts.get(post.id))?.annotations)
+  t.notOk(stored.includes(file.file_token), 'the write token is not stored')
+  t.notOk(stored.includes('+svc.core'), 'no replacement key is stored')
+  t.notOk(stored.includes('sig='), 'no signed address is stored')
+  const value = JSON.parse(stored)[0].value
+  t.match(value.url, /^svc-file:/, 'the address waits for the time it is shown')
+  t.match(value.file_token_read, /^svc-file:/, 'so does the read token')
+  const shown = svc.domain.annotationRenderer.render(value, { baseUrl: 'https://svc.example', grant: { kind: 'p', id: post.id } })
+  t.match(shown.url, /^https:\/\/svc\.example\/files-content\//)
+  t.match(shown.file_token_read, new RegExp(`^p${post.id}\\.`))
+})
+
+t.test('withBaseUrl leaves values without svc addresses as they are', async (t) => {
+  const value = [{ type: 'com.example.link', value: { url: 'https://elsewhere.example/svc-base:/x' } }]
+  t.equal(withBaseUrl('https://svc.example', value), value)
+})

@@ -1,0 +1,70 @@
+/**
+ * The web client's page and files as the server answers them: the page at
+ * `/` and at the client's own sections, with the instance's settings in it;
+ * the built files by their hashed names only; svc's own app signing in only
+ * back to the address the request reached.
+ */
+import t from 'tap'
+import { readdirSync } from 'node:fs'
+import { join } from 'node:path'
+import { makeInstance } from '../../fixtures/instance.js'
+import { ROOT } from '../../project-root.js'
+
+const settingsOf = (html: string) => JSON.parse(/<script id="svc-settings" type="application\/json">(.*?)<\/script>/.exec(html)?.[1] ?? 'null')
+
+t.test('the page at / and at each section carries the instance, escaped, and svc web’s client_id', async (t) => {
+  const svc = await makeInstance(t, { name: 'Tea </script> & Cake', description: '<b>cosy</b>', open_registration: false })
+  const web = await svc.domain.apps.ensureWebClient()
+  for (const path of ['/', '/home', '/people/alice', '/thread/12', '/messages/3', '/settings']) {
+    const res = await svc.server.inject(path)
+    t.equal(res.statusCode, 200, path)
+    t.match(res.headers['content-type'], /^text\/html/)
+    t.match(res.headers['content-security-policy'], "default-src 'self'")
+    t.notMatch(res.headers['content-security-policy'], /unsafe-eval|'unsafe-inline'[^;]*script/, 'no inline or eval scripts allowed')
+    t.same(settingsOf(res.payload), { name: 'Tea </script> & Cake', description: '<b>cosy</b>', client_id: web.client_id, open_registration: false })
+    t.match(res.payload, '<title>Tea &lt;/script&gt; &amp; Cake</title>')
+    t.notMatch(res.payload, '<b>cosy</b>', 'the description never as markup')
+  }
+  const nowhere = await svc.call('GET', '/nowhere')
+  t.same([nowhere.status, nowhere.body.meta.code], [404, 404], 'other paths keep their API meaning')
+})
+
+t.test('built files are served by their names, cached for good; anything else is refused in the envelope', async (t) => {
+  const svc = await makeInstance(t)
+  const script = readdirSync(join(ROOT, 'dist', 'web', 'assets')).find((f) => f.endsWith('.js')) as string
+  const res = await svc.server.inject(`/assets/${script}`)
+  t.equal(res.statusCode, 200)
+  t.match(res.headers['content-type'], /javascript/)
+  t.match(res.headers['cache-control'], /max-age=31536000/)
+  for (const [path, status] of [
+    ['/assets/nope.js', 404],
+    [`/assets/${'a'.repeat(300)}`, 400],
+    ['/assets/..%2F..%2Fconfig.json', 400],
+    ['/assets/a%20b.js', 400],
+  ] as const) {
+    const refused = await svc.call('GET', path)
+    t.equal(refused.status, status, path)
+    t.equal(refused.body.meta.code, status)
+  }
+})
+
+t.test('svc web signs people in only back to the root of the address the request reached', async (t) => {
+  const svc = await makeInstance(t)
+  const web = await svc.domain.apps.ensureWebClient()
+  t.equal((await svc.domain.apps.ensureWebClient()).id, web.id, 'registered once')
+  const authorize = (redirect: string, host = '127.0.0.1:0') =>
+    svc.server.inject({
+      url: `/oauth/authenticate?${new URLSearchParams({ client_id: web.client_id, response_type: 'token', redirect_uri: redirect, scope: 'basic' })}`,
+      headers: { host },
+    })
+  t.equal((await authorize('http://127.0.0.1:0/')).statusCode, 200, 'its own root: the sign-in page')
+  t.equal((await authorize('http://svc.example/', 'svc.example')).statusCode, 200, 'whatever the address it is reached at')
+  for (const elsewhere of ['http://evil.example/', 'http://127.0.0.1:0/home', 'http://127.0.0.1:1/', 'https://127.0.0.1:0/']) {
+    const res = await authorize(elsewhere)
+    t.equal(res.statusCode, 400, `not ${elsewhere}`)
+  }
+  const other = await svc.server.inject(
+    `/oauth/authenticate?${new URLSearchParams({ client_id: svc.app.client_id, response_type: 'token', redirect_uri: 'http://127.0.0.1:0/', scope: 'basic' })}`,
+  )
+  t.equal(other.statusCode, 400, 'another app may not borrow that rule')
+})
