@@ -3,13 +3,20 @@
  * hashes; passwords hashed with scrypt and a per-password salt.
  */
 import { createHash, randomBytes, scrypt as scryptCb, timingSafeEqual, type ScryptOptions } from 'node:crypto'
-import { nanoid } from 'nanoid'
+import { customAlphabet } from 'nanoid'
 
 const scrypt = (password: string, salt: Buffer, keylen: number, options: ScryptOptions): Promise<Buffer> =>
   new Promise((resolve, reject) => scryptCb(password, salt, keylen, options, (err, key) => (err ? reject(err) : resolve(key))))
 
-/** A new random secret of `size` url-safe characters (about 6 bits each). */
-export const newSecret = (size = 43): string => nanoid(size)
+/**
+ * Letters and digits only: a secret is pasted into shells and command lines
+ * (`svc app delete CLIENT_ID`), where one starting with `-` reads as an
+ * option, and double-clicked, which stops at `-`.
+ */
+const secretOf = customAlphabet('0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz')
+
+/** A new random secret of `size` letters and digits (about 5.95 bits each). */
+export const newSecret = (size = 43): string => secretOf(size)
 
 /** The stored form of a token or secret. */
 export const hashSecret = (secret: string): string => createHash('sha256').update(secret).digest('hex')
