@@ -29,10 +29,12 @@ import { DomainError } from '../errors.js'
 import { PRIVATE_DIR } from './file-modes.js'
 import { Journal } from './journal.js'
 import { acquireLock } from './lock.js'
-import { MemoryTable } from './memory-table.js'
+import { MemoryTable, type Entry } from './memory-table.js'
 import type { EventRow } from '../events/events.js'
+import { layoutOps } from './op-layout.js'
 import type { EventsListener, Key, Range, Readers, Row, Store, StoreStats, TableReader, Tx } from './port.js'
 import { applyOp, replayJournal, type Op } from './replay.js'
+import { journalFile, RowFiles, snapshotFile } from './row-files.js'
 import { MemoryReader, TxState, txOf } from './table-access.js'
 import { schema, tableNames, type TableDef } from './schema.js'
 import { loadSnapshot, removeGradually, removeQuietly, writeSnapshot } from './snapshot.js'
@@ -42,6 +44,8 @@ export interface FileStoreOptions {
   compactBytes?: number
   /** Skip the data dir lock (the caller already holds it). */
   locked?: boolean
+  /** Parsed rows each table keeps in memory at most (the rest are read from disk when asked for). */
+  cachedRows?: number
 }
 
 type Tables = Map<string, MemoryTable<Row>>
@@ -74,6 +78,7 @@ export class FileStore implements Store {
 
   private constructor(
     private readonly dir: string,
+    private readonly files: RowFiles,
     private readonly tables: Tables,
     private journal: Journal,
     journalNo: number,
@@ -93,22 +98,23 @@ export class FileStore implements Store {
     const release = options.locked ? () => {} : acquireLock(dataDir)
     try {
       const tables: Tables = new Map()
-      for (const name of tableNames) tables.set(name, new MemoryTable(name, schema[name] as TableDef<Row>))
+      const rowFiles = new RowFiles(dir)
+      for (const name of tableNames) tables.set(name, new MemoryTable(name, schema[name] as TableDef<Row>, rowFiles, options.cachedRows))
       const files = await readdir(dir)
       // A compaction interrupted before its rename leaves only a tmp file.
       for (const f of files.filter((f) => f.endsWith('.tmp'))) await removeQuietly(join(dir, f))
       const snapshots = numbered(files, 'snapshot')
       const base = snapshots.length > 0 ? snapshots[snapshots.length - 1] : 1
-      if (snapshots.length > 0) await loadSnapshot(join(dir, `snapshot-${base}.jsonl`), tables)
+      if (snapshots.length > 0) await loadSnapshot(join(dir, `snapshot-${base}.jsonl`), snapshotFile(base), tables)
       const journals = numbered(files, 'journal').filter((n) => n >= base)
       for (const [i, n] of journals.entries()) {
-        await replayJournal(join(dir, `journal-${n}.jsonl`), tables, i === journals.length - 1)
+        await replayJournal(join(dir, `journal-${n}.jsonl`), journalFile(n), tables, i === journals.length - 1)
       }
       const current = journals.length > 0 ? journals[journals.length - 1] : base
       for (const n of numbered(files, 'journal').filter((n) => n < base)) await removeQuietly(join(dir, `journal-${n}.jsonl`))
       for (const n of snapshots.filter((n) => n < base)) await removeQuietly(join(dir, `snapshot-${n}.jsonl`))
       const journal = await Journal.open(join(dir, `journal-${current}.jsonl`))
-      return new FileStore(dir, tables, journal, current, release, options.compactBytes ?? 64 * 1024 * 1024)
+      return new FileStore(dir, rowFiles, tables, journal, current, release, options.compactBytes ?? 64 * 1024 * 1024)
     } catch (err) {
       release()
       throw err
@@ -131,22 +137,32 @@ export class FileStore implements Store {
         state.open = false
       }
       const ops = state.ops
-      if (ops.length === 0) return { result, durable: null, batch: null }
+      if (ops.length === 0) return { result, durable: null, batch: null, settle: null }
       this.refuseIfBroken()
       // Serialise first: a row that cannot be written must not reach the tables.
-      const line = JSON.stringify(ops)
+      const layout = layoutOps(ops)
       this.commit(ops)
       const batch: EventBatch | null = state.events.length > 0 ? { rows: state.events, done: false } : null
       if (batch) this.undelivered.push(batch)
-      return { result, durable: this.journal.append(line), batch }
+      const file = journalFile(this.journalNo)
+      const start = this.journal.end
+      const durable = this.journal.append(layout.line, layout.bytes)
+      const settle = (): void => {
+        for (const [i, op] of ops.entries()) {
+          const at = layout.rows[i]
+          if (op[0] === 'p' && at) this.table(op[1]).settle(op[2], { file, offset: start + at[0], length: at[1] })
+        }
+      }
+      return { result, durable, batch, settle }
     })
     this.chain = run.catch(() => undefined)
-    return run.then(async ({ result, durable, batch }) => {
+    return run.then(async ({ result, durable, batch, settle }) => {
       if (durable) {
         await durable.catch((err: unknown) => {
           if (batch) this.dropEvents(batch)
           throw new DomainError('unavailable', `the store could not write its journal: ${(err as Error).message}`, { cause: err })
         })
+        settle()
         if (batch) this.deliverThrough(batch)
         this.maybeCompact()
       }
@@ -197,32 +213,30 @@ export class FileStore implements Store {
     }
   }
 
+  private table(name: string): MemoryTable<Row> {
+    return this.tables.get(name) as MemoryTable<Row>
+  }
+
   /** Applies buffered ops to the tables, all or none. */
   private commit(ops: Op[]): void {
-    const undo: Op[] = []
+    const undo: [MemoryTable<Row>, Entry<Row>][] = []
     try {
       for (const op of ops) {
-        const table = this.tables.get(op[1]) as MemoryTable<Row>
+        const table = this.table(op[1])
         if (op[0] === 'r') {
-          for (const row of table.removeBelow(op[2])) undo.push(['p', op[1], row])
+          for (const entry of table.removeBelow(op[2])) undo.push([table, entry])
           if (op[2] - 1 > table.seq) table.seq = op[2] - 1
           continue
         }
-        const id = op[0] === 'p' ? op[2].id : op[2]
-        const before = table.get(id)
         if (op[0] === 'p') {
           const clash = table.uniqueClash(op[2])
           if (clash) throw new DomainError('conflict', `${op[1]}: duplicate ${clash}`)
         }
-        undo.push(before ? ['p', op[1], before] : ['d', op[1], id])
+        undo.push([table, table.entry(op[0] === 'p' ? op[2].id : op[2])])
         applyOp(this.tables, op)
       }
     } catch (err) {
-      for (const op of undo.reverse()) {
-        const table = this.tables.get(op[1]) as MemoryTable<Row>
-        if (op[0] === 'p') table.apply(op[2])
-        else table.remove(op[2])
-      }
+      for (const [table, entry] of undo.reverse()) table.restore(entry)
       throw err
     }
   }
@@ -261,9 +275,13 @@ export class FileStore implements Store {
   private async runCompaction(): Promise<void> {
     const started = Date.now()
     const next = this.journalNo + 1
-    await this.journal.switchTo(join(this.dir, `journal-${next}.jsonl`))
+    // Lines appended from this call on go to the new journal: their rows must be looked for there.
+    const switched = this.journal.switchTo(join(this.dir, `journal-${next}.jsonl`))
     this.journalNo = next
-    await writeSnapshot(this.dir, next, this.tables)
+    await switched
+    await writeSnapshot(this.dir, next, this.tables, this.files)
+    // Every row is now read from the new snapshot or the new journal.
+    this.files.closeBelow(snapshotFile(next))
     const files = await readdir(this.dir)
     for (const n of numbered(files, 'journal').filter((n) => n < next)) await removeGradually(join(this.dir, `journal-${n}.jsonl`))
     for (const n of numbered(files, 'snapshot').filter((n) => n < next)) await removeGradually(join(this.dir, `snapshot-${n}.jsonl`))
@@ -283,6 +301,7 @@ export class FileStore implements Store {
     if (this.compacting) await this.compacting.catch(() => undefined)
     if (this.followUp) await this.followUp.catch(() => undefined)
     await this.journal.close()
+    this.files.closeAll()
     this.release()
   }
 }

@@ -37,6 +37,8 @@ export class Journal {
   private flushing: Promise<void> | null = null
   private failed: unknown = null
   bytes = 0
+  /** Where the next line appended will start, in the file lines appended now go to. */
+  end = 0
 
   private constructor(
     private handle: FileHandle,
@@ -47,6 +49,7 @@ export class Journal {
     const { handle, size } = await openForAppend(path)
     const journal = new Journal(handle, path)
     journal.bytes = size
+    journal.end = size
     return journal
   }
 
@@ -55,9 +58,11 @@ export class Journal {
     return this.failed
   }
 
-  /** Queues one line; resolves when it is on disk. */
-  append(line: string): Promise<void> {
-    return this.enqueue({ line })
+  /** Queues one line of `bytes` bytes; resolves when it is on disk. */
+  append(line: string, bytes = Buffer.byteLength(line)): Promise<void> {
+    const queued = this.enqueue({ line })
+    this.end += bytes + 1
+    return queued
   }
 
   /**
@@ -66,7 +71,9 @@ export class Journal {
    * is durable and closed and the new one exists.
    */
   switchTo(path: string): Promise<void> {
-    return this.enqueue({ next: path })
+    const queued = this.enqueue({ next: path })
+    this.end = 0
+    return queued
   }
 
   private enqueue(item: Omit<Pending, 'resolve' | 'reject'>): Promise<void> {
@@ -94,7 +101,12 @@ export class Journal {
           batch.length = 0
         }
         if (swap) {
-          const { handle } = await openForAppend(swap.next!)
+          const { handle, size } = await openForAppend(swap.next!)
+          // Rows are read back at the offsets `end` promised, counted from an empty file.
+          if (size !== 0) {
+            await handle.close()
+            throw new Error(`journal ${swap.next!} already holds ${size} bytes`)
+          }
           const old = this.handle
           this.handle = handle
           this.path = swap.next!

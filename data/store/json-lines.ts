@@ -10,6 +10,8 @@ export interface Line {
   text: string
   /** Byte offset of the line's first byte in the file. */
   offset: number
+  /** Length in bytes, without the newline. */
+  bytes: number
   /** False for a last line with no newline after it: it was cut short. */
   terminated: boolean
 }
@@ -31,14 +33,14 @@ export async function* readLines(path: string): AsyncGenerator<Line[]> {
       const lines: Line[] = []
       let start = 0
       for (let nl = buf.indexOf(10, start); nl !== -1; nl = buf.indexOf(10, start)) {
-        lines.push({ text: buf.toString('utf8', start, nl), offset: carryOffset + start, terminated: true })
+        lines.push({ text: buf.toString('utf8', start, nl), offset: carryOffset + start, bytes: nl - start, terminated: true })
         start = nl + 1
       }
       carry = buf.subarray(start)
       carryOffset += start
       if (lines.length > 0) yield lines
     }
-    if (carry.length > 0) yield [{ text: carry.toString('utf8'), offset: carryOffset, terminated: false }]
+    if (carry.length > 0) yield [{ text: carry.toString('utf8'), offset: carryOffset, bytes: carry.length, terminated: false }]
   } finally {
     await handle.close()
   }

@@ -1,13 +1,25 @@
 /**
- * One table held in memory: rows by id, all ids in order, and the secondary
- * indexes declared in the schema. Rows are frozen and replaced, never changed
- * in place, so a snapshot that walks the table sees whole versions of rows.
+ * One table: all ids in order and the secondary indexes declared in the
+ * schema in memory, the rows themselves on disk. A row is JSON in the
+ * snapshot or journal line that last wrote it; the table knows where
+ * (a RowDirectory) and reads it back when asked, keeping the most recently
+ * used rows parsed in a bounded cache. So the heap holds what queries walk
+ * (ids and index keys) and the hot rows, not the whole store.
+ *
+ * A row is *resident* (held in memory) until its bytes are on disk: from its
+ * commit until its journal line is written (`settle`), and for good when
+ * the table has no files or the line's layout cannot be found again (the
+ * next snapshot writes it out). Rows are frozen and replaced, never changed
+ * in place, so a snapshot that walks the table copies whole versions of rows.
  *
  * Memory matters at a million rows, so two shapes are kept small: an index
  * key with a single id holds the bare number (most threads, replies and
  * unique keys), and empty arrays inside a row share one frozen instance.
  */
+import { LRUCache } from 'lru-cache'
 import type { Key, Range, Row } from './port.js'
+import { RowDirectory, type Location } from './row-directory.js'
+import type { RowFiles } from './row-files.js'
 import type { IndexDef, TableDef } from './schema.js'
 import { bounds, insertId, lowerBound, mergeRange, removeId, windowIds } from './sorted-ids.js'
 
@@ -64,8 +76,30 @@ const shareEmpty = (value: Record<string, unknown>, depth: number): void => {
   }
 }
 
+/** Where a row was at one moment: resident (`row`), on disk (`file` > 0), or absent. */
+export interface Entry<R> {
+  id: number
+  row: R | undefined
+  file: number
+  offset: number
+  length: number
+}
+
+/** Parsed rows a table keeps at most, most recently used first. */
+export const CACHED_ROWS = 20_000
+
+const freezeRow = <R>(row: R): R => {
+  if (!Object.isFrozen(row)) {
+    shareEmpty(row as unknown as Record<string, unknown>, 2)
+    Object.freeze(row)
+  }
+  return row
+}
+
 export class MemoryTable<R extends Row> {
-  readonly rows = new Map<number, R>()
+  private readonly resident = new Map<number, R>()
+  private readonly cache: LRUCache<number, R>
+  private readonly directory = new RowDirectory()
   private readonly order: number[] = []
   private readonly indexes = new Map<string, { def: IndexDef<R>; map: Map<Key, Bucket> }>()
   /** The same indexes as a list: walked for every row applied, so no iterator per call. */
@@ -75,7 +109,10 @@ export class MemoryTable<R extends Row> {
   constructor(
     readonly name: string,
     defs: TableDef<R>,
+    private readonly files: RowFiles | null = null,
+    cachedRows = CACHED_ROWS,
   ) {
+    this.cache = new LRUCache<number, R>({ max: cachedRows })
     for (const [indexName, def] of Object.entries(defs)) {
       const index = { def, map: new Map<Key, Bucket>() }
       this.indexes.set(indexName, index)
@@ -84,19 +121,44 @@ export class MemoryTable<R extends Row> {
   }
 
   get(id: number): R | null {
-    return this.rows.get(id) ?? null
+    const row = this.resident.get(id) ?? this.cache.get(id)
+    if (row !== undefined) return row
+    const file = this.directory.file(id)
+    if (file === 0) return null
+    const read = freezeRow(JSON.parse(this.readText(id, file)) as R)
+    this.cache.set(id, read)
+    return read
   }
 
-  /** Stores a row (insert or replace), keeping every index in step. The row is frozen. */
-  apply(row: R): void {
+  has(id: number): boolean {
+    return this.resident.has(id) || this.directory.file(id) !== 0
+  }
+
+  private at(id: number, file = this.directory.file(id)): Location {
+    return { file, offset: this.directory.offset(id), length: this.directory.length(id) }
+  }
+
+  private readText(id: number, file: number): string {
+    if (!this.files) throw new Error(`table ${this.name} has no files to read row ${id} from`)
+    return this.files.text(this.at(id, file))
+  }
+
+  /**
+   * Stores a row (insert or replace), keeping every index in step. With
+   * `at`, its bytes are already there on disk; without, it stays resident
+   * until `settle` says where they were written. The row is frozen.
+   */
+  apply(row: R, at?: Location): void {
     const id = row.id
-    const old = this.rows.get(id)
-    if (!old) insertId(this.order, id)
-    if (!Object.isFrozen(row)) {
-      shareEmpty(row as unknown as Record<string, unknown>, 2)
-      Object.freeze(row)
-    }
-    this.rows.set(id, row)
+    const exists = this.has(id)
+    const old = exists && this.indexList.length > 0 ? this.get(id) : null
+    if (!exists) insertId(this.order, id)
+    freezeRow(row)
+    if (at) {
+      this.resident.delete(id)
+      this.directory.set(id, at)
+      this.cache.delete(id)
+    } else this.resident.set(id, row)
     if (id > this.seq) this.seq = id
     // Plain loops, no callback: this runs for every row of a snapshot being loaded.
     for (const { def, map } of this.indexList) {
@@ -115,29 +177,76 @@ export class MemoryTable<R extends Row> {
     }
   }
 
+  /** A resident row's bytes reached disk at `at`: it leaves memory for the cache, unless replaced meanwhile. */
+  settle(row: R, at: Location): void {
+    if (this.resident.get(row.id) !== row) return
+    this.resident.delete(row.id)
+    this.directory.set(row.id, at)
+    this.cache.set(row.id, row)
+  }
+
+  /** Where `id` is now, to compare with later (`relocate`) or to put back (`restore`). */
+  entry(id: number): Entry<R> {
+    const file = this.directory.file(id)
+    return { id, row: this.resident.get(id), file, offset: file === 0 ? 0 : this.directory.offset(id), length: file === 0 ? 0 : this.directory.length(id) }
+  }
+
+  /** The row's JSON bytes (read from disk, or written out of memory) and where it was taken from; null when absent. */
+  copyOut(id: number): { bytes: Buffer; from: Entry<R> } | null {
+    const from = this.entry(id)
+    if (from.row !== undefined) return { bytes: Buffer.from(JSON.stringify(from.row)), from }
+    if (from.file === 0 || !this.files) return null
+    return { bytes: this.files.bytes(from), from }
+  }
+
+  /** The row copied from `from` now also lives at `to`: it is read from there, unless it changed since. */
+  relocate(from: Entry<R>, to: Location): void {
+    const id = from.id
+    if (from.row !== undefined) {
+      if (this.resident.get(id) !== from.row) return
+      this.resident.delete(id)
+      this.cache.set(id, from.row)
+    } else if (this.resident.has(id) || this.directory.file(id) !== from.file || this.directory.offset(id) !== from.offset) return
+    this.directory.set(id, to)
+  }
+
+  /** Puts a row back where `was` says it was (undoing a failed commit). */
+  restore(was: Entry<R>): void {
+    if (this.has(was.id)) this.remove(was.id)
+    if (was.row !== undefined) this.apply(was.row)
+    else if (was.file !== 0) this.apply(freezeRow(JSON.parse(this.readText(was.id, was.file)) as R), was)
+  }
+
   remove(id: number): void {
-    const old = this.rows.get(id)
+    const old = this.get(id)
     if (!old) return
     this.unindex(old)
-    this.rows.delete(id)
+    this.forget(id)
     removeId(this.order, id)
   }
 
+  private forget(id: number): void {
+    this.resident.delete(id)
+    this.cache.delete(id)
+    this.directory.clear(id)
+  }
+
   /**
-   * Removes every row whose id is below `id`; answers them (oldest first).
-   * The ids leave the ordered list in one splice, not one per row, so
-   * trimming the front of a long log costs what the removed rows cost.
+   * Removes every row whose id is below `id`; answers where they were
+   * (oldest first). The ids leave the ordered list in one splice, not one
+   * per row, so trimming the front of a long log costs what the removed rows cost.
    */
-  removeBelow(id: number): R[] {
+  removeBelow(id: number): Entry<R>[] {
     const gone = this.order.splice(0, lowerBound(this.order, id))
-    const rows: R[] = []
+    const entries: Entry<R>[] = []
     for (const goneId of gone) {
-      const row = this.rows.get(goneId) as R
-      if (this.indexList.length > 0) this.unindex(row)
-      this.rows.delete(goneId)
-      rows.push(row)
+      entries.push(this.entry(goneId))
+      if (this.indexList.length > 0) this.unindex(this.get(goneId) as R)
+      this.resident.delete(goneId)
+      this.cache.delete(goneId)
     }
-    return rows
+    this.directory.clearBelow(id)
+    return entries
   }
 
   private unindex(row: R): void {
@@ -153,9 +262,8 @@ export class MemoryTable<R extends Row> {
   /** The row a unique index maps `key` to. */
   one(indexName: string, key: Key): R | null {
     const ids = idsIn(this.index(indexName).get(key))
-    return ids.length > 0 ? (this.rows.get(ids[0]) ?? null) : null
+    return ids.length > 0 ? this.get(ids[0]) : null
   }
-
   /** Would `row` collide with another row on a unique index? Answers the index name. */
   uniqueClash(row: R): string | null {
     for (const [name, { def, map }] of this.indexes) {
@@ -193,7 +301,7 @@ export class MemoryTable<R extends Row> {
     const [start, end] = bounds(ids, range)
     const out: number[] = []
     const take = (i: number): void => {
-      const row = this.rows.get(ids[i])
+      const row = this.get(ids[i])
       if (row && match(row)) out.push(ids[i])
     }
     if (range.order === 'asc') for (let i = start; i < end && out.length < range.limit; i++) take(i)
@@ -202,6 +310,11 @@ export class MemoryTable<R extends Row> {
   }
 
   get size(): number {
-    return this.rows.size
+    return this.order.length
+  }
+
+  /** Rows held in memory until their bytes are on disk. */
+  get residentRows(): number {
+    return this.resident.size
   }
 }

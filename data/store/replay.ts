@@ -6,7 +6,9 @@
 import { truncate } from 'node:fs/promises'
 import { readLines, parseLine } from './json-lines.js'
 import type { MemoryTable } from './memory-table.js'
+import { layoutOps } from './op-layout.js'
 import type { Row } from './port.js'
+import type { Location } from './row-directory.js'
 
 /**
  * One journal op: put a whole row, delete a row by id, or delete every row
@@ -15,10 +17,11 @@ import type { Row } from './port.js'
  */
 export type Op = ['p', string, Row] | ['d', string, number] | ['r', string, number]
 
-export function applyOp(tables: ReadonlyMap<string, MemoryTable<Row>>, op: Op): void {
+/** Applies one op; a put row with `at` is read from there from now on, without it it stays in memory. */
+export function applyOp(tables: ReadonlyMap<string, MemoryTable<Row>>, op: Op, at?: Location): void {
   const table = tables.get(op[1])
   if (!table) throw new Error(`journal names unknown table ${op[1]}`)
-  if (op[0] === 'p') table.apply(op[2])
+  if (op[0] === 'p') table.apply(op[2], at)
   else if (op[0] === 'd') {
     table.remove(op[2])
     // A deleted id is still spent: the sequence must never hand it out again.
@@ -39,11 +42,12 @@ const isOps = (value: unknown): value is Op[] =>
   )
 
 /**
- * Applies every transaction of `path`; answers how many were applied. With
- * `isLast`, a bad final line is a torn write and is cut from the file.
- * Throws on a bad line that is followed by others, or ends an older journal.
+ * Applies every transaction of `path` (file number `file`); answers how
+ * many were applied. With `isLast`, a bad final line is a torn write and is
+ * cut from the file. Throws on a bad line that is followed by others, or
+ * ends an older journal.
  */
-export async function replayJournal(path: string, tables: ReadonlyMap<string, MemoryTable<Row>>, isLast: boolean): Promise<number> {
+export async function replayJournal(path: string, file: number, tables: ReadonlyMap<string, MemoryTable<Row>>, isLast: boolean): Promise<number> {
   let applied = 0
   let torn: number | null = null
   for await (const lines of readLines(path)) {
@@ -54,7 +58,13 @@ export async function replayJournal(path: string, tables: ReadonlyMap<string, Me
         torn = line.offset
         continue
       }
-      for (const op of ops) applyOp(tables, op)
+      // A line svc wrote lays out again to its own length; one edited by hand may not, and its rows stay in memory.
+      const layout = layoutOps(ops)
+      const found = layout.bytes === line.bytes
+      for (const [i, op] of ops.entries()) {
+        const row = layout.rows[i]
+        applyOp(tables, op, found && row ? { file, offset: line.offset + row[0], length: row[1] } : undefined)
+      }
       applied++
     }
   }

@@ -13,8 +13,9 @@ import { open, rename, unlink } from 'node:fs/promises'
 import { PRIVATE_FILE } from './file-modes.js'
 import { fsyncPath } from './fsync.js'
 import { parseLine, readLines } from './json-lines.js'
-import type { MemoryTable } from './memory-table.js'
+import type { Entry, MemoryTable } from './memory-table.js'
 import type { Row } from './port.js'
+import { snapshotFile, type RowFiles } from './row-files.js'
 
 /** Version of the snapshot line format (the data dir's format lives in meta.json). */
 export const FORMAT = 1
@@ -29,8 +30,8 @@ export interface SnapshotHeader {
 const SLICE_MS = 8
 /** Rows between two looks at the clock. */
 const ROWS_PER_CHECK = 256
-/** Characters gathered before handing them to the file stream. */
-const WRITE_CHARS = 1 << 20
+/** Bytes gathered before one write. */
+const WRITE_BYTES = 1 << 20
 
 /**
  * Bytes written between two fdatasyncs of the snapshot. Syncing as we go
@@ -40,40 +41,72 @@ const WRITE_CHARS = 1 << 20
  */
 const SYNC_BYTES = 8 << 20
 
-/** Writes `snapshot-<journal>.jsonl` in `dir` atomically (tmp, fsync, rename, fsync dir). */
-export async function writeSnapshot(dir: string, journal: number, tables: ReadonlyMap<string, MemoryTable<Row>>): Promise<string> {
+/** A row copied into the snapshot, relocated there once its bytes are written. */
+interface Copied {
+  table: MemoryTable<Row>
+  from: Entry<Row>
+  offset: number
+  length: number
+}
+
+/**
+ * Writes `snapshot-<journal>.jsonl` in `dir` atomically (tmp, fsync, rename,
+ * fsync dir). Each row's bytes are copied from where they are (or written
+ * out of memory); with `files`, every row copied is read from the new
+ * snapshot from then on, unless it changed meanwhile, so the files it
+ * replaces can go.
+ */
+export async function writeSnapshot(dir: string, journal: number, tables: ReadonlyMap<string, MemoryTable<Row>>, files?: RowFiles): Promise<string> {
   const final = `${dir}/snapshot-${journal}.jsonl`
   const tmp = `${final}.tmp`
   const out = await open(tmp, 'w', PRIVATE_FILE)
+  const file = snapshotFile(journal)
+  let written = 0
   let unsynced = 0
-  const write = async (chunk: string): Promise<void> => {
-    const bytes = Buffer.from(chunk)
+  let chunks: Buffer[] = []
+  let buffered = 0
+  let copied: Copied[] = []
+  const flush = async (): Promise<void> => {
+    const bytes = Buffer.concat(chunks, buffered)
+    chunks = []
+    buffered = 0
     await out.write(bytes, 0, bytes.length, null)
+    written += bytes.length
     unsynced += bytes.length
+    if (files) for (const c of copied) c.table.relocate(c.from, { file, offset: c.offset, length: c.length })
+    copied = []
     if (unsynced >= SYNC_BYTES) {
       await out.datasync()
       unsynced = 0
     }
   }
+  const push = (chunk: Buffer): void => {
+    chunks.push(chunk)
+    buffered += chunk.length
+  }
   try {
-    let buf = ''
+    if (files) files.openAs(file, tmp)
     let sliceStart = performance.now()
-    let sinceCheck = 0
     for (const [name, table] of tables) {
-      const prefix = `[${JSON.stringify(name)},`
-      // Map iteration tolerates rows added or removed while we are away.
-      for (const row of table.rows.values()) {
-        buf += prefix + JSON.stringify(row) + ']\n'
-        if (buf.length > WRITE_CHARS) {
-          await write(buf)
-          buf = ''
+      const prefix = Buffer.from(`[${JSON.stringify(name)},`)
+      // Ids are walked in windows after the last one done, so rows added or removed while we are away are no trouble.
+      let since: number | undefined
+      for (;;) {
+        const ids = table.scan({ since, limit: ROWS_PER_CHECK, order: 'asc' })
+        for (const id of ids) {
+          const copy = table.copyOut(id)
+          if (!copy) continue
+          push(prefix)
+          copied.push({ table, from: copy.from, offset: written + buffered, length: copy.bytes.length })
+          push(copy.bytes)
+          push(LINE_END)
         }
-        if (++sinceCheck >= ROWS_PER_CHECK) {
-          sinceCheck = 0
-          if (performance.now() - sliceStart > SLICE_MS) {
-            await new Promise((r) => setImmediate(r))
-            sliceStart = performance.now()
-          }
+        if (buffered > WRITE_BYTES) await flush()
+        if (ids.length < ROWS_PER_CHECK) break
+        since = ids[ids.length - 1]
+        if (performance.now() - sliceStart > SLICE_MS) {
+          await new Promise((r) => setImmediate(r))
+          sliceStart = performance.now()
         }
       }
     }
@@ -81,8 +114,8 @@ export async function writeSnapshot(dir: string, journal: number, tables: Readon
     const seq: Record<string, number> = {}
     for (const [name, table] of tables) seq[name] = table.seq
     const header: SnapshotHeader = { format: FORMAT, journal, seq }
-    buf += JSON.stringify({ header }) + '\n'
-    await write(buf)
+    push(Buffer.from(JSON.stringify({ header }) + '\n'))
+    await flush()
     await out.sync()
   } catch (err) {
     await out.close().catch(() => undefined)
@@ -95,8 +128,14 @@ export async function writeSnapshot(dir: string, journal: number, tables: Readon
   return final
 }
 
-/** Reads a snapshot into the tables; answers its header. Throws on a damaged or unknown snapshot. */
-export async function loadSnapshot(path: string, tables: ReadonlyMap<string, MemoryTable<Row>>): Promise<SnapshotHeader> {
+const LINE_END = Buffer.from(']\n')
+
+/**
+ * Reads a snapshot (file number `file`) into the tables; answers its header.
+ * Each row is read from the snapshot from then on. Throws on a damaged or
+ * unknown snapshot.
+ */
+export async function loadSnapshot(path: string, file: number, tables: ReadonlyMap<string, MemoryTable<Row>>): Promise<SnapshotHeader> {
   let header: SnapshotHeader | null = null
   for await (const lines of readLines(path)) {
     for (const line of lines) {
@@ -105,7 +144,10 @@ export async function loadSnapshot(path: string, tables: ReadonlyMap<string, Mem
       if (Array.isArray(parsed)) {
         const table = tables.get(parsed[0])
         if (!table) throw new Error(`snapshot ${path} names unknown table ${parsed[0]}`)
-        table.apply(parsed[1])
+        // `["name",{...}]`: the row is what lies between the prefix and the closing bracket.
+        const prefix = parsed[0].length + 4
+        const plain = line.text.charCodeAt(prefix - 1) === 44 && line.text.charCodeAt(line.text.length - 1) === 93
+        table.apply(parsed[1], plain ? { file, offset: line.offset + prefix, length: line.bytes - prefix - 1 } : undefined)
       } else header = parsed.header
     }
   }
