@@ -23,11 +23,12 @@
  * snapshot is loaded, the journals from it on are replayed, and a torn last
  * line of the newest journal is cut (it was never acknowledged).
  */
-import { mkdir, readdir } from 'node:fs/promises'
+import { mkdir, readdir, stat } from 'node:fs/promises'
 import { join } from 'node:path'
 import { DomainError } from '../errors.js'
 import { PRIVATE_DIR } from './file-modes.js'
 import { Journal } from './journal.js'
+import { prefixHash, readIndexFile, removeIndexFile, writeIndexFile, type Coverage } from './index-file.js'
 import { acquireLock } from './lock.js'
 import { MemoryTable, type Entry } from './memory-table.js'
 import type { EventRow } from '../events/events.js'
@@ -64,6 +65,22 @@ const numbered = (files: string[], prefix: string): number[] =>
     .map((m) => Number(m[1]))
     .sort((a, b) => a - b)
 
+/**
+ * Does the index file's coverage still describe these files: the same
+ * snapshot, untouched, and the journal it was written at, the newest one,
+ * with the part it covers unchanged?
+ */
+async function covers(dir: string, c: Coverage, snapshotNo: number, journals: number[]): Promise<boolean> {
+  if (c.snapshot !== snapshotNo || journals[0] !== c.journal) return false
+  if (snapshotNo > 0) {
+    const snapshot = await stat(join(dir, `snapshot-${snapshotNo}.jsonl`))
+    if (snapshot.size !== c.snapshotSize || Math.round(snapshot.mtimeMs) !== c.snapshotMtimeMs) return false
+  }
+  const journal = join(dir, `journal-${c.journal}.jsonl`)
+  if ((await stat(journal)).size < c.journalBytes) return false
+  return (await prefixHash(journal, c.journalBytes)) === c.journalSha256
+}
+
 export class FileStore implements Store {
   readonly read: Readers
   private chain: Promise<unknown> = Promise.resolve()
@@ -71,6 +88,8 @@ export class FileStore implements Store {
   private followUp: Promise<void> | null = null
   private journalNo: number
   private lastCompactionMs: number | null = null
+  /** The newest snapshot's number; 0 while there is none. */
+  private snapshotNo = 0
   private closed = false
   private readonly eventListeners = new Set<EventsListener>()
   /** Batches of committed transactions not yet handed on, in commit (and so seq) order. */
@@ -105,16 +124,24 @@ export class FileStore implements Store {
       for (const f of files.filter((f) => f.endsWith('.tmp'))) await removeQuietly(join(dir, f))
       const snapshots = numbered(files, 'snapshot')
       const base = snapshots.length > 0 ? snapshots[snapshots.length - 1] : 1
-      if (snapshots.length > 0) await loadSnapshot(join(dir, `snapshot-${base}.jsonl`), snapshotFile(base), tables)
+      const snapshotNo = snapshots.length > 0 ? base : 0
       const journals = numbered(files, 'journal').filter((n) => n >= base)
+      const index = await readIndexFile(dir, (c) => covers(dir, c, snapshotNo, journals))
+      if (index) {
+        for (const [name, state] of index.tables) tables.get(name)?.importState(state)
+      } else if (snapshots.length > 0) await loadSnapshot(join(dir, `snapshot-${base}.jsonl`), snapshotFile(base), tables)
       for (const [i, n] of journals.entries()) {
-        await replayJournal(join(dir, `journal-${n}.jsonl`), journalFile(n), tables, i === journals.length - 1)
+        if (index && n < index.coverage.journal) continue
+        const from = index && n === index.coverage.journal ? index.coverage.journalBytes : 0
+        await replayJournal(join(dir, `journal-${n}.jsonl`), journalFile(n), tables, i === journals.length - 1, from)
       }
       const current = journals.length > 0 ? journals[journals.length - 1] : base
       for (const n of numbered(files, 'journal').filter((n) => n < base)) await removeQuietly(join(dir, `journal-${n}.jsonl`))
       for (const n of snapshots.filter((n) => n < base)) await removeQuietly(join(dir, `snapshot-${n}.jsonl`))
       const journal = await Journal.open(join(dir, `journal-${current}.jsonl`))
-      return new FileStore(dir, rowFiles, tables, journal, current, release, options.compactBytes ?? 64 * 1024 * 1024)
+      const store = new FileStore(dir, rowFiles, tables, journal, current, release, options.compactBytes ?? 64 * 1024 * 1024)
+      store.snapshotNo = snapshotNo
+      return store
     } catch (err) {
       release()
       throw err
@@ -280,7 +307,9 @@ export class FileStore implements Store {
     this.journalNo = next
     await switched
     await writeSnapshot(this.dir, next, this.tables, this.files)
-    // Every row is now read from the new snapshot or the new journal.
+    this.snapshotNo = next
+    // Every row is now read from the new snapshot or the new journal; the index file points into the old ones.
+    await removeIndexFile(this.dir)
     this.files.closeBelow(snapshotFile(next))
     const files = await readdir(this.dir)
     for (const n of numbered(files, 'journal').filter((n) => n < next)) await removeGradually(join(this.dir, `journal-${n}.jsonl`))
@@ -301,8 +330,39 @@ export class FileStore implements Store {
     if (this.compacting) await this.compacting.catch(() => undefined)
     if (this.followUp) await this.followUp.catch(() => undefined)
     await this.journal.close()
+    await this.writeIndex()
     this.files.closeAll()
     this.release()
+  }
+
+  /** Leaves an index file for the next open, if every row's place is known. */
+  private async writeIndex(): Promise<void> {
+    if (this.journal.failure) return
+    const states = new Map<string, NonNullable<ReturnType<MemoryTable<Row>['exportState']>>>()
+    for (const [name, table] of this.tables) {
+      const state = table.exportState()
+      if (!state) return
+      states.set(name, state)
+    }
+    const write = async (): Promise<void> => {
+      const snapshot = this.snapshotNo > 0 ? await stat(join(this.dir, `snapshot-${this.snapshotNo}.jsonl`)) : null
+      const journalBytes = this.journal.bytes
+      await writeIndexFile(
+        this.dir,
+        {
+          snapshot: this.snapshotNo,
+          snapshotSize: snapshot?.size ?? 0,
+          snapshotMtimeMs: Math.round(snapshot?.mtimeMs ?? 0),
+          journal: this.journalNo,
+          journalBytes,
+          journalSha256: await prefixHash(join(this.dir, `journal-${this.journalNo}.jsonl`), journalBytes),
+        },
+        states,
+      )
+    }
+    await write().catch((err: unknown) => {
+      process.emitWarning(`svc: could not write the store's index file (the next start reads every row): ${(err as Error).message}`)
+    })
   }
 }
 

@@ -18,12 +18,13 @@ export interface Line {
 
 const CHUNK = 8 << 20
 
-export async function* readLines(path: string): AsyncGenerator<Line[]> {
+/** The lines of `path` from byte `from` on (a line's start). */
+export async function* readLines(path: string, from = 0): AsyncGenerator<Line[]> {
   const handle = await open(path, 'r')
   try {
     let carry: Buffer = Buffer.alloc(0)
-    let carryOffset = 0
-    let position = 0
+    let carryOffset = from
+    let position = from
     for (;;) {
       const chunk = Buffer.allocUnsafe(CHUNK)
       const { bytesRead } = await handle.read(chunk, 0, CHUNK, position)

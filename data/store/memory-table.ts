@@ -64,6 +64,43 @@ const removeFrom = (map: Map<Key, Bucket>, key: Key, id: number): void => {
   if (bucket.length === 1) map.set(key, bucket[0])
 }
 
+function exportIndex(map: Map<Key, Bucket>): IndexState {
+  let numeric = true
+  let total = 0
+  for (const [key, bucket] of map) {
+    if (typeof key !== 'number') numeric = false
+    total += typeof bucket === 'number' ? 1 : bucket.length
+  }
+  const keys = numeric ? new Float64Array(map.size) : new Array<Key>(map.size)
+  const counts = new Uint32Array(map.size)
+  const ids = new Float64Array(total)
+  let k = 0
+  let at = 0
+  for (const [key, bucket] of map) {
+    keys[k] = key as never
+    if (typeof bucket === 'number') {
+      counts[k] = 1
+      ids[at++] = bucket
+    } else {
+      counts[k] = bucket.length
+      ids.set(bucket, at)
+      at += bucket.length
+    }
+    k++
+  }
+  return { keys, counts, ids }
+}
+
+function importIndex(map: Map<Key, Bucket>, index: IndexState): void {
+  const { keys, counts, ids } = index
+  let at = 0
+  for (let k = 0; k < counts.length; k++) {
+    const count = counts[k]
+    map.set(keys[k], count === 1 ? ids[at] : Array.from(ids.subarray(at, at + count)))
+    at += count
+  }
+}
+
 /** Shares one frozen empty array for every empty array of a row and of the objects in it. */
 const shareEmpty = (value: Record<string, unknown>, depth: number): void => {
   for (const name in value) {
@@ -83,6 +120,24 @@ export interface Entry<R> {
   file: number
   offset: number
   length: number
+}
+
+/** One index as arrays: each key, how many ids it holds, and all the ids, key after key. */
+export interface IndexState {
+  keys: Float64Array | Key[]
+  counts: Uint32Array
+  ids: Float64Array
+}
+
+/** Everything a table knows but its rows: for an index file, so an open need not read every row. */
+export interface TableState {
+  seq: number
+  /** All ids in order, and where each one's row is. */
+  ids: Float64Array
+  files: Uint32Array
+  offsets: Float64Array
+  lengths: Uint32Array
+  indexes: Record<string, IndexState>
 }
 
 /** Parsed rows a table keeps at most, most recently used first. */
@@ -311,6 +366,43 @@ export class MemoryTable<R extends Row> {
 
   get size(): number {
     return this.order.length
+  }
+
+  /** The table's ids, places and indexes; null while a row is only in memory (its place is not known). */
+  exportState(): TableState | null {
+    if (this.resident.size > 0) return null
+    const n = this.order.length
+    const state: TableState = {
+      seq: this.seq,
+      ids: Float64Array.from(this.order),
+      files: new Uint32Array(n),
+      offsets: new Float64Array(n),
+      lengths: new Uint32Array(n),
+      indexes: {},
+    }
+    for (let i = 0; i < n; i++) {
+      const id = this.order[i]
+      state.files[i] = this.directory.file(id)
+      state.offsets[i] = this.directory.offset(id)
+      state.lengths[i] = this.directory.length(id)
+    }
+    for (const [name, { map }] of this.indexes) state.indexes[name] = exportIndex(map)
+    return state
+  }
+
+  /** Takes over a state `exportState` answered (into an empty table). */
+  importState(state: TableState): void {
+    this.seq = Math.max(this.seq, state.seq)
+    const n = state.ids.length
+    for (let i = 0; i < n; i++) {
+      const id = state.ids[i]
+      this.order.push(id)
+      this.directory.set(id, { file: state.files[i], offset: state.offsets[i], length: state.lengths[i] })
+    }
+    for (const [name, { map }] of this.indexes) {
+      const index = state.indexes[name]
+      if (index) importIndex(map, index)
+    }
   }
 
   /** Rows held in memory until their bytes are on disk. */

@@ -42,15 +42,15 @@ const isOps = (value: unknown): value is Op[] =>
   )
 
 /**
- * Applies every transaction of `path` (file number `file`); answers how
- * many were applied. With `isLast`, a bad final line is a torn write and is
- * cut from the file. Throws on a bad line that is followed by others, or
- * ends an older journal.
+ * Applies every transaction of `path` (file number `file`) from byte `from`
+ * on; answers how many were applied. With `isLast`, a bad final line is a
+ * torn write and is cut from the file. Throws on a bad line that is
+ * followed by others, or ends an older journal.
  */
-export async function replayJournal(path: string, file: number, tables: ReadonlyMap<string, MemoryTable<Row>>, isLast: boolean): Promise<number> {
+export async function replayJournal(path: string, file: number, tables: ReadonlyMap<string, MemoryTable<Row>>, isLast: boolean, from = 0): Promise<number> {
   let applied = 0
   let torn: number | null = null
-  for await (const lines of readLines(path)) {
+  for await (const lines of readLines(path, from)) {
     for (const line of lines) {
       if (torn !== null) throw corrupt(path, torn, applied + 1)
       const ops = parseLine(line)

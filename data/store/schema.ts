@@ -3,6 +3,7 @@
  * are derived from a row; a key function may answer several keys (a post is
  * under each of its hashtags) or none. Composite keys are joined with `:`.
  */
+import { createHash } from 'node:crypto'
 import type { Key } from './port.js'
 import type { Rows, TableName } from './tables.js'
 
@@ -144,3 +145,19 @@ export const schema: { [K in TableName]: TableDef<Rows[K]> } = {
 }
 
 export const tableNames = Object.keys(schema) as TableName[]
+
+/**
+ * Names the tables, their indexes and how each derives its keys: an index
+ * file written under another schema (an older svc) would answer wrong ids,
+ * so it is used only under the same fingerprint.
+ */
+export const schemaFingerprint: string = createHash('sha256')
+  .update(
+    JSON.stringify(
+      Object.entries(schema).map(([table, defs]) => [
+        table,
+        Object.entries(defs as TableDef<unknown>).map(([name, def]) => [name, def.unique === true, def.key.toString()]),
+      ]),
+    ),
+  )
+  .digest('hex')

@@ -1,0 +1,175 @@
+/**
+ * The index file (`index.bin`): what the tables know besides their rows (ids,
+ * where each row's bytes are, every secondary index), written when the store
+ * closes, so the next open reads it instead of parsing every row. Bitcask
+ * calls this a hint file.
+ *
+ * It is derived data, never the only copy of anything: it says which
+ * snapshot and how far into which journal it covers, and an open uses it
+ * only when those files are still there, the journal has not been cut
+ * below that point and the schema's indexes are the same; then only the
+ * journal after it is replayed. Otherwise
+ * (none, stale after a compaction, damaged) the open reads the JSON files as
+ * it always could. Compaction deletes it, since it points into the files a
+ * compaction removes.
+ *
+ * Layout: one JSON header line (what follows, and what it covers), then the
+ * arrays' bytes, each section starting on an 8-byte boundary.
+ */
+import { createHash } from 'node:crypto'
+import { open, readFile, rename, stat } from 'node:fs/promises'
+import { PRIVATE_FILE } from './file-modes.js'
+import { fsyncPath } from './fsync.js'
+import type { IndexState, TableState } from './memory-table.js'
+import type { Key } from './port.js'
+import { schemaFingerprint } from './schema.js'
+import { removeQuietly } from './snapshot.js'
+
+export const INDEX_FILE = 'index.bin'
+const FORMAT = 1
+
+/**
+ * What an index file covers: snapshot `snapshot` (0: none), then journal
+ * `journal` up to byte `journalBytes`. The snapshot never changes once
+ * written, so its size and time say it is the same file; the journal grows,
+ * so the part covered is checked by its hash.
+ */
+export interface Coverage {
+  snapshot: number
+  snapshotSize: number
+  snapshotMtimeMs: number
+  journal: number
+  journalBytes: number
+  journalSha256: string
+}
+
+/** The SHA-256 of the first `bytes` bytes of `path` (a journal: at most a compaction's worth). */
+export async function prefixHash(path: string, bytes: number): Promise<string> {
+  const hash = createHash('sha256')
+  const handle = await open(path, 'r')
+  try {
+    const chunk = Buffer.allocUnsafe(8 << 20)
+    for (let at = 0; at < bytes; ) {
+      const { bytesRead } = await handle.read(chunk, 0, Math.min(chunk.length, bytes - at), at)
+      if (bytesRead === 0) break
+      hash.update(chunk.subarray(0, bytesRead))
+      at += bytesRead
+    }
+  } finally {
+    await handle.close()
+  }
+  return hash.digest('hex')
+}
+
+type Kind = 'f64' | 'u32' | 'json'
+
+interface Section {
+  table: string
+  part: string
+  kind: Kind
+  bytes: number
+}
+
+interface Header extends Coverage {
+  format: number
+  /** The schema the indexes were derived under. */
+  schema: string
+  sections: Section[]
+  tables: Record<string, { seq: number }>
+}
+
+const PARTS = ['ids', 'files', 'offsets', 'lengths'] as const
+
+const pad = (n: number): number => (8 - (n % 8)) % 8
+
+function encode(value: Float64Array | Uint32Array | Key[]): { kind: Kind; bytes: Buffer } {
+  if (value instanceof Float64Array) return { kind: 'f64', bytes: Buffer.from(value.buffer, value.byteOffset, value.byteLength) }
+  if (value instanceof Uint32Array) return { kind: 'u32', bytes: Buffer.from(value.buffer, value.byteOffset, value.byteLength) }
+  return { kind: 'json', bytes: Buffer.from(JSON.stringify(value)) }
+}
+
+function decode(kind: Kind, bytes: Buffer): Float64Array | Uint32Array | Key[] {
+  if (kind === 'json') return JSON.parse(bytes.toString('utf8')) as Key[]
+  // A copy: the file's buffer need not be aligned for a typed view.
+  const copy = new Uint8Array(bytes.length)
+  copy.set(bytes)
+  return kind === 'f64' ? new Float64Array(copy.buffer) : new Uint32Array(copy.buffer)
+}
+
+/** Writes the index file of `dir` atomically (tmp, fsync, rename, fsync dir). */
+export async function writeIndexFile(dir: string, coverage: Coverage, tables: ReadonlyMap<string, TableState>): Promise<void> {
+  const sections: Section[] = []
+  const blobs: Buffer[] = []
+  const add = (table: string, part: string, value: Float64Array | Uint32Array | Key[]): void => {
+    const { kind, bytes } = encode(value)
+    sections.push({ table, part, kind, bytes: bytes.length })
+    blobs.push(bytes, Buffer.alloc(pad(bytes.length)))
+  }
+  const seqs: Record<string, { seq: number }> = {}
+  for (const [name, state] of tables) {
+    seqs[name] = { seq: state.seq }
+    for (const part of PARTS) add(name, part, state[part])
+    for (const [index, { keys, counts, ids }] of Object.entries(state.indexes)) {
+      add(name, `index:${index}:keys`, keys)
+      add(name, `index:${index}:counts`, counts)
+      add(name, `index:${index}:ids`, ids)
+    }
+  }
+  const header: Header = { format: FORMAT, schema: schemaFingerprint, ...coverage, sections, tables: seqs }
+  const line = Buffer.from(JSON.stringify(header) + '\n')
+  const final = `${dir}/${INDEX_FILE}`
+  const tmp = `${final}.tmp`
+  const out = await open(tmp, 'w', PRIVATE_FILE)
+  try {
+    await out.writev([line, Buffer.alloc(pad(line.length)), ...blobs])
+    await out.sync()
+  } finally {
+    await out.close()
+  }
+  await rename(tmp, final)
+  await fsyncPath(dir)
+}
+
+/** The index file of `dir` if there is one that `usable` accepts and that reads whole; null otherwise. */
+export async function readIndexFile(
+  dir: string,
+  usable: (coverage: Coverage) => Promise<boolean>,
+): Promise<{ coverage: Coverage; tables: Map<string, TableState> } | null> {
+  const path = `${dir}/${INDEX_FILE}`
+  try {
+    await stat(path)
+  } catch {
+    return null
+  }
+  try {
+    const file = await readFile(path)
+    const nl = file.indexOf(10)
+    const header = JSON.parse(file.toString('utf8', 0, nl)) as Header
+    if (header.format !== FORMAT || header.schema !== schemaFingerprint || !(await usable(header))) return null
+    let at = nl + 1 + pad(nl + 1)
+    const tables = new Map<string, TableState>()
+    for (const { table, part, kind, bytes } of header.sections) {
+      if (at + bytes > file.length) return null
+      const value = decode(kind, file.subarray(at, at + bytes))
+      at += bytes + pad(bytes)
+      let state = tables.get(table)
+      if (!state) {
+        state = { seq: header.tables[table]?.seq ?? 0, indexes: {} } as TableState
+        tables.set(table, state)
+      }
+      if (part.startsWith('index:')) {
+        const [, index, piece] = part.split(':')
+        const partial = (state.indexes[index] ??= {} as IndexState) as unknown as Record<string, unknown>
+        partial[piece] = value
+      } else (state as unknown as Record<string, unknown>)[part] = value
+    }
+    if (at !== file.length) return null
+    const { snapshot, snapshotSize, snapshotMtimeMs, journal, journalBytes, journalSha256 } = header
+    return { coverage: { snapshot, snapshotSize, snapshotMtimeMs, journal, journalBytes, journalSha256 }, tables }
+  } catch {
+    // Damaged: the JSON files say the same, only slower.
+    return null
+  }
+}
+
+export const removeIndexFile = (dir: string): Promise<void> => removeQuietly(`${dir}/${INDEX_FILE}`)
