@@ -49,7 +49,7 @@ export async function prefixHash(path: string, bytes: number): Promise<string> {
   const handle = await open(path, 'r')
   try {
     const chunk = Buffer.allocUnsafe(8 << 20)
-    for (let at = 0; at < bytes; ) {
+    for (let at = 0; at < bytes;) {
       const { bytesRead } = await handle.read(chunk, 0, Math.min(chunk.length, bytes - at), at)
       if (bytesRead === 0) break
       hash.update(chunk.subarray(0, bytesRead))

@@ -167,7 +167,11 @@ t.test('a compaction that renamed its snapshot but kept the old journal opens fr
   const again = await FileStore.open(dir)
   t.teardown(() => again.close())
   t.same(await everything(again), before)
-  t.same(readdirSync(storeDir(dir)).sort(), ['index.bin', 'journal-2.jsonl', 'snapshot-2.jsonl'], 'the old journal is gone; the index file of the last close stays')
+  t.same(
+    readdirSync(storeDir(dir)).sort(),
+    ['index.bin', 'journal-2.jsonl', 'snapshot-2.jsonl'],
+    'the old journal is gone; the index file of the last close stays',
+  )
 })
 
 t.test('after a compaction the reopened store equals the store before it', async (t) => {
