@@ -26,7 +26,7 @@ import { schemaFingerprint } from './schema.js'
 import { removeQuietly } from './snapshot.js'
 
 export const INDEX_FILE = 'index.bin'
-const FORMAT = 1
+const FORMAT = 2
 
 /**
  * What an index file covers: snapshot `snapshot` (0: none), then journal
@@ -61,7 +61,8 @@ export async function prefixHash(path: string, bytes: number): Promise<string> {
   return hash.digest('hex')
 }
 
-type Kind = 'f64' | 'u32' | 'json'
+/** Typed arrays as their bytes; keys as lines when no key holds a newline (a tenth of JSON's parse time), else JSON. */
+type Kind = 'f64' | 'u32' | 'lines' | 'json'
 
 interface Section {
   table: string
@@ -85,15 +86,19 @@ const pad = (n: number): number => (8 - (n % 8)) % 8
 function encode(value: Float64Array | Uint32Array | Key[]): { kind: Kind; bytes: Buffer } {
   if (value instanceof Float64Array) return { kind: 'f64', bytes: Buffer.from(value.buffer, value.byteOffset, value.byteLength) }
   if (value instanceof Uint32Array) return { kind: 'u32', bytes: Buffer.from(value.buffer, value.byteOffset, value.byteLength) }
+  if (value.every((key) => typeof key === 'string' && !key.includes('\n'))) return { kind: 'lines', bytes: Buffer.from(value.join('\n')) }
   return { kind: 'json', bytes: Buffer.from(JSON.stringify(value)) }
 }
 
 function decode(kind: Kind, bytes: Buffer): Float64Array | Uint32Array | Key[] {
   if (kind === 'json') return JSON.parse(bytes.toString('utf8')) as Key[]
-  // A copy: the file's buffer need not be aligned for a typed view.
-  const copy = new Uint8Array(bytes.length)
-  copy.set(bytes)
-  return kind === 'f64' ? new Float64Array(copy.buffer) : new Uint32Array(copy.buffer)
+  if (kind === 'lines') return bytes.length === 0 ? [] : bytes.toString('utf8').split('\n')
+  const width = kind === 'f64' ? 8 : 4
+  // A view where the bytes are aligned for one (a file read whole starts on a fresh allocation), else a copy.
+  const aligned = bytes.byteOffset % width === 0 ? bytes : Buffer.from(bytes)
+  return kind === 'f64'
+    ? new Float64Array(aligned.buffer, aligned.byteOffset, aligned.length / 8)
+    : new Uint32Array(aligned.buffer, aligned.byteOffset, aligned.length / 4)
 }
 
 /** Writes the index file of `dir` atomically (tmp, fsync, rename, fsync dir). */
@@ -109,9 +114,9 @@ export async function writeIndexFile(dir: string, coverage: Coverage, tables: Re
   for (const [name, state] of tables) {
     seqs[name] = { seq: state.seq }
     for (const part of PARTS) add(name, part, state[part])
-    for (const [index, { keys, counts, ids }] of Object.entries(state.indexes)) {
+    for (const [index, { keys, starts, ids }] of Object.entries(state.indexes)) {
       add(name, `index:${index}:keys`, keys)
-      add(name, `index:${index}:counts`, counts)
+      add(name, `index:${index}:starts`, starts)
       add(name, `index:${index}:ids`, ids)
     }
   }

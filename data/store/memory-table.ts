@@ -17,14 +17,12 @@
  * unique keys), and empty arrays inside a row share one frozen instance.
  */
 import { LRUCache } from 'lru-cache'
+import { IndexMap, sortKeys, type Bucket } from './index-map.js'
 import type { Key, Range, Row } from './port.js'
 import { RowDirectory, type Location } from './row-directory.js'
 import type { RowFiles } from './row-files.js'
 import type { IndexDef, TableDef } from './schema.js'
 import { bounds, insertId, lowerBound, mergeRange, removeId, windowIds } from './sorted-ids.js'
-
-/** The ids under one index key: a lone id, or a sorted array of two or more. */
-type Bucket = number | number[]
 
 const NONE: readonly number[] = Object.freeze([])
 const EMPTY: readonly unknown[] = Object.freeze([])
@@ -44,61 +42,69 @@ const sameKeys = (a: Derived, b: Derived): boolean => {
   return a.every((key, i) => key === b[i])
 }
 
-const idsIn = (bucket: Bucket | undefined): readonly number[] => (bucket === undefined ? NONE : typeof bucket === 'number' ? [bucket] : bucket)
+const idsIn = (bucket: Bucket | undefined): ArrayLike<number> => (bucket === undefined ? NONE : typeof bucket === 'number' ? [bucket] : bucket)
 
-const addTo = (map: Map<Key, Bucket>, key: Key, id: number): void => {
+/** A bucket to change in place: an array of its own (a view of an index file's arrays is copied first). */
+const own = (map: IndexMap, key: Key, bucket: number[] | Float64Array): number[] => {
+  if (Array.isArray(bucket)) return bucket
+  const copy = Array.from(bucket)
+  map.set(key, copy)
+  return copy
+}
+
+const addTo = (map: IndexMap, key: Key, id: number): void => {
   const bucket = map.get(key)
   if (bucket === undefined) map.set(key, id)
-  else if (typeof bucket !== 'number') insertId(bucket, id)
+  else if (typeof bucket !== 'number') insertId(own(map, key, bucket), id)
   else if (bucket !== id) map.set(key, bucket < id ? [bucket, id] : [id, bucket])
 }
 
-const removeFrom = (map: Map<Key, Bucket>, key: Key, id: number): void => {
+const removeFrom = (map: IndexMap, key: Key, id: number): void => {
   const bucket = map.get(key)
   if (bucket === undefined) return
   if (typeof bucket === 'number') {
     if (bucket === id) map.delete(key)
     return
   }
-  removeId(bucket, id)
-  if (bucket.length === 1) map.set(key, bucket[0])
+  const ids = own(map, key, bucket)
+  removeId(ids, id)
+  if (ids.length === 1) map.set(key, ids[0])
 }
 
-function exportIndex(map: Map<Key, Bucket>): IndexState {
-  let numeric = true
+function exportIndex(map: IndexMap): IndexState {
+  const unsorted: Key[] = []
   let total = 0
   for (const [key, bucket] of map) {
-    if (typeof key !== 'number') numeric = false
+    unsorted.push(key)
     total += typeof bucket === 'number' ? 1 : bucket.length
   }
-  const keys = numeric ? new Float64Array(map.size) : new Array<Key>(map.size)
-  const counts = new Uint32Array(map.size)
+  const keys = sortKeys(unsorted) ?? unsorted
+  const starts = new Uint32Array(keys.length + 1)
   const ids = new Float64Array(total)
-  let k = 0
   let at = 0
-  for (const [key, bucket] of map) {
-    keys[k] = key as never
-    if (typeof bucket === 'number') {
-      counts[k] = 1
-      ids[at++] = bucket
-    } else {
-      counts[k] = bucket.length
+  for (let k = 0; k < keys.length; k++) {
+    starts[k] = at
+    const bucket = map.get(keys[k]) as Bucket
+    if (typeof bucket === 'number') ids[at++] = bucket
+    else {
       ids.set(bucket, at)
       at += bucket.length
     }
-    k++
   }
-  return { keys, counts, ids }
+  starts[keys.length] = at
+  return { keys, starts, ids }
 }
 
-function importIndex(map: Map<Key, Bucket>, index: IndexState): void {
-  const { keys, counts, ids } = index
-  let at = 0
-  for (let k = 0; k < counts.length; k++) {
-    const count = counts[k]
-    map.set(keys[k], count === 1 ? ids[at] : Array.from(ids.subarray(at, at + count)))
-    at += count
+/** The index of a state: its arrays as they are when its keys are sorted, else (a mix of numbers and strings) entries. */
+function importIndex(index: IndexState): IndexMap {
+  const { keys, starts, ids } = index
+  if (keys instanceof Float64Array || keys.every((k) => typeof k === 'string')) return new IndexMap({ keys: keys as Float64Array | string[], starts, ids })
+  const map = new IndexMap()
+  for (let k = 0; k < keys.length; k++) {
+    const count = starts[k + 1] - starts[k]
+    map.set(keys[k], count === 1 ? ids[starts[k]] : Array.from(ids.subarray(starts[k], starts[k + 1])))
   }
+  return map
 }
 
 /** Shares one frozen empty array for every empty array of a row and of the objects in it. */
@@ -122,10 +128,10 @@ export interface Entry<R> {
   length: number
 }
 
-/** One index as arrays: each key, how many ids it holds, and all the ids, key after key. */
+/** One index as arrays: each key (sorted when all are numbers or all strings), where its ids start, and all the ids, key after key. */
 export interface IndexState {
   keys: Float64Array | Key[]
-  counts: Uint32Array
+  starts: Uint32Array
   ids: Float64Array
 }
 
@@ -156,9 +162,9 @@ export class MemoryTable<R extends Row> {
   private readonly cache: LRUCache<number, R>
   private readonly directory = new RowDirectory()
   private readonly order: number[] = []
-  private readonly indexes = new Map<string, { def: IndexDef<R>; map: Map<Key, Bucket> }>()
+  private readonly indexes = new Map<string, { def: IndexDef<R>; map: IndexMap }>()
   /** The same indexes as a list: walked for every row applied, so no iterator per call. */
-  private readonly indexList: { def: IndexDef<R>; map: Map<Key, Bucket> }[] = []
+  private readonly indexList: { def: IndexDef<R>; map: IndexMap }[] = []
   seq = 0
 
   constructor(
@@ -169,7 +175,7 @@ export class MemoryTable<R extends Row> {
   ) {
     this.cache = new LRUCache<number, R>({ max: cachedRows })
     for (const [indexName, def] of Object.entries(defs)) {
-      const index = { def, map: new Map<Key, Bucket>() }
+      const index = { def, map: new IndexMap() }
       this.indexes.set(indexName, index)
       this.indexList.push(index)
     }
@@ -308,7 +314,7 @@ export class MemoryTable<R extends Row> {
     for (const { def, map } of this.indexList) forKeys(def.key(row), (key) => removeFrom(map, key, row.id))
   }
 
-  private index(name: string): Map<Key, Bucket> {
+  private index(name: string): IndexMap {
     const index = this.indexes.get(name)
     if (!index) throw new Error(`table ${this.name} has no index ${name}`)
     return index.map
@@ -325,7 +331,8 @@ export class MemoryTable<R extends Row> {
       if (!def.unique) continue
       let clash = false
       forKeys(def.key(row), (key) => {
-        clash ||= idsIn(map.get(key)).some((id) => id !== row.id)
+        const ids = idsIn(map.get(key))
+        for (let i = 0; i < ids.length; i++) clash ||= ids[i] !== row.id
       })
       if (clash) return name
     }
@@ -393,15 +400,11 @@ export class MemoryTable<R extends Row> {
   /** Takes over a state `exportState` answered (into an empty table). */
   importState(state: TableState): void {
     this.seq = Math.max(this.seq, state.seq)
-    const n = state.ids.length
-    for (let i = 0; i < n; i++) {
-      const id = state.ids[i]
-      this.order.push(id)
-      this.directory.set(id, { file: state.files[i], offset: state.offsets[i], length: state.lengths[i] })
-    }
-    for (const [name, { map }] of this.indexes) {
-      const index = state.indexes[name]
-      if (index) importIndex(map, index)
+    for (let i = 0; i < state.ids.length; i++) this.order.push(state.ids[i])
+    this.directory.load(state.ids, state.files, state.offsets, state.lengths)
+    for (const [name, index] of this.indexes) {
+      const loaded = state.indexes[name]
+      if (loaded) index.map = importIndex(loaded)
     }
   }
 

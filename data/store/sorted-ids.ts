@@ -2,7 +2,7 @@
 import type { Range } from './port.js'
 
 /** First index whose id is >= `id`. */
-export function lowerBound(ids: readonly number[], id: number): number {
+export function lowerBound(ids: ArrayLike<number>, id: number): number {
   let lo = 0
   let hi = ids.length
   while (lo < hi) {
@@ -29,25 +29,28 @@ export function removeId(ids: number[], id: number): void {
 }
 
 /** The positions `[start, end)` of `ids` strictly after `since` and strictly before `before`. */
-export function bounds(ids: readonly number[], range: Range): [number, number] {
+export function bounds(ids: ArrayLike<number>, range: Range): [number, number] {
   const start = range.since === undefined ? 0 : lowerBound(ids, range.since + 1)
   const end = range.before === undefined ? ids.length : lowerBound(ids, range.before)
   return [start, end]
 }
 
 /** The ids of `ids` inside `range`: newest first for `desc`, oldest first for `asc`. */
-export function windowIds(ids: readonly number[], range: Range): number[] {
+export function windowIds(ids: ArrayLike<number>, range: Range): number[] {
   const [start, end] = bounds(ids, range)
   if (end <= start || range.limit <= 0) return []
-  if (range.order === 'asc') return ids.slice(start, Math.min(end, start + range.limit))
   const out: number[] = []
+  if (range.order === 'asc') {
+    for (let i = start; i < end && out.length < range.limit; i++) out.push(ids[i])
+    return out
+  }
   for (let i = end - 1; i >= start && out.length < range.limit; i--) out.push(ids[i])
   return out
 }
 
 /** A position in one sorted array, walking towards `stop` (exclusive). */
 interface Cursor {
-  ids: readonly number[]
+  ids: ArrayLike<number>
   at: number
   stop: number
 }
@@ -57,7 +60,7 @@ interface Cursor {
  * A k-way merge: a heap of cursors, one per array, so a timeline over many
  * followed authors costs `limit × log(authors)` and copies no array.
  */
-export function mergeRange(lists: readonly (readonly number[])[], range: Range): number[] {
+export function mergeRange(lists: readonly ArrayLike<number>[], range: Range): number[] {
   if (range.limit <= 0) return []
   const asc = range.order === 'asc'
   const heap: Cursor[] = []
