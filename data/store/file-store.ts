@@ -45,8 +45,8 @@ export interface FileStoreOptions {
   compactBytes?: number
   /** Skip the data dir lock (the caller already holds it). */
   locked?: boolean
-  /** Parsed rows each table keeps in memory at most (the rest are read from disk when asked for). */
-  cachedRows?: number
+  /** Bytes of row JSON each table keeps parsed in memory (the rest are read from disk when asked for). */
+  cacheBytes?: number
 }
 
 type Tables = Map<string, MemoryTable<Row>>
@@ -118,7 +118,7 @@ export class FileStore implements Store {
     try {
       const tables: Tables = new Map()
       const rowFiles = new RowFiles(dir)
-      for (const name of tableNames) tables.set(name, new MemoryTable(name, schema[name] as TableDef<Row>, rowFiles, options.cachedRows))
+      for (const name of tableNames) tables.set(name, new MemoryTable(name, schema[name] as TableDef<Row>, rowFiles, options.cacheBytes))
       const files = await readdir(dir)
       // A compaction interrupted before its rename leaves only a tmp file.
       for (const f of files.filter((f) => f.endsWith('.tmp'))) await removeQuietly(join(dir, f))

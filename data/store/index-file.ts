@@ -17,7 +17,7 @@
  * arrays' bytes, each section starting on an 8-byte boundary.
  */
 import { createHash } from 'node:crypto'
-import { open, readFile, rename, stat } from 'node:fs/promises'
+import { open, rename, stat } from 'node:fs/promises'
 import { PRIVATE_FILE } from './file-modes.js'
 import { fsyncPath } from './fsync.js'
 import type { IndexState, TableState } from './memory-table.js'
@@ -101,6 +101,23 @@ function decode(kind: Kind, bytes: Buffer): Float64Array | Uint32Array | Key[] {
     : new Uint32Array(aligned.buffer, aligned.byteOffset, aligned.length / 4)
 }
 
+/** A file's bytes in one buffer of its own (so aligned for typed views), read in big steps. */
+async function readWhole(path: string): Promise<Buffer> {
+  const handle = await open(path, 'r')
+  try {
+    const size = (await handle.stat()).size
+    const buf = Buffer.allocUnsafeSlow(size)
+    for (let at = 0; at < size;) {
+      const { bytesRead } = await handle.read(buf, at, Math.min(size - at, 64 << 20), at)
+      if (bytesRead === 0) return buf.subarray(0, at)
+      at += bytesRead
+    }
+    return buf
+  } finally {
+    await handle.close()
+  }
+}
+
 /** Writes the index file of `dir` atomically (tmp, fsync, rename, fsync dir). */
 export async function writeIndexFile(dir: string, coverage: Coverage, tables: ReadonlyMap<string, TableState>): Promise<void> {
   const sections: Section[] = []
@@ -147,7 +164,7 @@ export async function readIndexFile(
     return null
   }
   try {
-    const file = await readFile(path)
+    const file = await readWhole(path)
     const nl = file.indexOf(10)
     const header = JSON.parse(file.toString('utf8', 0, nl)) as Header
     if (header.format !== FORMAT || header.schema !== schemaFingerprint || !(await usable(header))) return null

@@ -1,6 +1,6 @@
 /**
  * Rows live on disk and are read back when asked for. With a cache of one
- * row per table almost every read goes to the files, so these tests see
+ * byte per table every read goes to the files, so these tests see
  * what a store far bigger than its cache does.
  */
 import t from 'tap'
@@ -10,7 +10,7 @@ import { FileStore } from '../../../data/store/file-store.js'
 import { storeContract } from './contract.js'
 import { postRow, userRow } from './rows.js'
 
-const TINY_CACHE = { cachedRows: 1 }
+const TINY_CACHE = { cacheBytes: 1 }
 
 t.test('the store contract holds when every read goes to disk', async (t) => {
   const root = t.testdir()
