@@ -1,14 +1,16 @@
 /**
- * Issue 3: the API of an instance of 10k users (skewed follow graph) and 1M
- * posts, served by a real `svc serve` process. Measures req/s and p99 of the
- * unified stream, a post lookup, a user's posts and durable post creates at
- * 100 connections, each beside a bare hapi route (own process) answering a
- * constant body of the same size, measured right before it; creates again on
- * an instance of 10k posts; the server's RSS and its cold start (spawn to
- * first answer) at 1M posts.
+ * Issues 3 and 16: the API of an instance of 10k users (skewed follow graph)
+ * and 1M (`api-1M`) or 10M (`api-10M`) posts, served by a real `svc serve`
+ * process. Measures req/s and p99 of the unified stream, a post lookup, a
+ * user's posts and durable post creates at 100 connections, each beside a
+ * bare hapi route (own process) answering a constant body of the same size,
+ * measured right before it; creates again on an instance of 10k posts
+ * (`api-1M`); the server's RSS and its cold start (spawn to first answer),
+ * from the index file a clean stop leaves and without it (what a kill -9
+ * after a compaction leaves).
  */
 import { spawn, type ChildProcess } from 'node:child_process'
-import { readFileSync, writeFileSync } from 'node:fs'
+import { readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { collectGcPauses, gcSummary, type GcPause } from '../gc-trace.js'
@@ -22,7 +24,7 @@ const CONNECTIONS = 100
 interface Seeded {
   users: number
   big: SeededInstance & { posts: number }
-  small: SeededInstance & { posts: number }
+  small?: SeededInstance & { posts: number }
 }
 
 export interface Running {
@@ -171,20 +173,45 @@ const measures = (label: string, svc: LoadResult, constant: LoadResult): Measure
   { name: `${label} share of constant route`, value: (100 * svc.rps) / constant.rps, unit: '%' },
 ]
 
-export const apiAtScale: Scenario = {
-  name: 'api-1M',
-  description: `svc serve over 10k users and 1M posts: streams, lookups and durable creates at ${CONNECTIONS} connections beside a constant hapi route; RSS and cold start`,
+/** Spawn to first answer of `svc serve` over `dataDir`, and its RSS then; the server is stopped. */
+async function coldStart(dataDir: string, lastPost: number): Promise<{ seconds: number; rss: number }> {
+  const server = await serve(dataDir)
+  try {
+    await firstAnswer(server, lastPost)
+    return { seconds: (performance.now() - server.began) / 1000, rss: megabytesOf(server.child.pid as number, 'VmRSS') }
+  } finally {
+    await stop(server)
+  }
+}
+
+async function firstAnswer(server: Running, lastPost: number): Promise<void> {
+  const first = await runLoad({
+    port: server.port,
+    connections: 1,
+    warmupMs: 0,
+    durationMs: 1,
+    request: () => ({ method: 'GET', path: `/stream/0/posts/${lastPost}` }),
+  })
+  if (first.errors > 0) throw new Error('svc did not answer its first request')
+}
+
+export const apiAt = (postsAtScale: number, label: string, withSmall: boolean): Scenario => ({
+  name: `api-${label}`,
+  description: `svc serve over 10k users and ${label} posts: streams, lookups and durable creates at ${CONNECTIONS} connections beside a constant hapi route; RSS and cold start`,
 
   async prepare(ctx) {
     const users = scaled(ctx, 10_000, 50)
     const common = { users, tokens: Math.min(CONNECTIONS, users), follows: 40 }
-    const posts = scaled(ctx, 1_000_000, 1000)
+    const posts = scaled(ctx, postsAtScale, 1000)
     ctx.log(`seeding ${users} users and ${posts} posts`)
     const big = await seedInstance(join(ctx.workDir, 'big'), { ...common, posts, stars: Math.round(posts / 5) })
     ctx.log(`seeded in ${big.seconds.toFixed(0)} s`)
-    const smallPosts = scaled(ctx, 10_000, 100)
-    const small = await seedInstance(join(ctx.workDir, 'small'), { ...common, posts: smallPosts, stars: Math.round(smallPosts / 5) })
-    const seeded: Seeded = { users, big: { ...big, posts }, small: { ...small, posts: smallPosts } }
+    const seeded: Seeded = { users, big: { ...big, posts } }
+    if (withSmall) {
+      const smallPosts = scaled(ctx, 10_000, 100)
+      const small = await seedInstance(join(ctx.workDir, 'small'), { ...common, posts: smallPosts, stars: Math.round(smallPosts / 5) })
+      seeded.small = { ...small, posts: smallPosts }
+    }
     writeFileSync(join(ctx.workDir, 'seeded.json'), JSON.stringify(seeded))
   },
 
@@ -197,18 +224,11 @@ export const apiAtScale: Scenario = {
       running.push(constant)
       const server = await serve(join(ctx.workDir, 'big'))
       running.push(server)
-      const first = await runLoad({
-        port: server.port,
-        connections: 1,
-        warmupMs: 0,
-        durationMs: 1,
-        request: () => ({ method: 'GET', path: `/stream/0/posts/${big.postIds.last}` }),
-      })
-      if (first.errors > 0) throw new Error('svc did not answer its first request')
-      const coldStart = performance.now() - server.began
+      await firstAnswer(server, big.postIds.last)
+      const coldStartMs = performance.now() - server.began
       const pid = server.child.pid as number
       const rssAtStart = megabytesOf(pid, 'VmRSS')
-      ctx.log(`cold start ${(coldStart / 1000).toFixed(2)} s, RSS ${rssAtStart.toFixed(0)} MB`)
+      ctx.log(`cold start ${(coldStartMs / 1000).toFixed(2)} s, RSS ${rssAtStart.toFixed(0)} MB`)
       await placesReady(server.port, big.people[0].token)
       const span = big.postIds.last - big.postIds.first + 1
       const out: Measure[] = [{ name: 'seeding (batched transacts + snapshot)', value: big.seconds, unit: 's' }]
@@ -236,10 +256,19 @@ export const apiAtScale: Scenario = {
         { name: `RSS after cold start at ${big.posts} posts`, value: rssAtStart, unit: 'MB' },
         { name: `RSS after the runs (${big.posts} posts + those created)`, value: megabytesOf(pid, 'VmRSS'), unit: 'MB' },
         { name: `peak RSS at ${big.posts} posts`, value: megabytesOf(pid, 'VmHWM'), unit: 'MB' },
-        { name: `cold start at ${big.posts} posts (spawn to first answer)`, value: coldStart / 1000, unit: 's' },
+        { name: `cold start at ${big.posts} posts (spawn to first answer)`, value: coldStartMs / 1000, unit: 's' },
       )
       await stop(server)
       running.pop()
+      // The stop left an index file; without it the store reads every row, as after a kill -9 that followed a compaction.
+      rmSync(join(ctx.workDir, 'big', 'store', 'index.bin'))
+      const full = await coldStart(join(ctx.workDir, 'big'), big.postIds.last)
+      ctx.log(`cold start without the index file ${full.seconds.toFixed(2)} s, RSS ${full.rss.toFixed(0)} MB`)
+      out.push(
+        { name: `cold start at ${big.posts} posts without the index file (reads every row)`, value: full.seconds, unit: 's' },
+        { name: `RSS after that start`, value: full.rss, unit: 'MB' },
+      )
+      if (!small) return out
       const smallServer = await serve(join(ctx.workDir, 'small'))
       running.push(smallServer)
       await placesReady(smallServer.port, small.people[0].token)
@@ -249,4 +278,4 @@ export const apiAtScale: Scenario = {
       for (const r of running.reverse()) await stop(r).catch(() => undefined)
     }
   },
-}
+})

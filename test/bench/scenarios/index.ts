@@ -1,7 +1,7 @@
 /** Every benchmark scenario, in the order they run. Add a scenario by appending it here. */
 import type { Scenario } from '../scenario.js'
 import { httpBaseline } from './http-baseline.js'
-import { apiAtScale } from './api-at-scale.js'
+import { apiAt } from './api-at-scale.js'
 import { storeAt } from './store.js'
 import { userStreams } from './user-streams.js'
 import { appStreams } from './app-streams.js'
@@ -14,7 +14,8 @@ export const scenarios: Scenario[] = [
   httpBaseline,
   storeAt(10_000, '10k'),
   storeAt(1_000_000, '1M'),
-  apiAtScale,
+  apiAt(1_000_000, '1M', true),
+  apiAt(10_000_000, '10M', false),
   userStreams,
   appStreams,
   files,
