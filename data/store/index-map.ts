@@ -59,6 +59,11 @@ export class IndexMap {
 
   /** `bucket` must not be a view of the base: buckets that change are arrays of their own. */
   set(key: Key, bucket: number | number[]): void {
+    // Without a base (a table read from JSON, or new) this is a plain Map: no bookkeeping on the hot path.
+    if (!this.base) {
+      this.changed.set(key, bucket)
+      return
+    }
     const was = this.changed.get(key)
     if (was === undefined) {
       if (this.fromBase(key) === undefined) this.added++
@@ -67,6 +72,10 @@ export class IndexMap {
   }
 
   delete(key: Key): void {
+    if (!this.base) {
+      this.changed.delete(key)
+      return
+    }
     const was = this.changed.get(key)
     if (this.fromBase(key) !== undefined) {
       if (was !== GONE) this.gone++
@@ -78,7 +87,7 @@ export class IndexMap {
   }
 
   get size(): number {
-    return (this.base ? this.base.keys.length : 0) - this.gone + this.added
+    return this.base ? this.base.keys.length - this.gone + this.added : this.changed.size
   }
 
   /** Every key and its bucket: the base's, then the keys only changes hold. */
