@@ -1,10 +1,14 @@
 /**
- * The embedded store: every table in memory, every commit appended to a
- * journal and fsynced before it is acknowledged, snapshots to keep the
- * journal short. Layout of `<data dir>/store`:
+ * The embedded store: every table's ids and indexes in memory, its rows on
+ * disk (read back from the line that last wrote them, through a bounded
+ * cache), every commit appended to a journal and fsynced before it is
+ * acknowledged, snapshots to keep the journal short. Layout of
+ * `<data dir>/store`:
  *
  *   snapshot-N.jsonl   everything before journal-N (written by rename)
  *   journal-M.jsonl    transactions, one JSON line each, M >= N
+ *   index.bin          ids, row places and indexes as of a clean close
+ *                      (derived, used only while it matches the files)
  *
  * A commit: the transaction's work runs alone and buffers its writes; they
  * are serialised, checked against unique indexes and applied to the tables
@@ -20,8 +24,9 @@
  *
  * Opening recovers from a crash at any of those points: a leftover `.tmp`
  * snapshot is dropped (its journals are all still there), the newest
- * snapshot is loaded, the journals from it on are replayed, and a torn last
- * line of the newest journal is cut (it was never acknowledged).
+ * snapshot is loaded (or the index file, when it covers it), the journals
+ * from it on are replayed, and a torn last line of the newest journal is
+ * cut (it was never acknowledged).
  */
 import { mkdir, readdir, stat } from 'node:fs/promises'
 import { join } from 'node:path'

@@ -17,7 +17,7 @@
  * arrays' bytes, each section starting on an 8-byte boundary.
  */
 import { createHash } from 'node:crypto'
-import { open, rename, stat } from 'node:fs/promises'
+import { open, rename, stat, type FileHandle } from 'node:fs/promises'
 import { PRIVATE_FILE } from './file-modes.js'
 import { fsyncPath } from './fsync.js'
 import type { IndexState, TableState } from './memory-table.js'
@@ -94,28 +94,38 @@ function decode(kind: Kind, bytes: Buffer): Float64Array | Uint32Array | Key[] {
   if (kind === 'json') return JSON.parse(bytes.toString('utf8')) as Key[]
   if (kind === 'lines') return bytes.length === 0 ? [] : bytes.toString('utf8').split('\n')
   const width = kind === 'f64' ? 8 : 4
-  // A view where the bytes are aligned for one (a file read whole starts on a fresh allocation), else a copy.
+  // A view where the bytes are aligned for one (a section is read into an allocation of its own), else a copy.
   const aligned = bytes.byteOffset % width === 0 ? bytes : Buffer.from(bytes)
   return kind === 'f64'
     ? new Float64Array(aligned.buffer, aligned.byteOffset, aligned.length / 8)
     : new Uint32Array(aligned.buffer, aligned.byteOffset, aligned.length / 4)
 }
 
-/** A file's bytes in one buffer of its own (so aligned for typed views), read in big steps. */
-async function readWhole(path: string): Promise<Buffer> {
-  const handle = await open(path, 'r')
-  try {
-    const size = (await handle.stat()).size
-    const buf = Buffer.allocUnsafeSlow(size)
-    for (let at = 0; at < size;) {
-      const { bytesRead } = await handle.read(buf, at, Math.min(size - at, 64 << 20), at)
-      if (bytesRead === 0) return buf.subarray(0, at)
-      at += bytesRead
-    }
-    return buf
-  } finally {
-    await handle.close()
+/** The header line of an open index file, and where the sections after it start. */
+async function readHeader(handle: FileHandle): Promise<{ header: Header; start: number } | null> {
+  for (let size = 64 << 10; size <= 64 << 20; size *= 4) {
+    const buf = Buffer.allocUnsafe(size)
+    const { bytesRead } = await handle.read(buf, 0, size, 0)
+    const nl = buf.subarray(0, bytesRead).indexOf(10)
+    if (nl !== -1) return { header: JSON.parse(buf.toString('utf8', 0, nl)) as Header, start: nl + 1 + pad(nl + 1) }
+    if (bytesRead < size) return null
   }
+  return null
+}
+
+/**
+ * One section's bytes in a buffer of its own: aligned for a typed view, and
+ * freed on its own once nothing uses it (the row places are copied into
+ * the table's directory; the indexes are used where they are).
+ */
+async function readSection(handle: FileHandle, at: number, bytes: number): Promise<Buffer | null> {
+  const buf = Buffer.allocUnsafeSlow(bytes)
+  for (let done = 0; done < bytes;) {
+    const { bytesRead } = await handle.read(buf, done, Math.min(bytes - done, 64 << 20), at + done)
+    if (bytesRead === 0) return null
+    done += bytesRead
+  }
+  return buf
 }
 
 /** Writes the index file of `dir` atomically (tmp, fsync, rename, fsync dir). */
@@ -163,16 +173,21 @@ export async function readIndexFile(
   } catch {
     return null
   }
+  let handle: FileHandle | null = null
   try {
-    const file = await readWhole(path)
-    const nl = file.indexOf(10)
-    const header = JSON.parse(file.toString('utf8', 0, nl)) as Header
+    handle = await open(path, 'r')
+    const size = (await handle.stat()).size
+    const head = await readHeader(handle)
+    if (!head) return null
+    const { header } = head
     if (header.format !== FORMAT || header.schema !== schemaFingerprint || !(await usable(header))) return null
-    let at = nl + 1 + pad(nl + 1)
+    let at = head.start
+    if (header.sections.reduce((end, { bytes }) => end + bytes + pad(bytes), at) !== size) return null
     const tables = new Map<string, TableState>()
     for (const { table, part, kind, bytes } of header.sections) {
-      if (at + bytes > file.length) return null
-      const value = decode(kind, file.subarray(at, at + bytes))
+      const section = await readSection(handle, at, bytes)
+      if (!section) return null
+      const value = decode(kind, section)
       at += bytes + pad(bytes)
       let state = tables.get(table)
       if (!state) {
@@ -185,12 +200,13 @@ export async function readIndexFile(
         partial[piece] = value
       } else (state as unknown as Record<string, unknown>)[part] = value
     }
-    if (at !== file.length) return null
     const { snapshot, snapshotSize, snapshotMtimeMs, journal, journalBytes, journalSha256 } = header
     return { coverage: { snapshot, snapshotSize, snapshotMtimeMs, journal, journalBytes, journalSha256 }, tables }
   } catch {
     // Damaged: the JSON files say the same, only slower.
     return null
+  } finally {
+    await handle?.close()
   }
 }
 

@@ -162,6 +162,28 @@ async function layerMeasures(ctx: BenchContext, label: string, svc: Running, req
   }
 }
 
+/**
+ * What the server's RSS holds after the runs: the V8 heap in use, and both
+ * again after a full collection (live data, not garbage waiting for one).
+ */
+async function heapMeasures(label: string, svc: Running): Promise<Measure[]> {
+  if (!svc.inspector) return []
+  const inspector = await Inspector.connect(svc.inspector)
+  try {
+    const before = (await inspector.send('Runtime.getHeapUsage')) as { usedSize: number }
+    await inspector.send('HeapProfiler.collectGarbage')
+    const after = (await inspector.send('Runtime.getHeapUsage')) as { usedSize: number }
+    const mb = (bytes: number) => bytes / (1 << 20)
+    return [
+      { name: `V8 heap used ${label}`, value: mb(before.usedSize), unit: 'MB' },
+      { name: `V8 heap used ${label}, after a full GC`, value: mb(after.usedSize), unit: 'MB' },
+      { name: `RSS ${label}, after a full GC`, value: megabytesOf(svc.child.pid as number, 'VmRSS'), unit: 'MB' },
+    ]
+  } finally {
+    inspector.close()
+  }
+}
+
 const measures = (label: string, svc: LoadResult, constant: LoadResult): Measure[] => [
   { name: `${label} requests/s`, value: svc.rps, unit: 'req/s' },
   { name: `${label} p50`, value: svc.p50Ms, unit: 'ms' },
@@ -257,6 +279,7 @@ export const apiAt = (postsAtScale: number, label: string, withSmall: boolean): 
         { name: `RSS after the runs (${big.posts} posts + those created)`, value: megabytesOf(pid, 'VmRSS'), unit: 'MB' },
         { name: `peak RSS at ${big.posts} posts`, value: megabytesOf(pid, 'VmHWM'), unit: 'MB' },
         { name: `cold start at ${big.posts} posts (spawn to first answer)`, value: coldStartMs / 1000, unit: 's' },
+        ...(await heapMeasures('after the runs', server)),
       )
       await stop(server)
       running.pop()
