@@ -5,10 +5,10 @@
  * from the byte file's path, so a large upload is never held in memory here.
  */
 import { open } from 'node:fs/promises'
-import sharp from 'sharp'
 import { MAX_INPUT_PIXELS } from '../limits.js'
 import type { ImageInfo } from '../model/file.js'
 import { IMAGE_FORMATS, isImageFormat } from '../images/prepare-image.js'
+import { loadSharp } from '../images/sharp.js'
 
 export const THUMB_SQUARE = 'image_thumb_200s'
 export const THUMB_FIT = 'image_thumb_960r'
@@ -49,6 +49,7 @@ async function looksLikeImage(path: string): Promise<boolean> {
 export async function imageInfoOf(path: string): Promise<(ImageInfo & { mime_type: string }) | null> {
   try {
     if (!(await looksLikeImage(path))) return null
+    const sharp = await loadSharp()
     const meta = await sharp(path, { limitInputPixels: false }).metadata()
     if (!isImageFormat(meta.format) || meta.width * meta.height > MAX_INPUT_PIXELS) return null
     return { width: meta.autoOrient.width, height: meta.pageHeight ?? meta.autoOrient.height, mime_type: IMAGE_FORMATS[meta.format].mime }
@@ -68,6 +69,7 @@ export function thumbnailProblem(key: string, info: ImageInfo | null): string | 
 
 /** The thumbnail of `key` for the image at `path` (JPEG stays JPEG, anything else becomes PNG). */
 export async function makeThumbnail(path: string, key: string, mime: string): Promise<Thumbnail> {
+  const sharp = await loadSharp()
   const image = sharp(path, { limitInputPixels: MAX_INPUT_PIXELS, autoOrient: true })
   const resized =
     key === THUMB_SQUARE

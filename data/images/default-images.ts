@@ -3,7 +3,7 @@
  * head-and-shoulders on grey, and a quiet gradient. Generating them keeps
  * binary files out of the repository and the data dir.
  */
-import sharp from 'sharp'
+import { loadSharp } from './sharp.js'
 import { DEFAULT_IMAGES, type ImageKind } from './image-rules.js'
 
 const svg: Record<ImageKind, string> = {
@@ -26,7 +26,7 @@ export function defaultImage(file: string): Promise<Buffer> | null {
   if (!kind) return null
   let png = rendered.get(file)
   if (!png) {
-    png = sharp(Buffer.from(svg[kind])).png().toBuffer()
+    png = loadSharp().then((sharp) => sharp(Buffer.from(svg[kind])).png().toBuffer())
     rendered.set(file, png)
   }
   return png

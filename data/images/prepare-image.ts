@@ -4,9 +4,10 @@
  * wide enough. Everything is re-encoded, which drops EXIF data such as a
  * photo's GPS position and applies its orientation.
  */
-import sharp, { type Metadata } from 'sharp'
+import type { Metadata } from 'sharp'
 import { IMAGE_UPLOAD_LIMITS, MAX_INPUT_PIXELS } from '../limits.js'
 import { badImage, imageTooLarge, type ImageKind } from './image-rules.js'
+import { loadSharp } from './sharp.js'
 
 export const IMAGE_FORMATS = {
   jpeg: { mime: 'image/jpeg', ext: 'jpg' },
@@ -31,6 +32,7 @@ export const decodeOptions = { animated: true, limitInputPixels: MAX_INPUT_PIXEL
 
 /** Width and height of one frame, after orientation. */
 async function measure(bytes: Buffer, kind: ImageKind): Promise<{ width: number; height: number; format: ImageFormat }> {
+  const sharp = await loadSharp()
   let meta: Metadata
   try {
     // Headers only, so the pixel limit is checked below with a clearer message.
@@ -53,6 +55,7 @@ export async function prepareImage(kind: ImageKind, bytes: Buffer): Promise<Prep
   if (bytes.length >= limits.maxBytes) throw imageTooLarge(kind)
   const { width, height, format } = await measure(bytes, kind)
   if (width < limits.minWidth) throw badImage(kind, `must be at least ${limits.minWidth} px wide`)
+  const sharp = await loadSharp()
   let pipeline = sharp(bytes, decodeOptions)
   if (kind === 'avatar' && width !== height) {
     const side = Math.min(width, height)

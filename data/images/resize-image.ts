@@ -1,5 +1,5 @@
 /** A stored image at another size, for `?w=` and `?h=` on image URLs. */
-import sharp from 'sharp'
+import { loadSharp } from './sharp.js'
 import { decodeOptions } from './prepare-image.js'
 
 export interface ImageSize {
@@ -13,6 +13,7 @@ export interface ImageSize {
  * same format as the input.
  */
 export async function resizeImage(data: Buffer, size: ImageSize): Promise<Buffer> {
+  const sharp = await loadSharp()
   return sharp(data, decodeOptions)
     .resize(size.w ?? null, size.h ?? null, { fit: 'cover', position: 'centre' })
     .toBuffer()
