@@ -7,6 +7,7 @@
  * a view into it, copied only when it changes.
  */
 import type { Key } from './port.js'
+import { lowerBound } from './sorted-ids.js'
 
 /** The ids under one key: a lone id, a sorted array of two or more, or a view of a base bucket. */
 export type Bucket = number | number[] | Float64Array
@@ -24,14 +25,8 @@ export interface IndexBase {
 
 function find(keys: Float64Array | string[], key: Key): number {
   if (keys instanceof Float64Array ? typeof key !== 'number' : typeof key !== 'string') return -1
-  let lo = 0
-  let hi = keys.length
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1
-    if (keys[mid] < key) lo = mid + 1
-    else hi = mid
-  }
-  return lo < keys.length && keys[lo] === key ? lo : -1
+  const at = lowerBound<Key>(keys, key)
+  return at < keys.length && keys[at] === key ? at : -1
 }
 
 export class IndexMap {

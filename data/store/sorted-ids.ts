@@ -1,8 +1,8 @@
 /** Sorted ascending arrays of ids: insertion, removal and windowing by binary search. */
 import type { Range } from './port.js'
 
-/** First index whose id is >= `id`. */
-export function lowerBound(ids: ArrayLike<number>, id: number): number {
+/** First index whose id is >= `id` (ids, or any sorted keys). */
+export function lowerBound<K extends number | string>(ids: ArrayLike<K>, id: K): number {
   let lo = 0
   let hi = ids.length
   while (lo < hi) {

@@ -1,29 +1,13 @@
 import t from 'tap'
 import { spawnSync } from 'node:child_process'
-import { appendFileSync, existsSync, mkdtempSync, readdirSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs'
+import { appendFileSync, existsSync, readdirSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs'
 import { open } from 'node:fs/promises'
 import { join } from 'node:path'
 import { FileStore } from '../../../data/store/file-store.js'
-import { storeContract } from './contract.js'
+import { fileStoreContract } from './file-store-contract.js'
 import { followRow, postRow, userRow } from './rows.js'
 
-t.test('the file store keeps the store contract', async (t) => {
-  const root = t.testdir()
-  const dirs = new Map<unknown, string>()
-  const openAt = async (dir: string) => {
-    const store = await FileStore.open(dir)
-    dirs.set(store, dir)
-    return store
-  }
-  storeContract(
-    t,
-    () => openAt(mkdtempSync(join(root, 'store-'))),
-    async (store) => {
-      await store.close()
-      return openAt(dirs.get(store) as string)
-    },
-  )
-})
+t.test('the file store keeps the store contract', async (t) => fileStoreContract(t))
 
 type Tap = Parameters<Parameters<typeof t.test>[0]>[0]
 

@@ -4,31 +4,15 @@
  * what a store far bigger than its cache does.
  */
 import t from 'tap'
-import { appendFileSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs'
+import { appendFileSync, readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { FileStore } from '../../../data/store/file-store.js'
-import { storeContract } from './contract.js'
+import { fileStoreContract } from './file-store-contract.js'
 import { postRow, userRow } from './rows.js'
 
 const TINY_CACHE = { cacheBytes: 1 }
 
-t.test('the store contract holds when every read goes to disk', async (t) => {
-  const root = t.testdir()
-  const dirs = new Map<unknown, string>()
-  const openAt = async (dir: string) => {
-    const store = await FileStore.open(dir, TINY_CACHE)
-    dirs.set(store, dir)
-    return store
-  }
-  storeContract(
-    t,
-    () => openAt(mkdtempSync(join(root, 'store-'))),
-    async (store) => {
-      await store.close()
-      return openAt(dirs.get(store) as string)
-    },
-  )
-})
+t.test('the store contract holds when every read goes to disk', async (t) => fileStoreContract(t, TINY_CACHE))
 
 const texts = async (store: FileStore, ids: number[]): Promise<string[]> => (await store.read.posts.getMany(ids)).map((p) => p.text)
 
