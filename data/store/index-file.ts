@@ -61,7 +61,7 @@ export async function prefixHash(path: string, bytes: number): Promise<string> {
   return hash.digest('hex')
 }
 
-/** Typed arrays as their bytes; keys as lines when no key holds a newline (a tenth of JSON's parse time), else JSON. */
+/** Typed arrays as their bytes; keys as lines when no key is empty or holds a newline (a tenth of JSON's parse time), else JSON. */
 type Kind = 'f64' | 'u32' | 'lines' | 'json'
 
 interface Section {
@@ -86,7 +86,8 @@ const pad = (n: number): number => (8 - (n % 8)) % 8
 function encode(value: Float64Array | Uint32Array | Key[]): { kind: Kind; bytes: Buffer } {
   if (value instanceof Float64Array) return { kind: 'f64', bytes: Buffer.from(value.buffer, value.byteOffset, value.byteLength) }
   if (value instanceof Uint32Array) return { kind: 'u32', bytes: Buffer.from(value.buffer, value.byteOffset, value.byteLength) }
-  if (value.every((key) => typeof key === 'string' && !key.includes('\n'))) return { kind: 'lines', bytes: Buffer.from(value.join('\n')) }
+  // An empty key would vanish from a single line: such keys go as JSON.
+  if (value.every((key) => typeof key === 'string' && key !== '' && !key.includes('\n'))) return { kind: 'lines', bytes: Buffer.from(value.join('\n')) }
   return { kind: 'json', bytes: Buffer.from(JSON.stringify(value)) }
 }
 

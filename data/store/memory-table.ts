@@ -329,6 +329,7 @@ export class MemoryTable<R extends Row> {
     const ids = idsIn(this.index(indexName).get(key))
     return ids.length > 0 ? this.get(ids[0]) : null
   }
+
   /** Would `row` collide with another row on a unique index? Answers the index name. */
   uniqueClash(row: R): string | null {
     for (const [name, { def, map }] of this.indexes) {
@@ -413,10 +414,5 @@ export class MemoryTable<R extends Row> {
       const loaded = state.indexes[name]
       if (loaded) index.map = importIndex(loaded)
     }
-  }
-
-  /** Rows held in memory until their bytes are on disk. */
-  get residentRows(): number {
-    return this.resident.size
   }
 }

@@ -7,6 +7,8 @@ import t from 'tap'
 import { cpSync, readFileSync, statSync, utimesSync, writeFileSync, existsSync } from 'node:fs'
 import { join } from 'node:path'
 import { FileStore } from '../../../data/store/file-store.js'
+import { readIndexFile, writeIndexFile } from '../../../data/store/index-file.js'
+import type { Key } from '../../../data/store/port.js'
 import { followRow, postRow, userRow } from './rows.js'
 
 type Tap = Parameters<Parameters<typeof t.test>[0]>[0]
@@ -131,5 +133,28 @@ t.test('an index file that is damaged, foreign or out of date is not used', asyn
     spoilSnapshotKeepingItsLooks(dir)
     damage(dir)
     await t.rejects(FileStore.open(dir), { message: /snapshot .* is corrupt/ }, `${label}: proven by a spoiled snapshot stopping the open`)
+  }
+})
+
+t.test('index keys of any text, an empty one or one with a newline included, come back as they were written', async (t) => {
+  const dir = t.testdir()
+  const coverage = { snapshot: 0, snapshotSize: 0, snapshotMtimeMs: 0, journal: 1, journalBytes: 0, journalSha256: '' }
+  const state = (keys: Key[]) => ({
+    seq: 3,
+    ids: Float64Array.from([1, 2, 3]),
+    files: Uint32Array.from([3, 3, 3]),
+    offsets: Float64Array.from([0, 10, 20]),
+    lengths: Uint32Array.from([9, 9, 9]),
+    indexes: { name: { keys, starts: Uint32Array.from(keys.map((_, i) => i).concat(keys.length)), ids: Float64Array.from(keys.map((_, i) => i + 1)) } },
+  })
+  for (const keys of [
+    ['', 'a'],
+    ['a\nb', 'c'],
+    ['x', 'y'],
+    [1, 'mixed'],
+  ] as Key[][]) {
+    await writeIndexFile(dir, coverage, new Map([['t', state(keys)]]))
+    const read = await readIndexFile(dir, async () => true)
+    t.same(read?.tables.get('t')?.indexes.name.keys, keys, JSON.stringify(keys))
   }
 })
