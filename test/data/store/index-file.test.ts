@@ -148,6 +148,7 @@ t.test('index keys of any text, an empty one or one with a newline included, com
     indexes: { name: { keys, starts: Uint32Array.from(keys.map((_, i) => i).concat(keys.length)), ids: Float64Array.from(keys.map((_, i) => i + 1)) } },
   })
   for (const keys of [
+    [''],
     ['', 'a'],
     ['a\nb', 'c'],
     ['x', 'y'],
