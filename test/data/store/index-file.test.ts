@@ -147,13 +147,7 @@ t.test('index keys of any text, an empty one or one with a newline included, com
     lengths: Uint32Array.from([9, 9, 9]),
     indexes: { name: { keys, starts: Uint32Array.from(keys.map((_, i) => i).concat(keys.length)), ids: Float64Array.from(keys.map((_, i) => i + 1)) } },
   })
-  for (const keys of [
-    [''],
-    ['', 'a'],
-    ['a\nb', 'c'],
-    ['x', 'y'],
-    [1, 'mixed'],
-  ] as Key[][]) {
+  for (const keys of [[''], ['', 'a'], ['a\nb', 'c'], ['x', 'y'], [1, 'mixed']] as Key[][]) {
     await writeIndexFile(dir, coverage, new Map([['t', state(keys)]]))
     const read = await readIndexFile(dir, async () => true)
     t.same(read?.tables.get('t')?.indexes.name.keys, keys, JSON.stringify(keys))
