@@ -20,6 +20,7 @@ import {
 } from '../../data/index.js'
 import { serveAdminSocket } from '../../server/index.js'
 import { makeInstance, type Instance } from '../fixtures/instance.js'
+import { subscribeUnified } from '../fixtures/streams.js'
 
 /** A raw admin socket connection: send request lines, wait for answer lines. */
 async function connect(t: { teardown(fn: () => unknown): void }, path: string) {
@@ -147,16 +148,7 @@ t.test('the user streams topic shows a connected stream with its owner, subscrip
   const viewer = await svc.domain.tokens.authenticate(alice.token)
   const sink: StreamSink = { send: () => Promise.resolve(), close: () => {} }
   const { connectionId } = await svc.domain.streamHub.connect(viewer, { options: {} }, sink)
-  const pending = await svc.domain.userStreams.prepare(viewer, {
-    connection_id: connectionId,
-    subscription_id: 'home',
-    endpoint: 'posts/stream/unified',
-    filters: {},
-    scopes: ['stream'],
-    page: {},
-    paginated: true,
-  })
-  await svc.domain.userStreams.confirm(pending!, false)
+  await subscribeUnified(svc, viewer, connectionId)
 
   const conn = await connect(t, (await serving(t, svc)).path)
   conn.send({ id: 1, op: 'watch', args: { topic: 'user_streams' } })

@@ -1,6 +1,7 @@
 import t from 'tap'
 import { USER_STREAM_BACKLOG, type StreamDelivery, type StreamSink, type Viewer } from '../../../data/index.js'
 import { makeInstance, type Instance, type Person } from '../../fixtures/instance.js'
+import { subscribeUnified } from '../../fixtures/streams.js'
 
 /** A sink that keeps what it is sent; `stall` makes every send hang, as a consumer that stopped reading. */
 const collecting = (stall = false) => {
@@ -22,19 +23,6 @@ const viewerOf = async (svc: Instance, who: Person): Promise<Viewer> => svc.doma
 const settle = async (until: () => boolean, ms = 5000) => {
   const deadline = Date.now() + ms
   while (!until() && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10))
-}
-
-async function subscribeUnified(svc: Instance, viewer: Viewer, connectionId: string) {
-  const pending = await svc.domain.userStreams.prepare(viewer, {
-    connection_id: connectionId,
-    subscription_id: 'home',
-    endpoint: 'posts/stream/unified',
-    filters: {},
-    scopes: ['stream'],
-    page: {},
-    paginated: true,
-  })
-  return pending && svc.domain.userStreams.confirm(pending, false)
 }
 
 t.test('alice resumes while bob keeps posting: every post after her disconnect arrives once, in order', async (t) => {
