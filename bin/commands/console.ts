@@ -19,6 +19,10 @@ export function consoleCommand(program: Command, io: Io): void {
       const client = attachAdminClient(await existingDataDirOf(io, opts))
       // Ink reads keys in raw mode, which only a terminal offers; it draws on the process's own (io's stdin is that terminal).
       if (!io.stdin.isTTY) throw new Error('svc console needs an interactive terminal: its stdin is not a TTY')
+      // Ink draws only the last frame, at exit, when it sees CI or CONTINUOUS_INTEGRATION set (read once, at its import);
+      // a console in a terminal is interactive wherever it runs, so those go before Ink is loaded.
+      delete process.env.CI
+      delete process.env.CONTINUOUS_INTEGRATION
       // Loaded here so that the other commands start without Ink and React.
       const [{ render }, { createElement }, { Console }] = await Promise.all([import('ink'), import('react'), import('../../admin/console.js')])
       await render(createElement(Console, { client })).waitUntilExit()

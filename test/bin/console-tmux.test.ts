@@ -35,9 +35,13 @@ t.test(
     const stream = await openWebSocket(server.url, access_token)
     t.teardown(() => stream.close())
 
-    // A tmux server of this test's own, so an operator's sessions are never touched.
+    // A tmux server of this test's own, so an operator's sessions are never touched. CI is set as CI services set it:
+    // Ink would then draw nothing until exit, unless the console undoes it.
     const tmux = (...args: string[]) =>
-      execFileSync('tmux', ['-L', `svc-test-${process.pid}`, ...args], { encoding: 'utf8', env: { ...process.env, TERM: 'xterm-256color' } })
+      execFileSync('tmux', ['-L', `svc-test-${process.pid}`, ...args], {
+        encoding: 'utf8',
+        env: { ...process.env, TERM: 'xterm-256color', CI: 'true' },
+      })
     tmux('new-session', '-d', '-s', 'console', '-x', '80', '-y', '24', `node ${SVC} console --data-dir ${dir}`)
     t.teardown(() => tmux('kill-server'))
     const screen = () => tmux('capture-pane', '-p', '-t', 'console')
@@ -46,7 +50,7 @@ t.test(
       for (;;) {
         const shown = screen()
         if (check(shown)) return shown
-        if (Date.now() > deadline) throw new Error(`the terminal never showed ${what}; it shows:\n${shown}`)
+        if (Date.now() > deadline) throw new Error(`the terminal never showed ${what}; it shows: ${JSON.stringify(shown)}`)
         await sleep(100)
       }
     }
