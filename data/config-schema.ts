@@ -40,6 +40,11 @@ const schemaOf = (d: InstanceConfig) =>
       retention_seconds: Joi.number().integer().min(600).default(d.events.retention_seconds),
       max_events: Joi.number().integer().min(1000).default(d.events.max_events),
     }).default(),
+    store: Joi.string()
+      .allow('')
+      .pattern(/^postgres(ql)?:\/\/\S+$/)
+      .default(d.store)
+      .messages({ 'string.pattern.base': '{#label} must be "" (the embedded store) or a postgres:// URL' }),
     // Left out of the defaults: a missing secret is generated and added to the file.
     session_secret: Joi.string().min(16),
   })

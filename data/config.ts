@@ -28,6 +28,8 @@ export interface InstanceConfig {
   limits: { following: number; max_file_size: number; storage: number }
   /** The event log: events are kept `retention_seconds` (clients resume within about 600 s), at most `max_events` of them. */
   events: { retention_seconds: number; max_events: number }
+  /** Where the data lives: "" for the embedded store in the data dir, or a `postgres://` URL (`--store` and `SVC_STORE_URL` take precedence). */
+  store: string
   /** Seals (iron) the web sign-in cookie of the OAuth pages; generated at first start and kept. */
   session_secret: string
 }
@@ -45,6 +47,7 @@ export const defaultConfig = (): InstanceConfig => ({
   },
   limits: { following: 40000, max_file_size: 10_000_000, storage: 500_000_000 },
   events: { retention_seconds: 900, max_events: 200_000 },
+  store: '',
   session_secret: randomBytes(32).toString('base64url'),
 })
 
@@ -58,17 +61,17 @@ export const configPath = (dataDir: string): string => join(dataDir, 'config.jso
 
 /**
  * Reads and checks the config document of `dataDir`, writing the defaults
- * when there is none. Keys the file leaves out take their defaults. Throws
+ * (with `initial` over them) when there is none. Keys the file leaves out take their defaults. Throws
  * `invalid`, in one line naming the file and the key, for broken JSON, an
  * unknown key, a wrong type or an out-of-range value. The operator's file is
  * rewritten only to add a missing `session_secret`, which must outlive a
  * restart.
  */
-export async function loadConfig(dataDir: string): Promise<InstanceConfig> {
+export async function loadConfig(dataDir: string, initial: Partial<InstanceConfig> = {}): Promise<InstanceConfig> {
   const db = new Low<unknown>(new PrivateJsonFile(configPath(dataDir)), null)
   await db.read()
   if (db.data === null) {
-    db.data = defaultConfig()
+    db.data = { ...defaultConfig(), ...initial }
     await db.write()
     return db.data as InstanceConfig
   }

@@ -123,6 +123,8 @@ export type DomainViews = Pick<Domain, 'userViews' | 'postViews' | 'messageViews
 export interface OpenDomainOptions extends FileStoreOptions {
   /** Overrides of the instance config (tests, `svc serve` flags). */
   config?: Partial<InstanceConfig>
+  /** A `postgres://` URL: the PostgreSQL store instead of the embedded one (default: the config's `store`). */
+  store?: string
   /** Search the bundled GeoNames cities too (default true; tests that need only their own places leave them out, as loading them takes seconds). */
   bundledPlaces?: boolean
 }
@@ -136,7 +138,11 @@ export async function openDomain(dataDir: string, options: OpenDomainOptions = {
   await initDataDir(dataDir)
   await requireCurrentFormat(dataDir)
   const config = { ...(await loadConfig(dataDir)), ...options.config }
-  const store = await FileStore.open(dataDir, options)
+  const storeUrl = options.store || config.store
+  // Loaded only for an instance on PostgreSQL: the embedded store's start does without the driver.
+  const store: Store = storeUrl
+    ? await (await import('./store/postgres/postgres-store.js')).PostgresStore.open(storeUrl, { create: true })
+    : await FileStore.open(dataDir, options)
   const events = await EventLog.open(store, config.events)
   const { domain, moderated } = wireDomainParts(dataDir, config, store, events, options.bundledPlaces ?? true)
   // Before any request: every post filter asks it.
@@ -145,9 +151,12 @@ export async function openDomain(dataDir: string, options: OpenDomainOptions = {
   await domain.explore.seedDefaults()
   // Data dirs made before svc shipped its web client get it now.
   await domain.apps.ensureWebClient()
-  // Holding the lock, nothing else writes images now: what no user points at is a crash's litter.
-  await domain.userImages.sweepOrphans()
-  await domain.files.sweepOrphans()
+  // Holding the lock, nothing else writes images now: what no user points at is a crash's litter. Nodes on
+  // PostgreSQL share the data dir without that lock, so there a file nobody points at may be another node's upload.
+  if (!storeUrl) {
+    await domain.userImages.sweepOrphans()
+    await domain.files.sweepOrphans()
+  }
   domain.files.startSweeping()
   events.start()
   await domain.streamHub.start()

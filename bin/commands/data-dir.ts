@@ -19,3 +19,13 @@ export async function existingDataDirOf(io: Io, opts: { dataDir?: string }): Pro
 export const reportDataDir = (io: Io, line: string): void => {
   io.stderr.write(`svc: ${line}\n`)
 }
+
+/**
+ * `--store URL`, default `$SVC_STORE_URL`; undefined leaves the choice to the
+ * data dir's config (`store`, "" for the embedded store).
+ */
+export function storeOf(io: Io, opts: { store?: string }): string | undefined {
+  const url = opts.store ?? (io.env.SVC_STORE_URL || undefined)
+  if (url !== undefined && !/^postgres(ql)?:\/\/\S+$/.test(url)) throw new Error(`invalid store ${url}: give a postgres:// URL`)
+  return url
+}

@@ -7,13 +7,14 @@ import type { Command } from 'commander'
 import { openDomain, type Domain } from '../../data/index.js'
 import { createServer, rateLimitOffIn, serveAdminSocket, type AdminSocket } from '../../server/index.js'
 import type { Io } from '../io.js'
-import { dataDirOf } from './data-dir.js'
+import { dataDirOf, storeOf } from './data-dir.js'
 
 interface ServeFlags {
   dataDir?: string
   port?: string
   host: string
   publicUrl?: string
+  store?: string
 }
 
 const portOf = (value: string): number => {
@@ -59,6 +60,7 @@ export function serveCommand(program: Command, io: Io): void {
     .option('--port <n>', 'port (default $PORT, else 8080; 0 picks a free one)')
     .option('--host <h>', 'address to listen on', '0.0.0.0')
     .option('--public-url <url>', 'public base URL of the instance (default: from each request)')
+    .option('--store <url>', 'a postgres:// URL: keep the data in PostgreSQL (default $SVC_STORE_URL, else the config\'s store, else the data dir)')
     .action(async (flags: ServeFlags) => {
       const port = portOf(flags.port ?? io.env.PORT ?? '8080')
       if (flags.publicUrl !== undefined && !/^https?:\/\/[^/]/.test(flags.publicUrl)) throw new Error(`invalid public URL ${flags.publicUrl}`)
@@ -66,7 +68,10 @@ export function serveCommand(program: Command, io: Io): void {
       let admin: AdminSocket | undefined
       let domain: Domain | undefined
       try {
-        domain = await openDomain(dataDirOf(io, flags), { config: flags.publicUrl ? { public_url: flags.publicUrl.replace(/\/$/, '') } : {} })
+        domain = await openDomain(dataDirOf(io, flags), {
+          config: flags.publicUrl ? { public_url: flags.publicUrl.replace(/\/$/, '') } : {},
+          store: storeOf(io, flags),
+        })
         if (rateLimitOffIn(io.env)) domain.config.rate_limits.enabled = false
         const server = await createServer(domain, { port, host: flags.host })
         await server.start()

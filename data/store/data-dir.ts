@@ -6,7 +6,7 @@
  */
 import { chmod, cp, mkdir, readdir, stat } from 'node:fs/promises'
 import { join } from 'node:path'
-import { loadConfig, readMeta, writeMeta } from '../config.js'
+import { loadConfig, readMeta, writeMeta, type InstanceConfig } from '../config.js'
 import { DomainError } from '../errors.js'
 import { FileStore } from './file-store.js'
 import { PRIVATE_DIR } from './file-modes.js'
@@ -45,13 +45,13 @@ export async function dataDirFormat(dir: string): Promise<number | null> {
 
 /**
  * Creates a data dir at `dir` with an empty store, a default config and the
- * current format, readable by its owner only (an empty dir already there
+ * current format (its config starting from `config`), readable by its owner only (an empty dir already there
  * is made so too). Answers `{created: false}` and changes nothing when a
  * data dir is already there (whatever its format). Throws `conflict` if
  * another process holds the dir while it is being created, `invalid` when
  * `dir` is a file.
  */
-export async function initDataDir(dir: string): Promise<{ created: boolean }> {
+export async function initDataDir(dir: string, config: Partial<InstanceConfig> = {}): Promise<{ created: boolean }> {
   if ((await dataDirFormat(dir)) !== null) return { created: false }
   const before = await entriesOf(dir)
   await mkdir(dir, { recursive: true, mode: PRIVATE_DIR })
@@ -62,7 +62,7 @@ export async function initDataDir(dir: string): Promise<{ created: boolean }> {
   })
   const store = await FileStore.open(dir)
   await store.close()
-  await loadConfig(dir)
+  await loadConfig(dir, config)
   // Last: meta.json is what marks the dir as made.
   await writeMeta(dir, { format: CURRENT_FORMAT, created_at: new Date().toISOString() })
   return { created: true }
@@ -131,5 +131,24 @@ export async function migrateDataDir(dir: string): Promise<{ from: number; to: n
     return { from, to: CURRENT_FORMAT, backup }
   } finally {
     release()
+  }
+}
+
+/**
+ * Creates svc's schema in the PostgreSQL database at `url`, or brings it to
+ * the current format and index definitions. Idempotent.
+ */
+export async function migrateStore(url: string, progress?: (line: string) => void): Promise<{ from: number | null; to: number; applied: string[] }> {
+  const { connect, redactUrl } = await import('./postgres/postgres-store.js')
+  const { migratePostgres } = await import('./postgres/pg-schema.js')
+  const sql = connect(url, { max: 1 })
+  try {
+    const { from, to, applied } = await migratePostgres(sql, progress)
+    return { from, to, applied }
+  } catch (err) {
+    if (err instanceof DomainError) throw err
+    throw new DomainError('unavailable', `the PostgreSQL store at ${redactUrl(url)} cannot be migrated: ${(err as Error).message}`, { cause: err })
+  } finally {
+    await sql.end({ timeout: 5 })
   }
 }

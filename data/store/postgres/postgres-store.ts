@@ -9,23 +9,33 @@
  *
  * A commit is acknowledged once PostgreSQL has it durable. Its events (rows
  * of `svc_event_log`, written in the same transaction) then go to this
- * node's `onEvents` listeners. Reads outside transactions go to a pool and
- * never wait for the lock.
+ * node's `onEvents` listeners. Every other node (a server, or a CLI command
+ * run beside it) learns of them through a NOTIFY sent with the commit and
+ * reads them from the log: event ids are handed out under the write lock and
+ * a failed transaction spends none, so the log has no gaps and a node hands
+ * on exactly the ids after the last it handed on, in order. Reads outside
+ * transactions go to a pool and never wait for the lock.
  */
 import postgres, { type Sql } from 'postgres'
 import { DomainError } from '../../errors.js'
+import type { EventRow } from '../../events/events.js'
 import type { EventsListener, Readers, Row, Store, StoreStats, TableReader, Tx } from '../port.js'
 import { schema, tableNames, type TableDef } from '../schema.js'
 import { commitOps } from './pg-commit.js'
-import { PgReader } from './pg-reader.js'
-import { migratePostgres, requireCurrentPg, WRITE_LOCK } from './pg-schema.js'
+import { freezeRow, PgReader } from './pg-reader.js'
+import { migratePostgres, pgFormat, requireCurrentPg, WRITE_LOCK } from './pg-schema.js'
 import { PgTxState, pgTxOf } from './pg-tx.js'
+
+/** Where commits that emitted events say so; the payload is the last event id. */
+const EVENTS_CHANNEL = 'svc_events'
 
 export interface PostgresStoreOptions {
   /** A schema (namespace) to keep svc's tables in, made if missing; default `public`. Tests give each store its own. */
   schema?: string
   /** Create or upgrade svc's tables when they are missing or older (what `svc init` and `svc migrate` do); default: refuse. */
   migrate?: boolean
+  /** Create svc's tables in a database that has none yet (what a first `svc serve` does), but upgrade nothing. */
+  create?: boolean
   /** Connections in the pool (default 10). */
   max?: number
 }
@@ -51,10 +61,13 @@ export class PostgresStore implements Store {
   private chain: Promise<unknown> = Promise.resolve()
   private closed = false
   private readonly eventListeners = new Set<EventsListener>()
+  private unlisten: (() => Promise<void>) | null = null
 
   private constructor(
     private readonly sql: Sql,
     private readonly rowCounts: Map<string, number>,
+    /** The id of the last event handed to this node's listeners. */
+    private lastDelivered: number,
   ) {
     const read: Record<string, TableReader<Row>> = {}
     for (const name of tableNames) read[name] = new PgReader(sql, name, schema[name] as TableDef<Row>)
@@ -66,14 +79,18 @@ export class PostgresStore implements Store {
     const sql = connect(url, options)
     try {
       if (options.schema) await sql`CREATE SCHEMA IF NOT EXISTS ${sql(options.schema)}`
-      if (options.migrate) await migratePostgres(sql)
+      if (options.migrate || (options.create && (await pgFormat(sql)) === null)) await migratePostgres(sql)
       else await requireCurrentPg(sql)
       const counts = new Map<string, number>()
       for (const name of tableNames) {
         const [row] = await sql<{ n: number }[]>`SELECT count(*)::int AS n FROM ${sql(`svc_${name}`)}`
         counts.set(name, row.n)
       }
-      return new PostgresStore(sql, counts)
+      const [events] = await sql<{ last_id: number }[]>`SELECT last_id FROM svc_counters WHERE name = 'event_log'`
+      const store = new PostgresStore(sql, counts, events.last_id)
+      const listening = await sql.listen(EVENTS_CHANNEL, () => void store.catchUp())
+      store.unlisten = () => listening.unlisten()
+      return store
     } catch (err) {
       await sql.end({ timeout: 1 })
       if (err instanceof DomainError) throw err
@@ -104,6 +121,8 @@ export class PostgresStore implements Store {
           state.open = false
         }
         if (state.ops.length > 0) counted = await commitOps(sql, state.ops, state.lastIds)
+        // Sent when (and only if) the transaction commits.
+        if (state.events.length > 0) await sql`SELECT pg_notify(${EVENTS_CHANNEL}, ${String(state.events[state.events.length - 1].id)})`
         return answer
       })
       .catch((err: unknown) => {
@@ -112,15 +131,37 @@ export class PostgresStore implements Store {
     if (counted) for (const [name, delta] of counted as Map<string, number>) this.rowCounts.set(name, (this.rowCounts.get(name) ?? 0) + delta)
     const events = (state as PgTxState | null)?.events ?? []
     if (events.length > 0) {
-      for (const listener of [...this.eventListeners]) {
-        try {
-          listener(events)
-        } catch (err) {
-          process.emitWarning(`svc: event listener failed: ${(err as Error).message}`)
-        }
-      }
+      // Another node's events committed before these and not yet read must go first.
+      if (events[0].id > this.lastDelivered + 1) await this.catchUp()
+      this.deliver(events)
     }
     return result as T
+  }
+
+  /** Hands on the events of other nodes' commits, read from the log. */
+  private async catchUp(): Promise<void> {
+    if (this.closed) return
+    try {
+      const rows = await this.sql<{ row: EventRow }[]>`SELECT row FROM svc_event_log WHERE id > ${this.lastDelivered} ORDER BY id`
+      this.deliver(rows.map((r) => freezeRow(r.row)))
+    } catch (err) {
+      // The next notification (or this node's next commit) reads them again: nothing is skipped.
+      if (!this.closed) process.emitWarning(`svc: could not read new events from PostgreSQL: ${(err as Error).message}`)
+    }
+  }
+
+  /** Hands on, in order, the events after the last one handed on; earlier ones were handed on already. */
+  private deliver(rows: readonly EventRow[]): void {
+    const fresh = rows.filter((r) => r.id > this.lastDelivered)
+    if (fresh.length === 0) return
+    this.lastDelivered = fresh[fresh.length - 1].id
+    for (const listener of [...this.eventListeners]) {
+      try {
+        listener(fresh)
+      } catch (err) {
+        process.emitWarning(`svc: event listener failed: ${(err as Error).message}`)
+      }
+    }
   }
 
   onEvents(listener: EventsListener): () => void {
@@ -141,6 +182,7 @@ export class PostgresStore implements Store {
     if (this.closed) return
     this.closed = true
     await this.chain
+    await this.unlisten?.().catch(() => undefined)
     await this.sql.end({ timeout: 5 })
   }
 }

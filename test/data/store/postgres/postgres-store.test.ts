@@ -85,3 +85,17 @@ t.test('two stores on one database (two nodes) write in one order: no lost updat
     'a unique key taken on the other node is a conflict here',
   )
 })
+
+t.test('events committed on one node reach the listeners of another, in seq order, each once', { skip }, async (t) => {
+  const schema = pgSchema(t)
+  const a = await PostgresStore.open(PG_URL, { schema, migrate: true })
+  const b = await PostgresStore.open(PG_URL, { schema })
+  t.teardown(() => Promise.all([a.close(), b.close()]))
+  const seen: number[] = []
+  b.onEvents((rows) => seen.push(...rows.map((r) => r.id)))
+  const emit = (store: PostgresStore, i: number) => store.transact((tx) => tx.emit('user.updated', { user: userRow(`user${i}`) } as never))
+  for (let i = 0; i < 10; i++) await emit(i % 3 === 0 ? b : a, i)
+  const deadline = Date.now() + 5000
+  while (seen.length < 10 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20))
+  t.same(seen, [1, 2, 3, 4, 5, 6, 7, 8, 9, 10], "b saw its own and a's events, in order, once")
+})
