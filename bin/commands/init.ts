@@ -9,7 +9,7 @@ export function initCommand(program: Command, io: Io): void {
     .command('init')
     .description('create the data dir with an empty store and a config (does nothing if it exists)')
     .option('--data-dir <dir>', 'data directory')
-    .option('--store <url>', 'a postgres:// URL: keep the data in PostgreSQL, creating svc\'s tables there (recorded in the new config)')
+    .option('--store <url>', "a postgres:// URL: keep the data in PostgreSQL, creating svc's tables there (recorded in the new config)")
     .option('--json', 'print the result as JSON')
     .action(async (opts: { dataDir?: string; store?: string; json?: boolean }) => {
       const dir = dataDirOf(io, opts)

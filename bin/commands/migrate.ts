@@ -9,7 +9,7 @@ export function migrateCommand(program: Command, io: Io): void {
     .command('migrate')
     .description('upgrade the data dir to the current format (a backup is made first; stop the server before), and the PostgreSQL store of an instance on one')
     .option('--data-dir <dir>', 'data directory')
-    .option('--store <url>', 'a postgres:// URL (default $SVC_STORE_URL, else the config\'s store)')
+    .option('--store <url>', "a postgres:// URL (default $SVC_STORE_URL, else the config's store)")
     .option('--json', 'print the result as JSON')
     .action(async (opts: { dataDir?: string; store?: string; json?: boolean }) => {
       const dir = dataDirOf(io, opts)
@@ -21,7 +21,10 @@ export function migrateCommand(program: Command, io: Io): void {
       const url = storeOf(io, opts) ?? ((await loadConfig(dir)).store || undefined)
       const store = url ? await migrateStore(url, (line) => reportDataDir(io, line)) : null
       if (store) {
-        reportDataDir(io, store.applied.length === 0 ? `the PostgreSQL store is already at format ${store.to}` : `migrated the PostgreSQL store to format ${store.to}`)
+        reportDataDir(
+          io,
+          store.applied.length === 0 ? `the PostgreSQL store is already at format ${store.to}` : `migrated the PostgreSQL store to format ${store.to}`,
+        )
       }
       if (opts.json) {
         const pg = store ? { store: { from: store.from, to: store.to } } : {}

@@ -60,7 +60,7 @@ export function serveCommand(program: Command, io: Io): void {
     .option('--port <n>', 'port (default $PORT, else 8080; 0 picks a free one)')
     .option('--host <h>', 'address to listen on', '0.0.0.0')
     .option('--public-url <url>', 'public base URL of the instance (default: from each request)')
-    .option('--store <url>', 'a postgres:// URL: keep the data in PostgreSQL (default $SVC_STORE_URL, else the config\'s store, else the data dir)')
+    .option('--store <url>', "a postgres:// URL: keep the data in PostgreSQL (default $SVC_STORE_URL, else the config's store, else the data dir)")
     .action(async (flags: ServeFlags) => {
       const port = portOf(flags.port ?? io.env.PORT ?? '8080')
       if (flags.publicUrl !== undefined && !/^https?:\/\/[^/]/.test(flags.publicUrl)) throw new Error(`invalid public URL ${flags.publicUrl}`)
