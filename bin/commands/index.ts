@@ -10,6 +10,7 @@ import { tokenCommand } from './token.js'
 import { exploreCommand } from './explore.js'
 import { placesCommand } from './places.js'
 import { consoleCommand } from './console.js'
+import { storeCommand } from './store.js'
 import { operationRunner } from './run-operation.js'
 
 /** Registers the commands, each reading and writing through `io`. */
@@ -24,4 +25,5 @@ export function registerCommands(program: Command, io: Io): void {
   tokenCommand(program, io, run)
   exploreCommand(program, io, run)
   placesCommand(program, io, run)
+  storeCommand(program, io)
 }

@@ -6,45 +6,13 @@
  * searches find the new places without a restart.
  */
 import { basename } from 'node:path'
-import cliProgress from 'cli-progress'
 import type { Command } from 'commander'
 import { AdminSocketUnreachable, adminSocketPath, callAdminSocket, importPlaces, lockHolder, type ImportProgress, type PlaceStats } from '../../data/index.js'
 import type { Io } from '../io.js'
 import { adminSubcommand, printResult, type AdminFlags } from './admin-command.js'
 import { existingDataDirOf, reportDataDir } from './data-dir.js'
+import { progressReporter } from './progress.js'
 import type { RunOperation } from './run-operation.js'
-
-/** Without a terminal (a log, a pipe), a progress line this often at most. */
-const PROGRESS_LINE_MS = 5_000
-
-/** Reports import progress on stderr: a bar on a terminal, else an occasional line. */
-function progressReporter(io: Io, file: string): { update(p: ImportProgress): void; stop(): void } {
-  const stderr = io.stderr as Io['stderr'] & { isTTY?: boolean }
-  if (stderr.isTTY === true) {
-    const bar = new cliProgress.SingleBar(
-      { stream: stderr as NodeJS.WriteStream, format: `${basename(file)} [{bar}] {percentage}% | {places} places | {eta_formatted} left`, hideCursor: true },
-      cliProgress.Presets.shades_classic,
-    )
-    let started = false
-    return {
-      update(p) {
-        if (!started) bar.start(p.totalBytes, 0, { places: 0 })
-        started = true
-        bar.update(p.bytesRead, { places: p.count })
-      },
-      stop: () => started && bar.stop(),
-    }
-  }
-  let last = Date.now()
-  return {
-    update(p) {
-      if (Date.now() - last < PROGRESS_LINE_MS) return
-      last = Date.now()
-      stderr.write(`svc: ${basename(file)}: ${Math.floor((100 * p.bytesRead) / Math.max(p.totalBytes, 1))}% read, ${p.count} places\n`)
-    },
-    stop: () => undefined,
-  }
-}
 
 /** Tells the server that holds `dir`, if one does, to read the places again. */
 async function reloadServer(io: Io, dir: string): Promise<void> {
@@ -71,10 +39,15 @@ export function placesCommand(program: Command, io: Io, run: RunOperation): void
   adminSubcommand(places, 'import <file>', 'import the places of an OpenStreetMap extract (.osm.pbf) or a GeoJSON file; again replaces that source').action(
     async (file: string, opts: AdminFlags) => {
       const dir = await existingDataDirOf(io, opts)
-      const progress = progressReporter(io, file)
+      const name = basename(file)
+      const progress = progressReporter(
+        io,
+        `${name} [{bar}] {percentage}% | {places} places | {eta_formatted} left`,
+        (done, total, { places }) => `${name}: ${Math.floor((100 * done) / Math.max(total, 1))}% read, ${places} places`,
+      )
       let result
       try {
-        result = await importPlaces(dir, file, (p) => progress.update(p))
+        result = await importPlaces(dir, file, (p: ImportProgress) => progress.update(p.bytesRead, p.totalBytes, { places: p.count }))
       } finally {
         progress.stop()
       }

@@ -152,3 +152,19 @@ export async function migrateStore(url: string, progress?: (line: string) => voi
     await sql.end({ timeout: 5 })
   }
 }
+
+/**
+ * Copies the embedded store of the data dir at `dir` into the empty
+ * PostgreSQL store at `url` (see `copy-to-postgres.ts`); the dir must be at
+ * the current format and not held by a server.
+ */
+export async function copyStore(
+  dir: string,
+  url: string,
+  progress?: (p: import('./postgres/copy-to-postgres.js').CopyProgress) => void,
+): Promise<import('./postgres/copy-to-postgres.js').CopyReport> {
+  await requireDataDir(dir)
+  await requireCurrentFormat(dir)
+  const { copyToPostgres } = await import('./postgres/copy-to-postgres.js')
+  return copyToPostgres(dir, url, progress)
+}

@@ -322,6 +322,13 @@ export class FileStore implements Store {
     this.lastCompactionMs = Date.now() - started
   }
 
+  /** Each table's last id handed out (removed ids included): what a copy of the store must go on from. */
+  lastIds(): Record<string, number> {
+    const ids: Record<string, number> = {}
+    for (const [name, table] of this.tables) ids[name] = table.seq
+    return ids
+  }
+
   stats(): StoreStats {
     const rows: Record<string, number> = {}
     for (const [name, table] of this.tables) rows[name] = table.size

@@ -1,6 +1,6 @@
 /**
  * The storage port. Services reach storage only through these interfaces, so
- * the embedded file store and a later PostgreSQL store are interchangeable;
+ * the embedded file store and the PostgreSQL store are interchangeable;
  * `test/data/store/contract.ts` states what any implementation must do.
  *
  * Reads are asynchronous (a database answers later). Writes happen only inside

@@ -60,9 +60,9 @@ export interface Serving {
   stop(): Promise<number | null>
 }
 
-/** Starts `svc serve` on `dir` on a free port; resolves once it listens. */
-export function serve(dir: string): Promise<Serving> {
-  const child = spawn('node', [SVC, 'serve', '--data-dir', dir, '--port', '0', '--host', '127.0.0.1'], {
+/** Starts `svc serve` on `dir` on a free port (with `flags` more); resolves once it listens. */
+export function serve(dir: string, flags: string[] = []): Promise<Serving> {
+  const child = spawn('node', [SVC, 'serve', '--data-dir', dir, '--port', '0', '--host', '127.0.0.1', ...flags], {
     env: { ...process.env, SVC_RATE_LIMIT: 'off' },
     stdio: ['ignore', 'ignore', 'pipe'],
   })

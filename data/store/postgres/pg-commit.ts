@@ -11,7 +11,7 @@ import type { Row } from '../port.js'
 import type { Op } from '../replay.js'
 import { schema, type TableDef } from '../schema.js'
 import { keysOf, keysTable, rowsTable } from './pg-names.js'
-import { insertKeys, type KeyEntries } from './pg-schema.js'
+import { insertKeys, type KeyEntries } from './pg-bulk.js'
 
 /** A table's net change: the final row of each id it touched (null: removed), and the bound of a front trim. */
 interface TableChange {

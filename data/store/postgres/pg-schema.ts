@@ -9,8 +9,9 @@
 import type { Sql, TransactionSql } from 'postgres'
 import { DomainError } from '../../errors.js'
 import type { Row } from '../port.js'
-import { schema, schemaFingerprint, tableNames, type TableDef } from '../schema.js'
-import { keysOf, keysTable, rowsTable } from './pg-names.js'
+import { schema, schemaFingerprint, tableNames } from '../schema.js'
+import { insertKeys, keyEntriesOf } from './pg-bulk.js'
+import { keysTable, rowsTable } from './pg-names.js'
 
 /** Taken by every writing transaction and every migration: one commit order across all nodes. */
 export const WRITE_LOCK = 0x5356_4301
@@ -133,43 +134,24 @@ export async function requireCurrentPg(sql: Sql): Promise<void> {
 /** Derives every table's index entries again from its rows, in id order and in batches. */
 async function reindex(sql: TransactionSql, progress?: (message: string) => void): Promise<void> {
   for (const table of tableNames) {
-    const defs = Object.entries(schema[table] as TableDef<Row>)
-    const keys = sql(keysTable(table))
-    await sql`DELETE FROM ${keys}`
-    if (defs.length === 0) continue
+    await sql`DELETE FROM ${sql(keysTable(table))}`
+    if (Object.keys(schema[table]).length === 0) continue
     progress?.(`indexing ${table}`)
     let after = 0
     for (;;) {
-      const rows = await sql<{ id: number; row: Row }[]>`SELECT id, row FROM ${sql(rowsTable(table))} WHERE id > ${after} ORDER BY id LIMIT 2000`
+      const rows = await sql<{ row: Row }[]>`SELECT row FROM ${sql(rowsTable(table))} WHERE id > ${after} ORDER BY id LIMIT 2000`
       if (rows.length === 0) break
-      const entries = { index: [] as string[], key: [] as string[], id: [] as number[], unique: [] as boolean[] }
-      for (const { id, row } of rows) {
-        for (const [name, def] of defs) {
-          for (const key of keysOf(def.key(row))) {
-            entries.index.push(name)
-            entries.key.push(key)
-            entries.id.push(id)
-            entries.unique.push(def.unique === true)
-          }
-        }
-      }
-      await insertKeys(sql, table, entries)
-      after = rows[rows.length - 1].id
+      await insertKeys(
+        sql,
+        table,
+        keyEntriesOf(
+          table,
+          rows.map((r) => r.row),
+        ),
+      )
+      after = rows[rows.length - 1].row.id
     }
   }
   await sql`INSERT INTO svc_meta (name, value) VALUES ('schema_fingerprint', ${schemaFingerprint})
             ON CONFLICT (name) DO UPDATE SET value = EXCLUDED.value`
-}
-
-export interface KeyEntries {
-  index: string[]
-  key: string[]
-  id: number[]
-  unique: boolean[]
-}
-
-export async function insertKeys(sql: TransactionSql, table: string, e: KeyEntries): Promise<void> {
-  if (e.id.length === 0) return
-  await sql`INSERT INTO ${sql(keysTable(table))} (index_name, key, id, is_unique)
-            SELECT * FROM unnest(${sql.array(e.index)}::text[], ${sql.array(e.key)}::text[], ${sql.array(e.id)}::bigint[], ${sql.array(e.unique)}::boolean[])`
 }

@@ -22,6 +22,7 @@ import type { EventRow } from '../../events/events.js'
 import type { EventsListener, Readers, Row, Store, StoreStats, TableReader, Tx } from '../port.js'
 import { schema, tableNames, type TableDef } from '../schema.js'
 import { commitOps } from './pg-commit.js'
+import { redactUrl } from './pg-names.js'
 import { freezeRow, PgReader } from './pg-reader.js'
 import { migratePostgres, pgFormat, requireCurrentPg, WRITE_LOCK } from './pg-schema.js'
 import { PgTxState, pgTxOf } from './pg-tx.js'
@@ -40,8 +41,7 @@ export interface PostgresStoreOptions {
   max?: number
 }
 
-/** `postgres://` and `postgresql://` addresses name a PostgreSQL store. */
-export const isPostgresUrl = (url: string): boolean => /^postgres(ql)?:\/\//.test(url)
+export { redactUrl }
 
 /** A connection that answers bigint columns (ids, counts) as numbers: ids stay below 2^53. */
 export function connect(url: string, options: PostgresStoreOptions = {}): Sql {
@@ -53,8 +53,6 @@ export function connect(url: string, options: PostgresStoreOptions = {}): Sql {
   }) as unknown as Sql
 }
 
-/** The address without its password, for messages. */
-export const redactUrl = (url: string): string => url.replace(/\/\/([^:@/]+):[^@/]*@/, '//$1:***@')
 
 export class PostgresStore implements Store {
   readonly read: Readers

@@ -1,6 +1,6 @@
 /**
  * What ANY store must do. The file store runs this suite; a PostgreSQL store
- * added later runs the very same one. `openStore` answers a fresh, empty
+ * (`postgres/postgres-store.test.ts`) runs the very same one. `openStore` answers a fresh, empty
  * store each time; `reopenStore` closes a store and opens the same data
  * again; the suite closes every store it opens.
  */
