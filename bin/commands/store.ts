@@ -10,7 +10,7 @@ export function storeCommand(program: Command, io: Io): void {
   const store = program.command('store').description('move an instance between stores')
   store
     .command('copy')
-    .description('copy the data of the embedded store in DIR to an empty PostgreSQL store, in one transaction; checks every table\'s row count')
+    .description("copy the data of the embedded store in DIR to an empty PostgreSQL store, in one transaction; checks every table's row count")
     .option('--from <dir>', 'data directory to copy from (default $SVC_DATA_DIR, else ./svc-data); stop its server first')
     .option('--to <url>', 'postgres:// URL of the store to copy into (default $SVC_STORE_URL)')
     .option('--json', 'print the result as JSON')

@@ -63,7 +63,8 @@ export async function copyToPostgres(dataDir: string, url: string, progress?: (p
           progress?.({ copied, total, table: name })
         }
         const [counted] = await tx<{ n: number }[]>`SELECT count(*)::int AS n FROM ${tx(rowsTable(name))}`
-        if (counted.n !== sizes[name]) throw new DomainError('unavailable', `copying ${name}: ${sizes[name]} rows in the data dir but ${counted.n} in PostgreSQL; nothing was kept`)
+        if (counted.n !== sizes[name])
+          throw new DomainError('unavailable', `copying ${name}: ${sizes[name]} rows in the data dir but ${counted.n} in PostgreSQL; nothing was kept`)
         await tx`UPDATE svc_counters SET last_id = ${lastIds[name] ?? 0} WHERE name = ${name}`
       }
     })

@@ -53,7 +53,6 @@ export function connect(url: string, options: PostgresStoreOptions = {}): Sql {
   }) as unknown as Sql
 }
 
-
 export class PostgresStore implements Store {
   readonly read: Readers
   private chain: Promise<unknown> = Promise.resolve()
