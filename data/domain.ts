@@ -48,13 +48,14 @@ import { TextService } from './text/text-service.js'
 import { UserViewService } from './users/user-views.js'
 import { ModerationService } from './users/moderation.js'
 import { ModeratedUsers } from './users/moderated-users.js'
+import { nanoid } from 'nanoid'
 import { FileStore, type FileStoreOptions } from './store/file-store.js'
 import { initDataDir, requireCurrentFormat } from './store/data-dir.js'
 import type { Store } from './store/port.js'
 import { rememberStore } from './domain-store.js'
 import { StreamHub } from './streams/stream-hub.js'
 import { StreamMatcher } from './streams/stream-matcher.js'
-import { UserStreamService } from './streams/user-streams.js'
+import { SOLE_NODE, UserStreamService, type Node } from './streams/user-streams.js'
 import { AppStreamService } from './streams/app-streams.js'
 import { AppStreamHub } from './streams/app-stream-hub.js'
 import { AppAudiences } from './streams/app-audience.js'
@@ -65,6 +66,8 @@ import { placesDirOf } from './places/place-files.js'
 
 export interface Domain {
   readonly dataDir: string
+  /** This process among those sharing the store. */
+  readonly node: Node
   readonly imagesDir: string
   readonly config: InstanceConfig
   /** The durable event log: listeners, `after` for resuming, trimmed every minute while the domain is open. */
@@ -140,11 +143,13 @@ export async function openDomain(dataDir: string, options: OpenDomainOptions = {
   const config = { ...(await loadConfig(dataDir)), ...options.config }
   const storeUrl = options.store || config.store
   // Loaded only for an instance on PostgreSQL: the embedded store's start does without the driver.
+  // Processes sharing a PostgreSQL store tell their user streams apart by a node id of their own.
+  const node = { id: nanoid(12), shared: Boolean(storeUrl) }
   const store: Store = storeUrl
     ? await (await import('./store/postgres/postgres-store.js')).PostgresStore.open(storeUrl, { create: true })
     : await FileStore.open(dataDir, options)
   const events = await EventLog.open(store, config.events)
-  const { domain, moderated } = wireDomainParts(dataDir, config, store, events, options.bundledPlaces ?? true)
+  const { domain, moderated } = wireDomainParts(dataDir, config, store, events, options.bundledPlaces ?? true, node)
   // Before any request: every post filter asks it.
   await moderated.load(store.read)
   // A fresh store starts with the explore streams App.net shipped.
@@ -175,6 +180,7 @@ function wireDomainParts(
   store: Store,
   events: EventLog,
   bundledPlaces = true,
+  node: Node = SOLE_NODE,
 ): { domain: Domain; moderated: ModeratedUsers } {
   const imagesDir = join(dataDir, 'images')
   const moderated = new ModeratedUsers(events)
@@ -203,6 +209,7 @@ function wireDomainParts(
     store,
     () => events.head(),
     () => events.oldest(),
+    node,
   )
   const matcher = new StreamMatcher({ read: store.read, postStreams, messages, channelViews, channelAccess, tokens })
   const streamHub = new StreamHub(store, events, userStreams, matcher)
@@ -218,6 +225,7 @@ function wireDomainParts(
   )
   const domain: Domain = {
     dataDir,
+    node,
     imagesDir,
     config,
     events,

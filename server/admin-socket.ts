@@ -5,8 +5,8 @@
  * (admin-watch.ts) pushing their pictures.
  */
 import { once } from 'node:events'
-import { chmod, unlink } from 'node:fs/promises'
-import { createServer, type Socket } from 'node:net'
+import { chmod, stat, unlink } from 'node:fs/promises'
+import { connect, createServer, type Socket } from 'node:net'
 import {
   adminOperations,
   adminSocketPath,
@@ -52,10 +52,24 @@ export interface AdminSocket {
   close(): Promise<void>
 }
 
-/** Listens on `<data dir>/admin.sock` for the domain's admin operations. The caller must hold the data dir's lock. */
+/** Whether a server answers on the socket at `path`. */
+const answers = (path: string): Promise<boolean> =>
+  new Promise((resolve) => {
+    const probe = connect(path)
+    probe.once('connect', () => (probe.destroy(), resolve(true)))
+    probe.once('error', () => resolve(false))
+  })
+
+/**
+ * Listens on `<data dir>/admin.sock` for the domain's admin operations. A
+ * process alone on its store holds the data dir's lock, so a socket file
+ * there is a leftover of a server that died. Processes sharing a PostgreSQL
+ * store share the data dir too: the first one up takes `admin.sock` (what the
+ * console attaches to), each other one `admin-NODE.sock`.
+ */
 export async function serveAdminSocket(domain: Domain, options: { baseUrl: string; log: (line: string) => void }): Promise<AdminSocket> {
-  const path = adminSocketPath(domain.dataDir)
-  // We hold the data dir's lock, so a socket file here is a leftover of a server that died.
+  const shared = adminSocketPath(domain.dataDir)
+  const path = domain.node.shared && (await answers(shared)) ? shared.replace(/\.sock$/, `-${domain.node.id}.sock`) : shared
   await unlink(path).catch(ignoreMissing)
   const running = new Set<Promise<void>>()
   const sockets = new Set<Socket>()
@@ -135,6 +149,7 @@ export async function serveAdminSocket(domain: Domain, options: { baseUrl: strin
   }
   await Promise.race([once(server, 'listening'), once(server, 'error').then(([err]) => Promise.reject(err))])
   await chmod(path, 0o600)
+  const ours = (await stat(path)).ino
 
   return {
     path,
@@ -145,7 +160,8 @@ export async function serveAdminSocket(domain: Domain, options: { baseUrl: strin
       await Promise.allSettled([...running])
       for (const socket of sockets) socket.end()
       await closed
-      await unlink(path).catch(ignoreMissing)
+      // Another process may have bound the name since (it found nothing answering there): its file stays.
+      if ((await stat(path).catch(() => null))?.ino === ours) await unlink(path).catch(ignoreMissing)
     },
   }
 }

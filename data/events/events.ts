@@ -57,6 +57,10 @@ export interface DomainEvents {
   /** Content set (completed), or its name, public flag or annotations changed. */
   'file.updated': { file: FileRow }
   'file.deleted': { file: FileRow }
+  /** A consumer connected with this connection id on `node`: another node serving it lets it go. */
+  'user_stream.taken': { connection_id: string; node: string }
+  /** A stream's subscriptions changed, or it was deleted, on `node` (emitted only where processes share the store). */
+  'user_stream.changed': { connection_id: string; node: string }
 }
 
 export type EventName = keyof DomainEvents

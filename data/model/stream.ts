@@ -57,6 +57,8 @@ export interface UserStreamRow {
   cursor: number
   /** When the last consumer went away; `null` while one is connected. */
   closed_at: string | null
+  /** The svc process serving it while connected (several share a PostgreSQL store); absent in rows from before. */
+  node?: string
   created_at: string
 }
 

@@ -67,6 +67,14 @@ export interface HubSnapshot {
 const CURSOR_NAME = 'user_streams'
 
 /**
+ * Processes sharing a store each save their cursor as `user_streams@NODE`,
+ * at least this often: the row's age tells the others whether it still runs.
+ */
+const HEARTBEAT_MS = 5_000
+/** A process silent this long has died (kill -9, a lost machine): its streams close, from its saved cursor. */
+const NODE_DEAD_MS = 30_000
+
+/**
  * Lets I/O in between two deliveries. Store reads resolve at once, so a
  * stream's drain would otherwise run as one unbroken chain of microtasks,
  * and ten thousand of them would hold off every request (the POST that made
@@ -85,6 +93,7 @@ export class StreamHub implements StreamWatcher {
   /** Every event up to here was handed to the backlog of each live stream it concerns. */
   private dispatched = 0
   private savedCursor = -1
+  private savedAt = 0
   private timers: NodeJS.Timeout[] = []
   private unfollow: (() => void) | null = null
 
@@ -97,17 +106,78 @@ export class StreamHub implements StreamWatcher {
     streams.watch(this)
   }
 
+  private get node() {
+    return this.streams.node
+  }
+
+  private get cursorName(): string {
+    return this.node.shared ? `${CURSOR_NAME}@${this.node.id}` : CURSOR_NAME
+  }
+
   /** Starts following the log; closes the streams a crash left open. */
   async start(): Promise<void> {
     this.dispatched = this.events.head()
-    const saved = await this.store.read.log_cursors.one('name', CURSOR_NAME)
-    await this.streams.recover(saved?.seq ?? this.dispatched)
+    if (this.node.shared) {
+      await this.saveCursor()
+      await this.recoverDeadNodes()
+      // Streams a process alone on this store left open (before it moved to PostgreSQL).
+      const sole = await this.store.read.log_cursors.one('name', CURSOR_NAME)
+      await this.streams.recover(sole?.seq ?? 0, (s) => s.node === undefined)
+    } else {
+      const saved = await this.store.read.log_cursors.one('name', CURSOR_NAME)
+      await this.streams.recover(saved?.seq ?? this.dispatched)
+    }
     this.unfollow = this.events.onAny((event) => {
+      if (event.name === 'user_stream.taken') this.taken(event as DomainEvent<'user_stream.taken'>)
       this.incoming.push(event)
       if (!this.dispatching) void this.dispatchLoop()
     })
     this.timers = [setInterval(() => void this.saveCursor(), 1000), setInterval(() => void this.streams.sweep().catch(warn), 60_000)]
+    if (this.node.shared) this.timers.push(setInterval(() => void this.recoverDeadNodes().catch(warn), HEARTBEAT_MS))
     for (const t of this.timers) t.unref()
+  }
+
+  /**
+   * Closes the streams of processes that stopped saving their cursor, from
+   * the cursor each saved last (a resume then repeats rather than skips).
+   */
+  private async recoverDeadNodes(): Promise<void> {
+    const r = this.store.read
+    const now = Date.now()
+    const prefix = `${CURSOR_NAME}@`
+    const dead = await r.log_cursors.getMany(
+      await r.log_cursors.scan(
+        { limit: Number.MAX_SAFE_INTEGER, order: 'asc' },
+        (c) => c.name.startsWith(prefix) && c.name !== this.cursorName && Date.parse(c.updated_at) + NODE_DEAD_MS < now,
+      ),
+    )
+    for (const cursor of dead) {
+      const node = cursor.name.slice(prefix.length)
+      await this.streams.recover(cursor.seq, (s) => s.node === node)
+      await this.store.transact(async (tx) => {
+        const row = await tx.log_cursors.one('name', cursor.name)
+        if (row && row.updated_at === cursor.updated_at) tx.log_cursors.remove(row.id)
+      })
+    }
+  }
+
+  /** Another process changed the subscriptions of a stream served here (or deleted it): read them again before the next event. */
+  private async changedElsewhere(event: DomainEvent<'user_stream.changed'>): Promise<void> {
+    const { connection_id: connectionId, node } = event.payload
+    if (node === this.node.id || !this.byId.has(connectionId)) return
+    const stream = await this.streams.find(connectionId)
+    if (stream) await this.subscriptionsChanged(stream)
+    else this.streamRemoved(connectionId)
+  }
+
+  /** Another process took a stream this one serves: its consumer here goes, and the stream's row is now the other's. */
+  private taken(event: DomainEvent<'user_stream.taken'>): void {
+    if (event.payload.node === this.node.id) return
+    const conn = this.byId.get(event.payload.connection_id)
+    if (!conn) return
+    this.unregister(conn)
+    conn.closed = true
+    conn.sink.close('another consumer connected with this connection_id')
   }
 
   /** Disconnects every consumer, keeping each stream's exact position for its resume. */
@@ -221,6 +291,7 @@ export class StreamHub implements StreamWatcher {
     try {
       while (this.incoming.length > 0) {
         const event = this.incoming.shift() as DomainEvent
+        if (event.name === 'user_stream.changed') await this.changedElsewhere(event as DomainEvent<'user_stream.changed'>)
         const audience = audienceOf(event)
         const followers = audience.followersOf === undefined ? null : await this.followersOnline(audience.followersOf)
         // From here to `dispatched` nothing awaits: a stream turning live sees either both or neither.
@@ -376,13 +447,16 @@ export class StreamHub implements StreamWatcher {
   private async saveCursor(): Promise<void> {
     let low = this.dispatched
     for (const conn of this.byId.values()) low = Math.min(low, this.cursorOf(conn))
-    if (low === this.savedCursor) return
+    // Alongside others, the save is also this process's heartbeat.
+    if (low === this.savedCursor && !(this.node.shared && Date.now() - this.savedAt >= HEARTBEAT_MS)) return
     this.savedCursor = low
+    this.savedAt = Date.now()
+    const name = this.cursorName
     await this.store
       .transact(async (tx) => {
-        const row = await tx.log_cursors.one('name', CURSOR_NAME)
+        const row = await tx.log_cursors.one('name', name)
         if (row) tx.log_cursors.put({ ...row, seq: low, updated_at: isoNow() })
-        else tx.log_cursors.insert({ name: CURSOR_NAME, seq: low, updated_at: isoNow() })
+        else tx.log_cursors.insert({ name, seq: low, updated_at: isoNow() })
       })
       .catch(warn)
   }

@@ -49,6 +49,18 @@ export interface PendingSubscription {
   stream: UserStreamRow
 }
 
+/**
+ * A process serving streams. Processes sharing a store (PostgreSQL) each have
+ * an id of their own; a process alone on its store is the only node there is.
+ */
+export interface Node {
+  id: string
+  /** Other processes write to the same store. */
+  shared: boolean
+}
+
+export const SOLE_NODE: Node = { id: 'sole', shared: false }
+
 const expired = (stream: UserStreamRow, now: number): boolean => stream.closed_at !== null && Date.parse(stream.closed_at) + USER_STREAM_EXPIRY_MS < now
 
 export class UserStreamService {
@@ -60,6 +72,8 @@ export class UserStreamService {
     private readonly head: () => number,
     /** The oldest event still kept: a stream behind it cannot resume without a gap. */
     private readonly oldest: () => number,
+    /** This process among those sharing the store. */
+    readonly node: Node = SOLE_NODE,
   ) {}
 
   /** The hub, told of every change it must apply to connected streams. */
@@ -82,7 +96,12 @@ export class UserStreamService {
       const now = Date.now()
       const known = input.connection_id ? await tx.user_streams.one('connection_id', input.connection_id) : null
       if (known && known.token_id === token.id && !expired(known, now) && known.cursor >= this.oldest() - 1) {
-        return { stream: tx.user_streams.put({ ...known, closed_at: null, auto_delete: input.auto_delete ?? false, options: input.options }), resumed: true }
+        // Still served by another process: it lets its consumer go when it reads this.
+        if (known.closed_at === null && known.node !== undefined && known.node !== this.node.id) {
+          tx.emit('user_stream.taken', { connection_id: known.connection_id, node: this.node.id })
+        }
+        const resumed = { ...known, closed_at: null, node: this.nodeMark, auto_delete: input.auto_delete ?? false, options: input.options }
+        return { stream: tx.user_streams.put(resumed), resumed: true }
       }
       const mine = await tx.user_streams.getMany(await tx.user_streams.ids('token', token.id, { limit: Number.MAX_SAFE_INTEGER, order: 'asc' }))
       const alive = mine.filter((s) => !expired(s, now))
@@ -104,6 +123,7 @@ export class UserStreamService {
         auto_delete: input.auto_delete ?? false,
         cursor: this.head(),
         closed_at: null,
+        node: this.nodeMark,
         created_at: isoNow(),
       })
       return { stream, resumed: false }
@@ -114,10 +134,25 @@ export class UserStreamService {
   async close(connectionId: string, cursor: number): Promise<void> {
     await this.store.transact(async (tx) => {
       const stream = await tx.user_streams.one('connection_id', connectionId)
-      if (!stream) return
+      // Gone, or taken over by another process, which closes it when its own consumer leaves.
+      if (!stream || (stream.node !== undefined && stream.node !== this.node.id)) return
       if (stream.auto_delete) await this.removeIn(tx, stream)
       else tx.user_streams.put({ ...stream, cursor: Math.max(stream.cursor, cursor), closed_at: isoNow() })
     })
+  }
+
+  /**
+   * Tells the process serving `stream`, when it may be another one, that its
+   * subscriptions changed: in the transaction, so it reads the change before
+   * any later event (this process's own hub hears of it as the watcher).
+   */
+  private changedIn(tx: Tx, stream: UserStreamRow): void {
+    if (this.node.shared) tx.emit('user_stream.changed', { connection_id: stream.connection_id, node: this.node.id })
+  }
+
+  /** What a stream served here records as its node: nothing when this process is alone on its store. */
+  private get nodeMark(): string | undefined {
+    return this.node.shared ? this.node.id : undefined
   }
 
   /** A stream by connection id, if it exists and has not expired. */
@@ -145,6 +180,7 @@ export class UserStreamService {
       const stream = await tx.user_streams.one('connection_id', connectionId)
       if (!stream || stream.user_id !== user.id) throw notFound(`no user stream ${connectionId}`)
       await this.removeIn(tx, stream)
+      this.changedIn(tx, stream)
     })
     this.watcher?.streamRemoved(connectionId)
   }
@@ -157,6 +193,7 @@ export class UserStreamService {
       const sub = stream && stream.user_id === user.id ? await tx.stream_subscriptions.one('pair', pair(stream.id, subscriptionId)) : null
       if (!stream || !sub) throw notFound(`no subscription ${subscriptionId} on user stream ${connectionId}`)
       tx.stream_subscriptions.remove(sub.id)
+      this.changedIn(tx, stream)
       return stream
     })
     await this.watcher?.subscriptionsChanged(stream)
@@ -197,6 +234,7 @@ export class UserStreamService {
         ...(threadId === undefined ? {} : { thread_id: threadId }),
       }
       const subscription = replaced ? tx.stream_subscriptions.put({ ...fields, id: replaced.id }) : tx.stream_subscriptions.insert(fields)
+      this.changedIn(tx, stream)
       return { subscription, replaced, needsNoMore, stream }
     })
     if (made) await this.watcher?.subscriptionsChanged(made.stream)
@@ -215,6 +253,7 @@ export class UserStreamService {
     await this.store.transact(async (tx) => {
       if (pending.replaced) tx.stream_subscriptions.put(pending.replaced)
       else tx.stream_subscriptions.remove(pending.subscription.id)
+      this.changedIn(tx, pending.stream)
     })
     await this.watcher?.subscriptionsChanged(pending.stream)
   }
@@ -235,9 +274,9 @@ export class UserStreamService {
    * they close now, from the last position the hub saved (never past what
    * their consumers were sent, so a resume repeats rather than skips).
    */
-  async recover(savedCursor: number): Promise<void> {
+  async recover(savedCursor: number, servedBy: (stream: UserStreamRow) => boolean = () => true): Promise<void> {
     const r = this.store.read
-    const ids = await r.user_streams.scan({ limit: Number.MAX_SAFE_INTEGER, order: 'asc' }, (s) => s.closed_at === null)
+    const ids = await r.user_streams.scan({ limit: Number.MAX_SAFE_INTEGER, order: 'asc' }, (s) => s.closed_at === null && servedBy(s))
     if (ids.length === 0) return
     await this.store.transact(async (tx) => {
       const closedAt = isoNow()

@@ -1,0 +1,85 @@
+/**
+ * Three `svc serve` processes on one PostgreSQL store and one data dir, as an
+ * instance that outgrew a machine runs. Alice watches her unified stream on
+ * node B, subscribing through node C, while bob posts on node A; then node B
+ * is killed (-9) while bob keeps posting, and alice resumes her stream on
+ * node C with its connection id: every post bob was told was made reaches
+ * her, none is lost (one seen before the kill may come again).
+ */
+import t from 'tap'
+import postgres from 'postgres'
+import { existsSync } from 'node:fs'
+import { join } from 'node:path'
+import { openWebSocket, type Frame } from '../fixtures/streams.js'
+import { pgSchema, pgUnavailable, pgUrlIn, PG_URL } from '../fixtures/postgres.js'
+import { serve, svcJson, svcProcess, tempDir, type Serving } from '../bin/svc-process.js'
+import { api, signIn } from './password-grant.js'
+
+const skip = await pgUnavailable()
+
+const textsOf = (frames: Frame[]): string[] => frames.filter((f) => f.meta.type === 'post').map((f) => f.data[0].text as string)
+
+t.test('three nodes on one PostgreSQL store: write on one, stream on another, resume on a third after a kill -9', { skip }, async (t) => {
+  const schema = pgSchema(t)
+  const sql = postgres(PG_URL, { max: 1, onnotice: () => {} })
+  await sql`CREATE SCHEMA ${sql(schema)}`
+  await sql.end()
+  const dir = tempDir(t)
+  const d = ['--data-dir', dir]
+  const init = await svcProcess(['init', ...d, '--store', pgUrlIn(schema)])
+  t.equal(init.code, 0, init.stderr)
+
+  const nodes: Serving[] = []
+  for (let i = 0; i < 3; i++) nodes.push(await serve(dir))
+  t.teardown(() => Promise.all(nodes.map((n) => n.stop())))
+  const [a, b, c] = nodes
+  t.ok(existsSync(join(dir, 'admin.sock')), 'the first node took admin.sock')
+  t.match(b.stderr(), /admin socket .*admin-[\w-]+\.sock/, 'the others each a socket of their own')
+
+  const app = await svcJson(['app', 'create', '--name', 'Stream Client', ...d])
+  await svcJson(['user', 'create', '--username', 'alice', '--password', 'correct horse', ...d])
+  await svcJson(['user', 'create', '--username', 'bob', '--password', 'battery staple', ...d])
+  const alice = await signIn(c, app, 'alice', 'correct horse', 'stream follow')
+  const bob = await signIn(a, app, 'bob', 'battery staple', 'stream write_post')
+  t.equal((await api(b, alice, 'POST', 'users/@bob/follow')).status, 200)
+
+  const ws = await openWebSocket(b.url, alice)
+  t.teardown(() => ws.close())
+  const subscribed = await api(c, alice, 'GET', `posts/stream/unified?connection_id=${ws.connectionId}&subscription_id=home`)
+  t.same(subscribed.body.meta.subscription_ids, ['home'], 'subscribed through another node than the one holding the stream')
+
+  const started = Date.now()
+  const first = await api(a, bob, 'POST', 'posts', { text: 'hello from node A' })
+  t.equal(first.status, 200)
+  const frame = await ws.next(10_000)
+  t.equal(frame.data[0].text, 'hello from node A', `the post made on A reached the stream on B (${Date.now() - started} ms)`)
+  t.equal((await api(c, alice, 'GET', `posts/${first.body.data.id}`)).body.data.text, 'hello from node A', 'and reads back on C')
+
+  // Bob keeps posting on A; B dies in the middle.
+  const acknowledged: string[] = []
+  let posting = true
+  const poster = (async () => {
+    for (let i = 0; posting; i++) {
+      const res = await api(a, bob, 'POST', 'posts', { text: `post ${i}` })
+      if (res.status === 200) acknowledged.push(res.body.data.text)
+    }
+  })()
+  while (acknowledged.length < 10) await new Promise((resolve) => setTimeout(resolve, 20))
+  b.child.kill('SIGKILL')
+  nodes.splice(1, 1)
+  await ws.closed
+  while (acknowledged.length < 30) await new Promise((resolve) => setTimeout(resolve, 20))
+  posting = false
+  await poster
+
+  const before = textsOf(ws.frames)
+  const resumed = await openWebSocket(c.url, alice, `connection_id=${ws.connectionId}`)
+  t.teardown(() => resumed.close())
+  t.equal(resumed.connectionId, ws.connectionId, 'node C resumed the stream node B held')
+  const deadline = Date.now() + 20_000
+  const missing = () => acknowledged.filter((text) => !before.includes(text) && !textsOf(resumed.frames).includes(text))
+  while (missing().length > 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50))
+  t.same(missing(), [], `every one of the ${acknowledged.length} posts bob was told were made reached alice`)
+  const after = textsOf(resumed.frames)
+  t.equal(new Set(after).size, after.length, 'none twice after the resume')
+})
