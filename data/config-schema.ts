@@ -45,6 +45,11 @@ const schemaOf = (d: InstanceConfig) =>
       .pattern(/^postgres(ql)?:\/\/\S+$/)
       .default(d.store)
       .messages({ 'string.pattern.base': '{#label} must be "" (the embedded store) or a postgres:// URL' }),
+    bus: Joi.string()
+      .allow('')
+      .pattern(/^rediss?:\/\/\S+$/)
+      .default(d.bus)
+      .messages({ 'string.pattern.base': '{#label} must be "" (no bus) or a redis:// URL' }),
     // Left out of the defaults: a missing secret is generated and added to the file.
     session_secret: Joi.string().min(16),
   })

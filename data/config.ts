@@ -30,6 +30,8 @@ export interface InstanceConfig {
   events: { retention_seconds: number; max_events: number }
   /** Where the data lives: "" for the embedded store in the data dir, or a `postgres://` URL (`--store` and `SVC_STORE_URL` take precedence). */
   store: string
+  /** A `redis://` URL linking several nodes (`--bus` and `SVC_BUS_URL` take precedence); "" for none. */
+  bus: string
   /** Seals (iron) the web sign-in cookie of the OAuth pages; generated at first start and kept. */
   session_secret: string
 }
@@ -48,6 +50,7 @@ export const defaultConfig = (): InstanceConfig => ({
   limits: { following: 40000, max_file_size: 10_000_000, storage: 500_000_000 },
   events: { retention_seconds: 900, max_events: 200_000 },
   store: '',
+  bus: '',
   session_secret: randomBytes(32).toString('base64url'),
 })
 

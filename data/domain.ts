@@ -49,6 +49,7 @@ import { UserViewService } from './users/user-views.js'
 import { ModerationService } from './users/moderation.js'
 import { ModeratedUsers } from './users/moderated-users.js'
 import { nanoid } from 'nanoid'
+import type { Bus } from './bus/bus.js'
 import { FileStore, type FileStoreOptions } from './store/file-store.js'
 import { initDataDir, requireCurrentFormat } from './store/data-dir.js'
 import type { Store } from './store/port.js'
@@ -68,6 +69,8 @@ export interface Domain {
   readonly dataDir: string
   /** This process among those sharing the store. */
   readonly node: Node
+  /** What this instance's nodes tell each other at once, when it has one (`--bus`). */
+  readonly bus: Bus | null
   readonly imagesDir: string
   readonly config: InstanceConfig
   /** The durable event log: listeners, `after` for resuming, trimmed every minute while the domain is open. */
@@ -128,6 +131,8 @@ export interface OpenDomainOptions extends FileStoreOptions {
   config?: Partial<InstanceConfig>
   /** A `postgres://` URL: the PostgreSQL store instead of the embedded one (default: the config's `store`). */
   store?: string
+  /** A `redis://` URL: the bus linking the nodes of an instance (default: the config's `bus`). */
+  bus?: string
   /** Search the bundled GeoNames cities too (default true; tests that need only their own places leave them out, as loading them takes seconds). */
   bundledPlaces?: boolean
 }
@@ -142,14 +147,22 @@ export async function openDomain(dataDir: string, options: OpenDomainOptions = {
   await requireCurrentFormat(dataDir)
   const config = { ...(await loadConfig(dataDir)), ...options.config }
   const storeUrl = options.store || config.store
-  // Loaded only for an instance on PostgreSQL: the embedded store's start does without the driver.
+  const busUrl = options.bus || config.bus
   // Processes sharing a PostgreSQL store tell their user streams apart by a node id of their own.
   const node = { id: nanoid(12), shared: Boolean(storeUrl) }
-  const store: Store = storeUrl
-    ? await (await import('./store/postgres/postgres-store.js')).PostgresStore.open(storeUrl, { create: true })
-    : await FileStore.open(dataDir, options)
+  // The Redis and PostgreSQL drivers are loaded only by an instance that uses them: the embedded store's start does without.
+  const bus = busUrl ? await (await import('./bus/bus.js')).Bus.open(busUrl, config.session_secret) : null
+  let store: Store
+  try {
+    store = storeUrl
+      ? await (await import('./store/postgres/postgres-store.js')).PostgresStore.open(storeUrl, { create: true, bell: bus?.bell('events') })
+      : await FileStore.open(dataDir, options)
+  } catch (err) {
+    await bus?.close()
+    throw err
+  }
   const events = await EventLog.open(store, config.events)
-  const { domain, moderated } = wireDomainParts(dataDir, config, store, events, options.bundledPlaces ?? true, node)
+  const { domain, moderated } = wireDomainParts(dataDir, config, store, events, { bundledPlaces: options.bundledPlaces ?? true, node, bus })
   // Before any request: every post filter asks it.
   await moderated.load(store.read)
   // A fresh store starts with the explore streams App.net shipped.
@@ -179,8 +192,7 @@ function wireDomainParts(
   config: InstanceConfig,
   store: Store,
   events: EventLog,
-  bundledPlaces = true,
-  node: Node = SOLE_NODE,
+  { bundledPlaces = true, node = SOLE_NODE, bus = null }: { bundledPlaces?: boolean; node?: Node; bus?: Bus | null } = {},
 ): { domain: Domain; moderated: ModeratedUsers } {
   const imagesDir = join(dataDir, 'images')
   const moderated = new ModeratedUsers(events)
@@ -226,6 +238,7 @@ function wireDomainParts(
   const domain: Domain = {
     dataDir,
     node,
+    bus,
     imagesDir,
     config,
     events,
@@ -277,6 +290,7 @@ function wireDomainParts(
       events.stop()
       await places.close()
       await store.close()
+      await bus?.close()
     },
   }
   rememberStore(domain, store)

@@ -36,7 +36,7 @@ export { watchTopics, isWatchTopic, type WatchTopicName } from './admin/watch-to
 export type { WatchTopic } from './admin/watch-topic.js'
 export { AdminSocketUnreachable, callAdminSocket, watchAdminSocket, type AdminWatchListener } from './admin/socket-client.js'
 export { loadConfig } from './config.js'
-export { redactUrl } from './store/postgres/pg-names.js'
+export { redactUrl } from './redact-url.js'
 export { CURRENT_FORMAT, dataDirFormat, initDataDir, copyStore, migrateDataDir, migrateStore, requireDataDir } from './store/data-dir.js'
 export { renderHtml, escapeText } from './text/html.js'
 export { processText, fillTemplates, isDirected, type EntitiesInput, type TextOptions } from './text/process.js'

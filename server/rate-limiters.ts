@@ -3,11 +3,11 @@
  * bucket (a token's calls, a token's writes, an address's unauthenticated
  * calls), every one of them made by a `MakeLimiter`. The default keeps fixed
  * windows in this process's memory: right for one node, and counts restart
- * from zero with the server. Several nodes behind one name need a shared
- * store, which is another `MakeLimiter` (rate-limiter-flexible's Redis
- * limiter takes the same points and duration) and nothing else.
+ * from zero with the server. Several nodes behind one name share their
+ * counters in Redis (the bus): `redisLimiter`, rate-limiter-flexible's Redis
+ * limiter with the same points and duration.
  */
-import { RateLimiterMemory, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible'
+import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible'
 import type { InstanceConfig, Viewer } from '../data/index.js'
 
 export type BucketName = 'token' | 'write' | 'ip'
@@ -23,6 +23,12 @@ export type MakeLimiter = (bucket: BucketName, window: RateWindow) => RateLimite
 /** Counters in this process's memory; a key's window is dropped when it ends. */
 export const memoryLimiter: MakeLimiter = (bucket, window) =>
   new RateLimiterMemory({ keyPrefix: `svc-${bucket}`, points: window.limit, duration: window.window_s })
+
+/** Counters in Redis (the bus), shared by every node of the instance: a token gets its limit once, whichever node it reaches. */
+export const redisLimiter =
+  (bus: { client: object; prefix: string }): MakeLimiter =>
+  (bucket, window) =>
+    new RateLimiterRedis({ storeClient: bus.client, keyPrefix: `${bus.prefix}:${bucket}`, points: window.limit, duration: window.window_s })
 
 /** Where a request leaves the bucket it is reported against. */
 export interface BucketState {

@@ -12,6 +12,7 @@ import { envelopePlugin } from './envelope.js'
 import { formBodyPlugin } from './form-body.js'
 import { sessionCookiePlugin } from './pages/session.js'
 import { rateLimitPlugin } from './rate-limit.js'
+import { memoryLimiter, redisLimiter } from './rate-limiters.js'
 import './hapi-types.js'
 import { mount } from './route.js'
 import { allRoutes } from './routes/index.js'
@@ -53,7 +54,7 @@ export async function createServer(domain: Domain, options: ServerOptions = {}):
   await server.register(formBodyPlugin)
   await server.register({ plugin: authPlugin, options: { domain } })
   await server.register(envelopePlugin)
-  await server.register({ plugin: rateLimitPlugin, options: { domain } })
+  await server.register({ plugin: rateLimitPlugin, options: { domain, makeLimiter: domain.bus ? redisLimiter(domain.bus) : memoryLimiter } })
   await server.register({ plugin: sessionCookiePlugin, options: { secret: domain.config.session_secret } })
   server.route(mount(allRoutes(domain)))
   serveUserStreamWebSockets(server, domain)

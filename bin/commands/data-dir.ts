@@ -29,3 +29,10 @@ export function storeOf(io: Io, opts: { store?: string }): string | undefined {
   if (url !== undefined && !/^postgres(ql)?:\/\/\S+$/.test(url)) throw new Error(`invalid store ${url}: give a postgres:// URL`)
   return url
 }
+
+/** `--bus URL`, default `$SVC_BUS_URL`; undefined leaves it to the config's `bus` ("" for none). */
+export function busOf(io: Io, opts: { bus?: string }): string | undefined {
+  const url = opts.bus ?? (io.env.SVC_BUS_URL || undefined)
+  if (url !== undefined && !/^rediss?:\/\/\S+$/.test(url)) throw new Error(`invalid bus ${url}: give a redis:// URL`)
+  return url
+}

@@ -2,7 +2,7 @@
 import type { Command } from 'commander'
 import { CURRENT_FORMAT, dataDirFormat, initDataDir, migrateStore, openDomain } from '../../data/index.js'
 import type { Io } from '../io.js'
-import { dataDirOf, reportDataDir, storeOf } from './data-dir.js'
+import { busOf, dataDirOf, reportDataDir, storeOf } from './data-dir.js'
 
 export function initCommand(program: Command, io: Io): void {
   program
@@ -10,15 +10,17 @@ export function initCommand(program: Command, io: Io): void {
     .description('create the data dir with an empty store and a config (does nothing if it exists)')
     .option('--data-dir <dir>', 'data directory')
     .option('--store <url>', "a postgres:// URL: keep the data in PostgreSQL, creating svc's tables there (recorded in the new config)")
+    .option('--bus <url>', 'a redis:// URL linking the nodes of the instance (recorded in the new config)')
     .option('--json', 'print the result as JSON')
-    .action(async (opts: { dataDir?: string; store?: string; json?: boolean }) => {
+    .action(async (opts: { dataDir?: string; store?: string; bus?: string; json?: boolean }) => {
       const dir = dataDirOf(io, opts)
       const store = storeOf(io, opts)
-      // A new data dir remembers its store, so later commands without --store reach the same data.
-      const { created } = await initDataDir(dir, store ? { store } : {})
+      const bus = busOf(io, opts)
+      // A new data dir remembers its store and bus, so later commands without the flags reach the same data and nodes.
+      const { created } = await initDataDir(dir, { ...(store ? { store } : {}), ...(bus ? { bus } : {}) })
       if (store) await migrateStore(store)
       // Opening a new store once fills it as a first start would: the default explore streams and svc's own web client.
-      if (created) await (await openDomain(dir, { store })).close()
+      if (created) await (await openDomain(dir, { store, bus })).close()
       const format = (await dataDirFormat(dir)) ?? CURRENT_FORMAT
       reportDataDir(io, created ? `created data dir ${dir} (format ${format})` : `data dir ${dir} already exists (format ${format})`)
       if (format < CURRENT_FORMAT) reportDataDir(io, `data dir ${dir} has format ${format}: run \`svc migrate\``)

@@ -7,7 +7,7 @@ import type { Command } from 'commander'
 import { openDomain, type Domain } from '../../data/index.js'
 import { createServer, rateLimitOffIn, serveAdminSocket, type AdminSocket } from '../../server/index.js'
 import type { Io } from '../io.js'
-import { dataDirOf, storeOf } from './data-dir.js'
+import { busOf, dataDirOf, storeOf } from './data-dir.js'
 
 interface ServeFlags {
   dataDir?: string
@@ -15,6 +15,7 @@ interface ServeFlags {
   host: string
   publicUrl?: string
   store?: string
+  bus?: string
 }
 
 const portOf = (value: string): number => {
@@ -60,6 +61,10 @@ export function serveCommand(program: Command, io: Io): void {
     .option('--port <n>', 'port (default $PORT, else 8080; 0 picks a free one)')
     .option('--host <h>', 'address to listen on', '0.0.0.0')
     .option('--public-url <url>', 'public base URL of the instance (default: from each request)')
+    .option(
+      '--bus <url>',
+      "a redis:// URL linking the nodes of an instance on PostgreSQL: events and rate limits (default $SVC_BUS_URL, else the config's bus)",
+    )
     .option('--store <url>', "a postgres:// URL: keep the data in PostgreSQL (default $SVC_STORE_URL, else the config's store, else the data dir)")
     .action(async (flags: ServeFlags) => {
       const port = portOf(flags.port ?? io.env.PORT ?? '8080')
@@ -71,6 +76,7 @@ export function serveCommand(program: Command, io: Io): void {
         domain = await openDomain(dataDirOf(io, flags), {
           config: flags.publicUrl ? { public_url: flags.publicUrl.replace(/\/$/, '') } : {},
           store: storeOf(io, flags),
+          bus: busOf(io, flags),
         })
         if (rateLimitOffIn(io.env)) domain.config.rate_limits.enabled = false
         const server = await createServer(domain, { port, host: flags.host })

@@ -12,6 +12,7 @@ import { FileStore } from './file-store.js'
 import { PRIVATE_DIR } from './file-modes.js'
 import { acquireLock } from './lock.js'
 import { migrations } from './migrations/index.js'
+import { redactUrl } from '../redact-url.js'
 
 /** The format this svc reads and writes: the last migration's version. */
 export const CURRENT_FORMAT: number = migrations.length === 0 ? 0 : migrations[migrations.length - 1].version
@@ -139,7 +140,7 @@ export async function migrateDataDir(dir: string): Promise<{ from: number; to: n
  * the current format and index definitions. Idempotent.
  */
 export async function migrateStore(url: string, progress?: (line: string) => void): Promise<{ from: number | null; to: number; applied: string[] }> {
-  const { connect, redactUrl } = await import('./postgres/postgres-store.js')
+  const { connect } = await import('./postgres/postgres-store.js')
   const { migratePostgres } = await import('./postgres/pg-schema.js')
   const sql = connect(url, { max: 1 })
   try {

@@ -60,10 +60,10 @@ export interface Serving {
   stop(): Promise<number | null>
 }
 
-/** Starts `svc serve` on `dir` on a free port (with `flags` more); resolves once it listens. */
-export function serve(dir: string, flags: string[] = []): Promise<Serving> {
+/** Starts `svc serve` on `dir` on a free port (with `flags` more, rate limits off unless `env` says otherwise); resolves once it listens. */
+export function serve(dir: string, flags: string[] = [], env: Record<string, string> = {}): Promise<Serving> {
   const child = spawn('node', [SVC, 'serve', '--data-dir', dir, '--port', '0', '--host', '127.0.0.1', ...flags], {
-    env: { ...process.env, SVC_RATE_LIMIT: 'off' },
+    env: { ...process.env, SVC_RATE_LIMIT: 'off', ...env },
     stdio: ['ignore', 'ignore', 'pipe'],
   })
   let seen = ''

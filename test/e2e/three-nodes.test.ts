@@ -1,6 +1,6 @@
 /**
- * Three `svc serve` processes on one PostgreSQL store and one data dir, as an
- * instance that outgrew a machine runs. Alice watches her unified stream on
+ * Three `svc serve` processes on one PostgreSQL store, one Redis (the bus)
+ * and one data dir, as an instance that outgrew a machine runs. Alice watches her unified stream on
  * node B, subscribing through node C, while bob posts on node A; then node B
  * is killed (-9) while bob keeps posting, and alice resumes her stream on
  * node C with its connection id: every post bob was told was made reaches
@@ -8,14 +8,15 @@
  */
 import t from 'tap'
 import postgres from 'postgres'
-import { existsSync } from 'node:fs'
+import { existsSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { openWebSocket, type Frame } from '../fixtures/streams.js'
 import { pgSchema, pgUnavailable, pgUrlIn, PG_URL } from '../fixtures/postgres.js'
+import { REDIS_URL, redisUnavailable } from '../fixtures/redis.js'
 import { serve, svcJson, svcProcess, tempDir, type Serving } from '../bin/svc-process.js'
 import { api, signIn } from './password-grant.js'
 
-const skip = await pgUnavailable()
+const skip = (await pgUnavailable()) || (await redisUnavailable())
 
 const textsOf = (frames: Frame[]): string[] => frames.filter((f) => f.meta.type === 'post').map((f) => f.data[0].text as string)
 
@@ -26,7 +27,7 @@ t.test('three nodes on one PostgreSQL store: write on one, stream on another, re
   await sql.end()
   const dir = tempDir(t)
   const d = ['--data-dir', dir]
-  const init = await svcProcess(['init', ...d, '--store', pgUrlIn(schema)])
+  const init = await svcProcess(['init', ...d, '--store', pgUrlIn(schema), '--bus', REDIS_URL])
   t.equal(init.code, 0, init.stderr)
 
   const nodes: Serving[] = []
@@ -82,4 +83,32 @@ t.test('three nodes on one PostgreSQL store: write on one, stream on another, re
   t.same(missing(), [], `every one of the ${acknowledged.length} posts bob was told were made reached alice`)
   const after = textsOf(resumed.frames)
   t.equal(new Set(after).size, after.length, 'none twice after the resume')
+})
+
+t.test('nodes on one bus share rate limits: a token gets its limit once, whichever node it calls', { skip }, async (t) => {
+  const schema = pgSchema(t)
+  const sql = postgres(PG_URL, { max: 1, onnotice: () => {} })
+  await sql`CREATE SCHEMA ${sql(schema)}`
+  await sql.end()
+  const dir = tempDir(t)
+  const d = ['--data-dir', dir]
+  t.equal((await svcProcess(['init', ...d, '--store', pgUrlIn(schema), '--bus', REDIS_URL])).code, 0)
+  const configFile = join(dir, 'config.json')
+  const config = JSON.parse(readFileSync(configFile, 'utf8'))
+  writeFileSync(configFile, JSON.stringify({ ...config, rate_limits: { enabled: true, authenticated: { limit: 6, window_s: 3600 } } }))
+  const limited = { SVC_RATE_LIMIT: 'on' }
+  const nodes = [await serve(dir, [], limited), await serve(dir, [], limited)]
+  t.teardown(() => Promise.all(nodes.map((n) => n.stop())))
+  const app = await svcJson(['app', 'create', '--name', 'Counter', ...d])
+  await svcJson(['user', 'create', '--username', 'alice', '--password', 'correct horse', ...d])
+  const token = await signIn(nodes[0], app, 'alice', 'correct horse', 'stream')
+  const statuses: number[] = []
+  const remaining: string[] = []
+  for (let i = 0; i < 7; i++) {
+    const res = await fetch(`${nodes[i % 2].url}/stream/0/token`, { headers: { authorization: `Bearer ${token}` } })
+    statuses.push(res.status)
+    remaining.push(res.headers.get('x-ratelimit-remaining') ?? '')
+  }
+  t.same(statuses, [200, 200, 200, 200, 200, 200, 429], 'six calls over two nodes, then the seventh is refused')
+  t.same(remaining, ['5', '4', '3', '2', '1', '0', '0'], 'one count, whichever node answered')
 })

@@ -13,7 +13,8 @@ import { tableNames } from '../schema.js'
 import { insertRows } from './pg-bulk.js'
 import { rowsTable } from './pg-names.js'
 import { migratePostgres, WRITE_LOCK } from './pg-schema.js'
-import { connect, redactUrl } from './postgres-store.js'
+import { redactUrl } from '../../redact-url.js'
+import { connect } from './postgres-store.js'
 
 /** Rows read from the file store and written to PostgreSQL per statement. */
 const BATCH = 2000

@@ -19,6 +19,3 @@ export function keysOf(derived: Key | readonly Key[] | null | undefined): string
   if (!Array.isArray(derived)) return [encodeKey(derived as Key)]
   return [...new Set((derived as readonly Key[]).map(encodeKey))]
 }
-
-/** The address without its password, for messages. */
-export const redactUrl = (url: string): string => url.replace(/\/\/([^:@/]+):[^@/]*@/, '//$1:***@')

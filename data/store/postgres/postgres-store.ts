@@ -10,25 +10,30 @@
  * A commit is acknowledged once PostgreSQL has it durable. Its events (rows
  * of `svc_event_log`, written in the same transaction) then go to this
  * node's `onEvents` listeners. Every other node (a server, or a CLI command
- * run beside it) learns of them through a NOTIFY sent with the commit and
- * reads them from the log: event ids are handed out under the write lock and
+ * run beside it) learns of them through a NOTIFY sent with the commit (or,
+ * with a bus, a Redis message sent after it; and at worst within
+ * `POLL_MS`, should a message be lost) and reads them from the log: event ids are handed out under the write lock and
  * a failed transaction spends none, so the log has no gaps and a node hands
  * on exactly the ids after the last it handed on, in order. Reads outside
  * transactions go to a pool and never wait for the lock.
  */
 import postgres, { type Sql } from 'postgres'
+import type { Bell } from '../../bus/bus.js'
 import { DomainError } from '../../errors.js'
 import type { EventRow } from '../../events/events.js'
 import type { EventsListener, Readers, Row, Store, StoreStats, TableReader, Tx } from '../port.js'
 import { schema, tableNames, type TableDef } from '../schema.js'
 import { commitOps } from './pg-commit.js'
-import { redactUrl } from './pg-names.js'
+import { redactUrl } from '../../redact-url.js'
 import { freezeRow, PgReader } from './pg-reader.js'
 import { migratePostgres, pgFormat, requireCurrentPg, WRITE_LOCK } from './pg-schema.js'
 import { PgTxState, pgTxOf } from './pg-tx.js'
 
 /** Where commits that emitted events say so; the payload is the last event id. */
 const EVENTS_CHANNEL = 'svc_events'
+
+/** How often the log is read for events no message announced (one lost on the way). */
+const POLL_MS = 2_000
 
 export interface PostgresStoreOptions {
   /** A schema (namespace) to keep svc's tables in, made if missing; default `public`. Tests give each store its own. */
@@ -37,11 +42,13 @@ export interface PostgresStoreOptions {
   migrate?: boolean
   /** Create svc's tables in a database that has none yet (what a first `svc serve` does), but upgrade nothing. */
   create?: boolean
+  /** Hear other nodes' commits on the bus (Redis) rather than through PostgreSQL's LISTEN. */
+  bell?: Bell
+  /** How often the log is read for events no message announced (default 2 s). */
+  pollMs?: number
   /** Connections in the pool (default 10). */
   max?: number
 }
-
-export { redactUrl }
 
 /** A connection that answers bigint columns (ids, counts) as numbers: ids stay below 2^53. */
 export function connect(url: string, options: PostgresStoreOptions = {}): Sql {
@@ -59,6 +66,8 @@ export class PostgresStore implements Store {
   private closed = false
   private readonly eventListeners = new Set<EventsListener>()
   private unlisten: (() => Promise<void>) | null = null
+  private poller: NodeJS.Timeout | null = null
+  private bell: Bell | null = null
 
   private constructor(
     private readonly sql: Sql,
@@ -85,8 +94,15 @@ export class PostgresStore implements Store {
       }
       const [events] = await sql<{ last_id: number }[]>`SELECT last_id FROM svc_counters WHERE name = 'event_log'`
       const store = new PostgresStore(sql, counts, events.last_id)
-      const listening = await sql.listen(EVENTS_CHANNEL, () => void store.catchUp())
-      store.unlisten = () => listening.unlisten()
+      if (options.bell) {
+        store.bell = options.bell
+        store.unlisten = await options.bell.listen(() => void store.catchUp())
+      } else {
+        const listening = await sql.listen(EVENTS_CHANNEL, () => void store.catchUp())
+        store.unlisten = () => listening.unlisten()
+      }
+      store.poller = setInterval(() => void store.catchUp(), options.pollMs ?? POLL_MS)
+      store.poller.unref()
       return store
     } catch (err) {
       await sql.end({ timeout: 1 })
@@ -128,6 +144,7 @@ export class PostgresStore implements Store {
     if (counted) for (const [name, delta] of counted as Map<string, number>) this.rowCounts.set(name, (this.rowCounts.get(name) ?? 0) + delta)
     const events = (state as PgTxState | null)?.events ?? []
     if (events.length > 0) {
+      this.bell?.ring(String(events[events.length - 1].id))
       // Another node's events committed before these and not yet read must go first.
       if (events[0].id > this.lastDelivered + 1) await this.catchUp()
       this.deliver(events)
@@ -178,6 +195,7 @@ export class PostgresStore implements Store {
   async close(): Promise<void> {
     if (this.closed) return
     this.closed = true
+    if (this.poller) clearInterval(this.poller)
     await this.chain
     await this.unlisten?.().catch(() => undefined)
     await this.sql.end({ timeout: 5 })

@@ -9,6 +9,8 @@ import { migratePostgres, PG_FORMAT } from '../../../../data/store/postgres/pg-s
 import { connect } from '../../../../data/store/postgres/postgres-store.js'
 import { pgSchema, pgUnavailable, PG_URL } from '../../../fixtures/postgres.js'
 import { storeContract } from '../contract.js'
+import { Bus } from '../../../../data/bus/bus.js'
+import { REDIS_URL, redisUnavailable } from '../../../fixtures/redis.js'
 import { userRow } from '../rows.js'
 
 const skip = await pgUnavailable()
@@ -98,4 +100,22 @@ t.test('events committed on one node reach the listeners of another, in seq orde
   const deadline = Date.now() + 5000
   while (seen.length < 10 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20))
   t.same(seen, [1, 2, 3, 4, 5, 6, 7, 8, 9, 10], "b saw its own and a's events, in order, once")
+})
+
+t.test('with a bus, another node hears of events through Redis', { skip: skip || (await redisUnavailable()) }, async (t) => {
+  const schema = pgSchema(t)
+  const [busA, busB] = await Promise.all([Bus.open(REDIS_URL, schema), Bus.open(REDIS_URL, schema)])
+  // Polling (the fallback for a lost message) is put out of reach: only the bus can deliver in time.
+  const a = await PostgresStore.open(PG_URL, { schema, migrate: true, bell: busA.bell('events'), pollMs: 600_000 })
+  const b = await PostgresStore.open(PG_URL, { schema, bell: busB.bell('events'), pollMs: 600_000 })
+  t.teardown(async () => {
+    await Promise.all([a.close(), b.close()])
+    await Promise.all([busA.close(), busB.close()])
+  })
+  const seen: number[] = []
+  b.onEvents((rows) => seen.push(...rows.map((r) => r.id)))
+  await a.transact((tx) => tx.emit('user.updated', { user: userRow('alice') } as never))
+  const deadline = Date.now() + 5000
+  while (seen.length < 1 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 10))
+  t.same(seen, [1])
 })
