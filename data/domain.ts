@@ -234,6 +234,7 @@ function wireDomainParts(
     new NotificationRules(store.read),
     filters,
     Math.min(APP_STREAM_QUEUE_LIMIT, config.events.max_events),
+    node.shared,
   )
   const domain: Domain = {
     dataDir,

@@ -8,6 +8,12 @@
  * oldest events are dropped and a connected consumer is told why and
  * disconnected. Queue positions are saved every second and at shutdown, and
  * the log keeps every event a queue still holds (`EventLog.holdFrom`).
+ *
+ * Where processes share the store, a queue belongs to the process its
+ * consumer is connected to: a connect reads the position saved in the
+ * stream's row (another process may have moved it), and only queues with a
+ * consumer here are held to their bound and saved from here; a queue with
+ * no consumer anywhere is held to its bound when one connects.
  */
 import type { DomainEvent, DomainEvents } from '../events/events.js'
 import { compileFilter, type FilterMatcher, type FilterVariables } from '../filters/filter-matcher.js'
@@ -69,6 +75,8 @@ export class AppStreamHub {
     private readonly filters: { byId(id: number): Promise<FilterRow | null> },
     /** How many events a queue holds before its oldest are dropped. */
     readonly queueLimit: number,
+    /** Other processes serve consumers of the same streams. */
+    private readonly shared = false,
   ) {
     this.messages = new AppMessages(audiences, notifications)
   }
@@ -108,7 +116,7 @@ export class AppStreamHub {
   connect(stream: AppStreamRow, options: ConnectOptions, sink: AppStreamSink): void {
     const earlier = this.consumers.get(stream.id)
     if (earlier) this.end(earlier, control('disconnect', 'another consumer connected to this stream'))
-    const queue = this.track(stream)
+    const queue = this.track(stream, this.shared && !earlier)
     if (options.purge) queue.cursor = this.events.head()
     const consumer = new Consumer(stream, sink, queue, options.autoDelete === true)
     this.consumers.set(stream.id, consumer)
@@ -137,10 +145,11 @@ export class AppStreamHub {
     })
   }
 
-  private track(stream: AppStreamRow): Queue {
+  /** The queue of `stream`, from its row the first time, or every time with `fromRow` (the row was just read). */
+  private track(stream: AppStreamRow, fromRow = false): Queue {
     this.rows.set(stream.id, stream)
     let queue = this.queues.get(stream.id)
-    if (!queue) this.queues.set(stream.id, (queue = { cursor: stream.cursor, dropped: stream.dropped }))
+    if (!queue || fromRow) this.queues.set(stream.id, (queue = { cursor: stream.cursor, dropped: stream.dropped }))
     return queue
   }
 
@@ -313,7 +322,7 @@ export class AppStreamHub {
   /** Every second: queues nobody reads are held to their bound, and positions are saved. */
   private async tick(): Promise<void> {
     const head = this.events.head()
-    for (const [id, queue] of this.queues) if (!this.consumers.has(id)) this.overflow(queue, head)
+    if (!this.shared) for (const [id, queue] of this.queues) if (!this.consumers.has(id)) this.overflow(queue, head)
     await this.save()
   }
 
