@@ -19,7 +19,7 @@ import { runLoad, type LoadRequest, type LoadResult } from '../load.js'
 import { scaled, type BenchContext, type Measure, type Scenario } from '../scenario.js'
 import { seedInstance, type SeededInstance } from '../seed-instance.js'
 
-const CONNECTIONS = 100
+export const CONNECTIONS = 100
 
 interface Seeded {
   users: number
@@ -90,9 +90,9 @@ const serve = (dataDir: string) =>
 export const megabytesOf = (pid: number, key: 'VmRSS' | 'VmHWM'): number =>
   Number(new RegExp(`${key}:\\s+(\\d+)`).exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1]) / 1024
 
-const auth = (seeded: SeededInstance, n: number) => ({ authorization: `Bearer ${seeded.people[n % seeded.people.length].token}` })
+export const auth = (seeded: SeededInstance, n: number) => ({ authorization: `Bearer ${seeded.people[n % seeded.people.length].token}` })
 
-const postCreate =
+export const postCreate =
   (seeded: SeededInstance) =>
   (_: number, n: number): LoadRequest => ({
     method: 'POST',
@@ -102,7 +102,7 @@ const postCreate =
   })
 
 /** `request` on svc, after the constant route with the body size svc answers it. */
-async function beside(
+export async function beside(
   ctx: BenchContext,
   label: string,
   svc: Running,
@@ -184,7 +184,7 @@ async function heapMeasures(label: string, svc: Running): Promise<Measure[]> {
   }
 }
 
-const measures = (label: string, svc: LoadResult, constant: LoadResult): Measure[] => [
+export const measures = (label: string, svc: LoadResult, constant: LoadResult): Measure[] => [
   { name: `${label} requests/s`, value: svc.rps, unit: 'req/s' },
   { name: `${label} p50`, value: svc.p50Ms, unit: 'ms' },
   { name: `${label} p99`, value: svc.p99Ms, unit: 'ms' },
@@ -206,7 +206,7 @@ async function coldStart(dataDir: string, lastPost: number): Promise<{ seconds: 
   }
 }
 
-async function firstAnswer(server: Running, lastPost: number): Promise<void> {
+export async function firstAnswer(server: Running, lastPost: number): Promise<void> {
   const first = await runLoad({
     port: server.port,
     connections: 1,

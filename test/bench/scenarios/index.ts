@@ -8,6 +8,7 @@ import { appStreams } from './app-streams.js'
 import { files } from './files.js'
 import { webClient } from './web-client.js'
 import { places } from './places.js'
+import { cluster } from './cluster.js'
 import { placesImport } from './places-import.js'
 
 export const scenarios: Scenario[] = [
@@ -22,4 +23,5 @@ export const scenarios: Scenario[] = [
   webClient,
   places,
   placesImport,
+  cluster,
 ]
