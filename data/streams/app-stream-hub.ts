@@ -145,11 +145,16 @@ export class AppStreamHub {
     })
   }
 
-  /** The queue of `stream`, from its row the first time, or every time with `fromRow` (the row was just read). */
+  /**
+   * The queue of `stream`, from its row the first time; with `fromRow` (the
+   * row was just read) also when the row is further on: another process
+   * moved it. A queue only moves forward, and this process's own position
+   * may be newer than the one it saved last.
+   */
   private track(stream: AppStreamRow, fromRow = false): Queue {
     this.rows.set(stream.id, stream)
     let queue = this.queues.get(stream.id)
-    if (!queue || fromRow) this.queues.set(stream.id, (queue = { cursor: stream.cursor, dropped: stream.dropped }))
+    if (!queue || (fromRow && stream.cursor > queue.cursor)) this.queues.set(stream.id, (queue = { cursor: stream.cursor, dropped: stream.dropped }))
     return queue
   }
 

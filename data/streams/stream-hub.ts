@@ -191,7 +191,18 @@ export class StreamHub implements StreamWatcher {
     this.unfollow = null
     for (const t of this.timers) clearInterval(t)
     await this.disconnectAll('the server is shutting down; reconnect with your connection_id')
-    await this.saveCursor()
+    if (!this.node.shared) {
+      await this.saveCursor()
+      return
+    }
+    // Every stream it served was closed at its exact position: nobody needs this process's heartbeat row.
+    const name = this.cursorName
+    await this.store
+      .transact(async (tx) => {
+        const row = await tx.log_cursors.one('name', name)
+        if (row) tx.log_cursors.remove(row.id)
+      })
+      .catch(warn)
   }
 
   /** How many consumers are connected (the console and the benchmark read it). */

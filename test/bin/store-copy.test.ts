@@ -3,20 +3,11 @@
  * PostgreSQL with its ids, and goes on there from where it was.
  */
 import t from 'tap'
-import postgres from 'postgres'
 import { serve, svcJson, svcProcess, tempDir } from './svc-process.js'
-import { pgSchema, pgUnavailable, pgUrlIn, PG_URL } from '../fixtures/postgres.js'
+import { freshPgStore, pgUnavailable } from '../fixtures/postgres.js'
 import { passwordGrant } from '../e2e/password-grant.js'
 
 const skip = await pgUnavailable()
-
-const newSchema = async (t: Parameters<typeof pgSchema>[0]): Promise<string> => {
-  const schema = pgSchema(t)
-  const sql = postgres(PG_URL, { max: 1, onnotice: () => {} })
-  await sql`CREATE SCHEMA ${sql(schema)}`
-  await sql.end()
-  return pgUrlIn(schema)
-}
 
 const post = async (url: string, token: string, text: string): Promise<{ id: string; text: string }> => {
   const res = await fetch(`${url}/stream/0/posts`, {
@@ -39,7 +30,7 @@ t.test('copy moves every row with its id into an empty PostgreSQL store, which t
   const posts = [await post(server.url, token, 'one'), await post(server.url, token, 'two'), await post(server.url, token, 'three')]
   t.equal(await server.stop(), 0)
 
-  const store = await newSchema(t)
+  const store = await freshPgStore(t)
   const copied = await svcProcess(['store', 'copy', '--from', dir, '--to', store, '--json'])
   t.equal(copied.code, 0, copied.stderr)
   const report = JSON.parse(copied.stdout) as { total: number; tables: Record<string, number> }

@@ -8,9 +8,8 @@
 import t from 'tap'
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
-import postgres from 'postgres'
 import { serve, svcJson, svcProcess, tempDir } from '../bin/svc-process.js'
-import { pgSchema, pgUnavailable, pgUrlIn, PG_URL } from '../fixtures/postgres.js'
+import { freshPgStore, pgUnavailable } from '../fixtures/postgres.js'
 import { killUnderLoad } from './kill-under-load.js'
 import { passwordGrant } from './password-grant.js'
 
@@ -24,11 +23,7 @@ const post = async (url: string, token: string, text: string): Promise<Response>
   })
 
 t.test('svc on PostgreSQL: init, serve, admin commands beside the server, kill -9 under writes', { skip }, async (t) => {
-  const schema = pgSchema(t)
-  const sql = postgres(PG_URL, { max: 1, onnotice: () => {} })
-  await sql`CREATE SCHEMA ${sql(schema)}`
-  await sql.end()
-  const store = pgUrlIn(schema)
+  const store = await freshPgStore(t)
   const dir = tempDir(t)
   const d = ['--data-dir', dir]
 

@@ -7,11 +7,10 @@
  * her, none is lost (one seen before the kill may come again).
  */
 import t from 'tap'
-import postgres from 'postgres'
 import { existsSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { openWebSocket, readChunked, type Frame } from '../fixtures/streams.js'
-import { pgSchema, pgUnavailable, pgUrlIn, PG_URL } from '../fixtures/postgres.js'
+import { freshPgStore, pgUnavailable } from '../fixtures/postgres.js'
 import { REDIS_URL, redisUnavailable } from '../fixtures/redis.js'
 import { serve, svcJson, svcProcess, tempDir, type Serving } from '../bin/svc-process.js'
 import { api, signIn } from './password-grant.js'
@@ -21,13 +20,10 @@ const skip = (await pgUnavailable()) || (await redisUnavailable())
 const textsOf = (frames: Frame[]): string[] => frames.filter((f) => f.meta.type === 'post').map((f) => f.data[0].text as string)
 
 t.test('three nodes on one PostgreSQL store: write on one, stream on another, resume on a third after a kill -9', { skip }, async (t) => {
-  const schema = pgSchema(t)
-  const sql = postgres(PG_URL, { max: 1, onnotice: () => {} })
-  await sql`CREATE SCHEMA ${sql(schema)}`
-  await sql.end()
+  const store = await freshPgStore(t)
   const dir = tempDir(t)
   const d = ['--data-dir', dir]
-  const init = await svcProcess(['init', ...d, '--store', pgUrlIn(schema), '--bus', REDIS_URL])
+  const init = await svcProcess(['init', ...d, '--store', store, '--bus', REDIS_URL])
   t.equal(init.code, 0, init.stderr)
 
   const nodes: Serving[] = []
@@ -86,13 +82,10 @@ t.test('three nodes on one PostgreSQL store: write on one, stream on another, re
 })
 
 t.test('nodes on one bus share rate limits: a token gets its limit once, whichever node it calls', { skip }, async (t) => {
-  const schema = pgSchema(t)
-  const sql = postgres(PG_URL, { max: 1, onnotice: () => {} })
-  await sql`CREATE SCHEMA ${sql(schema)}`
-  await sql.end()
+  const store = await freshPgStore(t)
   const dir = tempDir(t)
   const d = ['--data-dir', dir]
-  t.equal((await svcProcess(['init', ...d, '--store', pgUrlIn(schema), '--bus', REDIS_URL])).code, 0)
+  t.equal((await svcProcess(['init', ...d, '--store', store, '--bus', REDIS_URL])).code, 0)
   const configFile = join(dir, 'config.json')
   const config = JSON.parse(readFileSync(configFile, 'utf8'))
   writeFileSync(configFile, JSON.stringify({ ...config, rate_limits: { enabled: true, authenticated: { limit: 6, window_s: 3600 } } }))
@@ -114,13 +107,10 @@ t.test('nodes on one bus share rate limits: a token gets its limit once, whichev
 })
 
 t.test("an app stream's queue follows its consumer from one node to another", { skip }, async (t) => {
-  const schema = pgSchema(t)
-  const sql = postgres(PG_URL, { max: 1, onnotice: () => {} })
-  await sql`CREATE SCHEMA ${sql(schema)}`
-  await sql.end()
+  const store = await freshPgStore(t)
   const dir = tempDir(t)
   const d = ['--data-dir', dir]
-  t.equal((await svcProcess(['init', ...d, '--store', pgUrlIn(schema), '--bus', REDIS_URL])).code, 0)
+  t.equal((await svcProcess(['init', ...d, '--store', store, '--bus', REDIS_URL])).code, 0)
   const nodes = [await serve(dir), await serve(dir)]
   t.teardown(() => Promise.all(nodes.map((n) => n.stop())))
   const [a, b] = nodes

@@ -429,7 +429,7 @@ t.test('bad input on every route answers a 4xx in the envelope and loses nothing
   const written = svc.store.stats().rows
   await svc.server.stop()
   await svc.domain.close()
-  const reopened = await openDomain(svc.dir, { config: { rate_limits: { enabled: false } as never } })
+  const reopened = await openDomain(svc.dir, { config: { rate_limits: { enabled: false } as never }, store: svc.storeUrl })
   t.teardown(() => reopened.close())
   t.strictSame(storeOf(reopened).stats().rows, written, 'the reopened store holds every row')
   const texts = (await storeOf(reopened).read.posts.getMany(alicePosts.map((p) => Number(p.id)))).map((p) => [p.text, p.is_deleted])

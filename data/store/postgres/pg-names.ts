@@ -10,8 +10,12 @@ import type { Key } from '../port.js'
 export const rowsTable = (table: string): string => `svc_${table}`
 export const keysTable = (table: string): string => `svc_${table}_keys`
 
-/** Keys are strings or numbers, and 5 and '5' are different keys: the type is the first letter. */
-export const encodeKey = (key: Key): string => (typeof key === 'number' ? `n${key}` : `s${key}`)
+/**
+ * Keys are strings or numbers, and 5 and '5' are different keys: the type is
+ * the first letter. PostgreSQL text holds no NUL character, which a client
+ * may send: `\` and NUL are escaped (`\\`, `\0`), so keys stay distinct.
+ */
+export const encodeKey = (key: Key): string => (typeof key === 'number' ? `n${key}` : `s${key.replace(/\\/g, '\\\\').replace(/\0/g, '\\0')}`)
 
 /** The keys an index derives from a row, without repeats. */
 export function keysOf(derived: Key | readonly Key[] | null | undefined): string[] {

@@ -3,7 +3,12 @@
  * from the rows table's primary key or the index entries' B-tree (a window
  * of ids under a key is a range scan of (index_name, key, id)). Rows come
  * back frozen, as the file store's do.
+ *
+ * `get`, `one` and `count` asked in the same turn (a page of posts viewed
+ * side by side asks each post's author, counts and stars at once) go as one
+ * query per kind (DataLoader's batching; nothing is cached between calls).
  */
+import DataLoader from 'dataloader'
 import type { Sql, TransactionSql } from 'postgres'
 import type { Key, Range, Row, TableReader } from '../port.js'
 import type { TableDef } from '../schema.js'
@@ -27,12 +32,52 @@ export const freezeRow = <R>(row: R): R => {
 /** LIMIT of a window: the port's limit may be unbounded (MAX_SAFE_INTEGER). */
 const limitOf = (range: Range): number | null => (Number.isSafeInteger(range.limit) && range.limit < 2 ** 31 ? Math.max(0, range.limit) : null)
 
+const batched = <K, V>(load: (keys: readonly K[]) => Promise<V[]>): DataLoader<K, V> => new DataLoader(load, { cache: false })
+
 export class PgReader<R extends Row> implements TableReader<R> {
+  private readonly byId = batched<number, R | null>(async (ids) => {
+    const found = await this.sql<{ id: number; row: R }[]>`SELECT id, row FROM ${this.rows} WHERE id = ANY(${this.sql.array([...ids])}::bigint[])`
+    const byId = new Map(found.map((f) => [f.id, freezeRow(f.row)]))
+    return ids.map((id) => byId.get(id) ?? null)
+  })
+  private readonly unique = new Map<string, DataLoader<string, R | null>>()
+  private readonly counts = new Map<string, DataLoader<string, number>>()
+
   constructor(
     protected readonly sql: Conn,
     readonly name: string,
     protected readonly def: TableDef<R>,
   ) {}
+
+  /** The loader of `index`'s rows by key: the row of the lowest id under each. */
+  private oneLoader(index: string): DataLoader<string, R | null> {
+    let loader = this.unique.get(index)
+    if (!loader) {
+      loader = batched(async (keys) => {
+        const found = await this.sql<{ key: string; row: R }[]>`
+          SELECT DISTINCT ON (k.key) k.key, r.row FROM ${this.keys} k JOIN ${this.rows} r ON r.id = k.id
+          WHERE k.index_name = ${index} AND k.key = ANY(${this.sql.array([...keys])}::text[]) ORDER BY k.key, k.id`
+        const byKey = new Map(found.map((f) => [f.key, freezeRow(f.row)]))
+        return keys.map((key) => byKey.get(key) ?? null)
+      })
+      this.unique.set(index, loader)
+    }
+    return loader
+  }
+
+  private countLoader(index: string): DataLoader<string, number> {
+    let loader = this.counts.get(index)
+    if (!loader) {
+      loader = batched(async (keys) => {
+        const found = await this.sql<{ key: string; n: number }[]>`
+          SELECT key, count(*)::int AS n FROM ${this.keys} WHERE index_name = ${index} AND key = ANY(${this.sql.array([...keys])}::text[]) GROUP BY key`
+        const byKey = new Map(found.map((f) => [f.key, f.n]))
+        return keys.map((key) => byKey.get(key) ?? 0)
+      })
+      this.counts.set(index, loader)
+    }
+    return loader
+  }
 
   private get rows() {
     return this.sql(rowsTable(this.name))
@@ -58,8 +103,7 @@ export class PgReader<R extends Row> implements TableReader<R> {
   }
 
   async get(id: number): Promise<R | null> {
-    const [found] = await this.sql<{ row: R }[]>`SELECT row FROM ${this.rows} WHERE id = ${id}`
-    return found ? freezeRow(found.row) : null
+    return this.byId.load(id)
   }
 
   async getMany(ids: readonly number[]): Promise<R[]> {
@@ -75,10 +119,7 @@ export class PgReader<R extends Row> implements TableReader<R> {
   }
 
   async one(index: string, key: Key): Promise<R | null> {
-    const [found] = await this.sql<{ row: R }[]>`
-      SELECT r.row FROM ${this.keys} k JOIN ${this.rows} r ON r.id = k.id
-      WHERE k.index_name = ${this.index(index)} AND k.key = ${encodeKey(key)} ORDER BY k.id LIMIT 1`
-    return found ? freezeRow(found.row) : null
+    return this.oneLoader(this.index(index)).load(encodeKey(key))
   }
 
   async ids(index: string, key: Key, range: Range): Promise<number[]> {
@@ -96,9 +137,7 @@ export class PgReader<R extends Row> implements TableReader<R> {
   }
 
   async count(index: string, key: Key): Promise<number> {
-    const [found] = await this.sql<{ n: number }[]>`
-      SELECT count(*)::int AS n FROM ${this.keys} WHERE index_name = ${this.index(index)} AND key = ${encodeKey(key)}`
-    return found.n
+    return this.countLoader(this.index(index)).load(encodeKey(key))
   }
 
   async scan(range: Range, match?: (row: R) => boolean): Promise<number[]> {

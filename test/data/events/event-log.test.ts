@@ -19,7 +19,7 @@ const everything = (domain: Domain): Promise<DomainEvent[]> => domain.events.aft
 const reopen = async (t: Tap, svc: Instance, config: Record<string, unknown> = {}): Promise<Domain> => {
   await svc.server.stop()
   await svc.domain.close()
-  const again = await openDomain(svc.dir, { config: { rate_limits: { enabled: false } as never, ...config } })
+  const again = await openDomain(svc.dir, { config: { rate_limits: { enabled: false } as never, ...config }, store: svc.storeUrl })
   t.teardown(() => again.close())
   return again
 }
