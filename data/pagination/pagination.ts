@@ -82,9 +82,10 @@ export async function paginate<T>(
     const ids = await fetchIds({ since, before, limit: batch, order })
     if (ids.length === 0) break
     const items = await load(ids)
+    // Asked side by side: a store on a network answers the reads of a whole batch together.
+    const kept = await Promise.all(items.map((item) => item !== null && item !== undefined && keep(item)))
     for (let i = 0; i < ids.length && found.length <= want; i++) {
-      const item = items[i]
-      if (item !== null && item !== undefined && (await keep(item))) found.push({ item, pagination_id: ids[i] })
+      if (kept[i]) found.push({ item: items[i] as T, pagination_id: ids[i] })
     }
     if (ids.length < batch) break
     if (order === 'desc') before = ids[ids.length - 1]

@@ -16,7 +16,7 @@ import { encodeKey, keysTable, rowsTable } from './pg-names.js'
 
 type Conn = Sql | TransactionSql
 
-/** Rows read while scanning with a filter, per query. */
+/** Rows read while scanning with a filter, per query: at most this many, starting from twice the rows wanted. */
 const SCAN_BATCH = 1000
 
 export const freezeRow = <R>(row: R): R => {
@@ -148,15 +148,16 @@ export class PgReader<R extends Row> implements TableReader<R> {
     // The filter is the caller's code: rows are read a batch at a time, in window order, until enough match.
     const want = range.limit
     const ids: number[] = []
-    let window: Range = { ...range, limit: SCAN_BATCH }
+    let window: Range = { ...range, limit: Math.min(SCAN_BATCH, Math.max(50, 2 * want)) }
     while (ids.length < want) {
       const found = await this.sql<{ id: number; row: R }[]>`SELECT id, row FROM ${this.rows} WHERE true ${this.window(window)}`
       for (const { id, row } of found) {
         if (ids.length < want && match(freezeRow(row))) ids.push(id)
       }
-      if (found.length < SCAN_BATCH) break
+      if (found.length < window.limit) break
       const last = found[found.length - 1].id
-      window = range.order === 'asc' ? { ...window, since: last } : { ...window, before: last }
+      const next = Math.min(SCAN_BATCH, 2 * window.limit)
+      window = range.order === 'asc' ? { ...window, since: last, limit: next } : { ...window, before: last, limit: next }
     }
     return ids
   }
