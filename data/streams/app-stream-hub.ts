@@ -62,6 +62,8 @@ export class AppStreamHub {
   private readonly consumers = new Map<number, Consumer>()
   private readonly messages: AppMessages
   private saved = new Map<number, string>()
+  /** Streams whose consumer left here since the last save: their last position here is still to be written. */
+  private readonly left = new Set<number>()
   private timer: NodeJS.Timeout | null = null
   private unfollow: (() => void) | null = null
   private release: (() => void) | null = null
@@ -129,6 +131,8 @@ export class AppStreamHub {
     if (!consumer || consumer.sink !== sink) return
     this.end(consumer, null)
     if (consumer.autoDelete) await this.streams.removeById(streamId).catch(warn)
+    // The consumer may come back on another process: it finds its position saved, not a second old.
+    else if (this.shared) await this.save()
   }
 
   /** Every stream with its consumer and queue (the console). */
@@ -320,6 +324,7 @@ export class AppStreamHub {
     if (consumer.closed) return
     consumer.closed = true
     if (this.consumers.get(consumer.stream.id) === consumer) this.consumers.delete(consumer.stream.id)
+    this.left.add(consumer.stream.id)
     consumer.wake?.()
     consumer.sink.close(last)
   }
@@ -335,7 +340,11 @@ export class AppStreamHub {
     this.saving = this.saving
       .then(async () => {
         const changed = new Map<number, Queue>()
+        const left = [...this.left]
+        this.left.clear()
         for (const [id, queue] of this.queues) {
+          // Another process's consumer may be moving this queue: only what moved here is written from here.
+          if (this.shared && !this.consumers.has(id) && !left.includes(id)) continue
           const seen = `${queue.cursor}:${queue.dropped}`
           if (this.saved.get(id) !== seen) changed.set(id, { ...queue })
         }
