@@ -11,7 +11,7 @@ import { FileStore } from '../file-store.js'
 import type { Row, TableReader } from '../port.js'
 import { tableNames } from '../schema.js'
 import { insertRows } from './pg-bulk.js'
-import { rowsTable } from './pg-names.js'
+import { keysTable, rowsTable } from './pg-names.js'
 import { migratePostgres, WRITE_LOCK } from './pg-schema.js'
 import { redactUrl } from '../../redact-url.js'
 import { connect } from './postgres-store.js'
@@ -69,6 +69,8 @@ export async function copyToPostgres(dataDir: string, url: string, progress?: (p
         await tx`UPDATE svc_counters SET last_id = ${lastIds[name] ?? 0} WHERE name = ${name}`
       }
     })
+    // Without statistics on the new rows the planner guesses, and a timeline read sorts every post of every author instead of walking the index.
+    for (const name of tableNames) await sql`ANALYZE ${sql(rowsTable(name))}, ${sql(keysTable(name))}`
     return { tables: sizes, total }
   } finally {
     await sql.end({ timeout: 5 })

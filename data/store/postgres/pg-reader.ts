@@ -128,11 +128,21 @@ export class PgReader<R extends Row> implements TableReader<R> {
     return found.map((f) => f.id)
   }
 
+  /**
+   * The window of each key is read on its own from the B-tree (at most
+   * `limit` entries each, however long that key's history), then merged:
+   * a timeline of a hundred authors reads a few thousand entries, not every
+   * post they ever made.
+   */
   async idsAny(index: string, keys: readonly Key[], range: Range): Promise<number[]> {
     if (keys.length === 0) return []
-    const found = await this.sql<{ id: number }[]>`
-      SELECT DISTINCT id FROM ${this.keys}
-      WHERE index_name = ${this.index(index)} AND key = ANY(${this.sql.array(keys.map(encodeKey))}::text[]) ${this.window(range)}`
+    const sql = this.sql
+    const order = range.order === 'asc' ? sql`ORDER BY id ASC` : sql`ORDER BY id DESC`
+    const limit = limitOf(range)
+    const found = await sql<{ id: number }[]>`
+      SELECT DISTINCT top.id FROM unnest(${sql.array([...new Set(keys.map(encodeKey))])}::text[]) AS k(key)
+      CROSS JOIN LATERAL (SELECT id FROM ${this.keys} WHERE index_name = ${this.index(index)} AND key = k.key ${this.window(range)}) AS top
+      ${order} ${limit === null ? sql`` : sql`LIMIT ${limit}`}`
     return found.map((f) => f.id)
   }
 
