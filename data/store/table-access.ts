@@ -5,11 +5,11 @@
  * not closures for all sixteen (that showed up as the largest cost of a
  * durable write).
  */
-import type { DomainEvents, EventName, EventRow } from '../events/events.js'
+import type { EventRow } from '../events/events.js'
+import { lazyTx } from './lazy-tx.js'
 import type { MemoryTable } from './memory-table.js'
 import type { Key, Range, Row, TableReader, TableWriter, Tx } from './port.js'
 import type { Op } from './replay.js'
-import { tableNames } from './schema.js'
 
 export class MemoryReader<R extends Row> implements TableReader<R> {
   constructor(protected readonly table: MemoryTable<R>) {}
@@ -57,7 +57,7 @@ export class TxState {
   readonly ops: Op[] = []
   readonly events: EventRow[] = []
   open = true
-  readonly writers = new Map<string, MemoryWriter<Row>>()
+  readonly writers = new Map<string, TableWriter<Row>>()
 
   constructor(readonly tables: ReadonlyMap<string, MemoryTable<Row>>) {}
 }
@@ -98,25 +98,4 @@ class MemoryWriter<R extends Row> extends MemoryReader<R> implements TableWriter
 }
 
 /** The `Tx` of one transaction: each table's writer is made when first touched. */
-class LazyTx {
-  constructor(readonly state: TxState) {}
-
-  emit<N extends EventName>(name: N, payload: DomainEvents[N]): void {
-    const writer = (this as unknown as Tx).event_log
-    this.state.events.push(writer.insert({ name, at: Date.now(), payload } as Omit<EventRow, 'id'>))
-  }
-}
-for (const name of tableNames) {
-  Object.defineProperty(LazyTx.prototype, name, {
-    get(this: LazyTx) {
-      let writer = this.state.writers.get(name)
-      if (!writer) {
-        writer = new MemoryWriter(this.state.tables.get(name) as MemoryTable<Row>, this.state)
-        this.state.writers.set(name, writer)
-      }
-      return writer
-    },
-  })
-}
-
-export const txOf = (state: TxState): Tx => new LazyTx(state) as unknown as Tx
+export const txOf: (state: TxState) => Tx = lazyTx<TxState>((state, table) => new MemoryWriter(state.tables.get(table) as MemoryTable<Row>, state))

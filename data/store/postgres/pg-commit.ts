@@ -45,6 +45,18 @@ function entriesOf(defs: [string, TableDef<Row>[string]][], row: Row | null | un
 
 const emptyEntries = (): KeyEntries => ({ index: [], key: [], id: [], unique: [] })
 
+/** Adds to `into` the entries of row `id` that are in `these` but not in `those`. */
+function addMissing(into: KeyEntries, these: Set<string>, those: Set<string>, id: number, unique: Map<string, boolean>): void {
+  for (const entry of these) {
+    if (those.has(entry)) continue
+    const [index, key] = entry.split('\u0000')
+    into.index.push(index)
+    into.key.push(key)
+    into.id.push(id)
+    into.unique.push(unique.get(index) === true)
+  }
+}
+
 /** Writes the ops; answers by how much each table's row count changed. */
 export async function commitOps(sql: TransactionSql, ops: readonly Op[], lastIds: Map<string, number>): Promise<Map<string, number>> {
   const counted = new Map<string, number>()
@@ -77,21 +89,8 @@ export async function commitOps(sql: TransactionSql, ops: readonly Op[], lastIds
     for (const [id, row] of change.rows) {
       const old = entriesOf(defs, before.get(id))
       const now = entriesOf(defs, row)
-      for (const entry of old) {
-        if (now.has(entry)) continue
-        const [index, key] = entry.split('\u0000')
-        gone.index.push(index)
-        gone.key.push(key)
-        gone.id.push(id)
-      }
-      for (const entry of now) {
-        if (old.has(entry)) continue
-        const [index, key] = entry.split('\u0000')
-        added.index.push(index)
-        added.key.push(key)
-        added.id.push(id)
-        added.unique.push(unique.get(index) === true)
-      }
+      addMissing(gone, old, now, id, unique)
+      addMissing(added, now, old, id, unique)
       if (row === null) {
         if (before.has(id)) delta--
         removed.push(id)

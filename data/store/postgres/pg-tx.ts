@@ -5,17 +5,18 @@
  * the write lock, so `insert` answers at once and ids follow commit order.
  */
 import type { TransactionSql } from 'postgres'
-import type { DomainEvents, EventName, EventRow } from '../../events/events.js'
+import type { EventRow } from '../../events/events.js'
+import { lazyTx } from '../lazy-tx.js'
 import type { Row, TableWriter, Tx } from '../port.js'
 import type { Op } from '../replay.js'
-import { schema, tableNames, type TableDef } from '../schema.js'
+import { schema, type TableDef } from '../schema.js'
 import { PgReader } from './pg-reader.js'
 
 export class PgTxState {
   readonly ops: Op[] = []
   readonly events: EventRow[] = []
   open = true
-  readonly writers = new Map<string, PgWriter<Row>>()
+  readonly writers = new Map<string, TableWriter<Row>>()
 
   constructor(
     readonly sql: TransactionSql,
@@ -62,25 +63,4 @@ class PgWriter<R extends Row> extends PgReader<R> implements TableWriter<R> {
 }
 
 /** The `Tx` of one transaction: each table's writer is made when first touched. */
-class LazyPgTx {
-  constructor(readonly state: PgTxState) {}
-
-  emit<N extends EventName>(name: N, payload: DomainEvents[N]): void {
-    const writer = (this as unknown as Tx).event_log
-    this.state.events.push(writer.insert({ name, at: Date.now(), payload } as Omit<EventRow, 'id'>))
-  }
-}
-for (const name of tableNames) {
-  Object.defineProperty(LazyPgTx.prototype, name, {
-    get(this: LazyPgTx) {
-      let writer = this.state.writers.get(name)
-      if (!writer) {
-        writer = new PgWriter(this.state, name)
-        this.state.writers.set(name, writer)
-      }
-      return writer
-    },
-  })
-}
-
-export const pgTxOf = (state: PgTxState): Tx => new LazyPgTx(state) as unknown as Tx
+export const pgTxOf: (state: PgTxState) => Tx = lazyTx<PgTxState>((state, table) => new PgWriter(state, table))
