@@ -23,7 +23,11 @@ export function migrateCommand(program: Command, io: Io): void {
       if (store) {
         reportDataDir(
           io,
-          store.applied.length === 0 ? `the PostgreSQL store is already at format ${store.to}` : `migrated the PostgreSQL store to format ${store.to}`,
+          store.applied.length > 0
+            ? `migrated the PostgreSQL store to format ${store.to}`
+            : store.reindexed
+              ? `derived the PostgreSQL store's index entries again (format ${store.to})`
+              : `the PostgreSQL store is already at format ${store.to}`,
         )
       }
       if (opts.json) {

@@ -139,13 +139,15 @@ export async function migrateDataDir(dir: string): Promise<{ from: number; to: n
  * Creates svc's schema in the PostgreSQL database at `url`, or brings it to
  * the current format and index definitions. Idempotent.
  */
-export async function migrateStore(url: string, progress?: (line: string) => void): Promise<{ from: number | null; to: number; applied: string[] }> {
+export async function migrateStore(
+  url: string,
+  progress?: (line: string) => void,
+): Promise<{ from: number | null; to: number; applied: string[]; reindexed: boolean }> {
   const { connect } = await import('./postgres/postgres-store.js')
   const { migratePostgres } = await import('./postgres/pg-schema.js')
   const sql = connect(url, { max: 1 })
   try {
-    const { from, to, applied } = await migratePostgres(sql, progress)
-    return { from, to, applied }
+    return await migratePostgres(sql, progress)
   } catch (err) {
     if (err instanceof DomainError) throw err
     throw new DomainError('unavailable', `the PostgreSQL store at ${redactUrl(url)} cannot be migrated: ${(err as Error).message}`, { cause: err })

@@ -10,12 +10,13 @@
  * A commit is acknowledged once PostgreSQL has it durable. Its events (rows
  * of `svc_event_log`, written in the same transaction) then go to this
  * node's `onEvents` listeners. Every other node (a server, or a CLI command
- * run beside it) learns of them through a NOTIFY sent with the commit (or,
- * with a bus, a Redis message sent after it; and at worst within
- * `POLL_MS`, should a message be lost) and reads them from the log: event ids are handed out under the write lock and
- * a failed transaction spends none, so the log has no gaps and a node hands
- * on exactly the ids after the last it handed on, in order. Reads outside
- * transactions go to a pool and never wait for the lock.
+ * run beside it) learns of them through a NOTIFY sent with the commit (with
+ * a bus, a Redis message sent after it; at worst within `POLL_MS`, should a
+ * message be lost) and reads them from the log. Event ids are handed out
+ * under the write lock and a failed transaction spends none, so the log has
+ * no gaps and a node hands on exactly the ids after the last it handed on,
+ * in order. Reads outside transactions go to a pool and never wait for the
+ * lock.
  */
 import postgres, { type Sql } from 'postgres'
 import type { Bell } from '../../bus/bus.js'
@@ -23,8 +24,8 @@ import { DomainError } from '../../errors.js'
 import type { EventRow } from '../../events/events.js'
 import type { EventsListener, Readers, Row, Store, StoreStats, TableReader, Tx } from '../port.js'
 import { schema, tableNames, type TableDef } from '../schema.js'
-import { commitOps } from './pg-commit.js'
 import { redactUrl } from '../../redact-url.js'
+import { commitOps } from './pg-commit.js'
 import { freezeRow, PgReader } from './pg-reader.js'
 import { migratePostgres, pgFormat, requireCurrentPg, WRITE_LOCK } from './pg-schema.js'
 import { PgTxState, pgTxOf } from './pg-tx.js'
