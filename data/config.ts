@@ -64,11 +64,11 @@ export const configPath = (dataDir: string): string => join(dataDir, 'config.jso
 
 /**
  * Reads and checks the config document of `dataDir`, writing the defaults
- * (with `initial` over them) when there is none. Keys the file leaves out take their defaults. Throws
- * `invalid`, in one line naming the file and the key, for broken JSON, an
- * unknown key, a wrong type or an out-of-range value. The operator's file is
- * rewritten only to add a missing `session_secret`, which must outlive a
- * restart.
+ * (with `initial` over them) when there is none. Keys the file leaves out
+ * take their defaults. Throws `invalid`, in one line naming the file and the
+ * key, for broken JSON, an unknown key, a wrong type or an out-of-range
+ * value. The operator's file is rewritten only to add a missing
+ * `session_secret`, which must outlive a restart.
  */
 export async function loadConfig(dataDir: string, initial: Partial<InstanceConfig> = {}): Promise<InstanceConfig> {
   const db = new Low<unknown>(new PrivateJsonFile(configPath(dataDir)), null)

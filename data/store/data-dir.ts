@@ -45,9 +45,9 @@ export async function dataDirFormat(dir: string): Promise<number | null> {
 }
 
 /**
- * Creates a data dir at `dir` with an empty store, a default config and the
- * current format (its config starting from `config`), readable by its owner only (an empty dir already there
- * is made so too). Answers `{created: false}` and changes nothing when a
+ * Creates a data dir at `dir` with an empty store, a config (the defaults
+ * with `config` over them) and the current format, readable by its owner
+ * only (an empty dir already there is made so too). Answers `{created: false}` and changes nothing when a
  * data dir is already there (whatever its format). Throws `conflict` if
  * another process holds the dir while it is being created, `invalid` when
  * `dir` is a file.
