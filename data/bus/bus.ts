@@ -10,9 +10,6 @@ import { Redis } from 'ioredis'
 import { DomainError } from '../errors.js'
 import { redactUrl } from '../redact-url.js'
 
-/** `redis://` and `rediss://` addresses name a bus. */
-export const BUS_URL = /^rediss?:\/\/\S+$/
-
 export interface Bell {
   /** Tells every node (this one included) that something new is in the store. */
   ring(message: string): void
