@@ -29,10 +29,13 @@ export function keyEntriesOf(table: string, rows: readonly Row[]): KeyEntries {
   return entries
 }
 
+/** The statement inserting entries `e` of `table` (not sent until awaited or executed). */
+export const keyInsert = (sql: TransactionSql, table: string, e: KeyEntries) =>
+  sql`INSERT INTO ${sql(keysTable(table))} (index_name, key, id, is_unique)
+      SELECT * FROM unnest(${sql.array(e.index)}::text[], ${sql.array(e.key)}::text[], ${sql.array(e.id)}::bigint[], ${sql.array(e.unique)}::boolean[])`
+
 export async function insertKeys(sql: TransactionSql, table: string, e: KeyEntries): Promise<void> {
-  if (e.id.length === 0) return
-  await sql`INSERT INTO ${sql(keysTable(table))} (index_name, key, id, is_unique)
-            SELECT * FROM unnest(${sql.array(e.index)}::text[], ${sql.array(e.key)}::text[], ${sql.array(e.id)}::bigint[], ${sql.array(e.unique)}::boolean[])`
+  if (e.id.length > 0) await keyInsert(sql, table, e)
 }
 
 /** Inserts new rows and their index entries. */

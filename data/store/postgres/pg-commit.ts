@@ -11,7 +11,7 @@ import type { Row } from '../port.js'
 import type { Op } from '../replay.js'
 import { schema, type TableDef } from '../schema.js'
 import { keysOf, keysTable, rowsTable } from './pg-names.js'
-import { insertKeys, type KeyEntries } from './pg-bulk.js'
+import { keyInsert, type KeyEntries } from './pg-bulk.js'
 
 /** A table's net change: the final row of each id it touched (null: removed), and the bound of a front trim. */
 interface TableChange {
@@ -57,29 +57,46 @@ function addMissing(into: KeyEntries, these: Set<string>, those: Set<string>, id
   }
 }
 
-/** Writes the ops; answers by how much each table's row count changed. */
+/**
+ * Writes the ops; answers by how much each table's row count changed. The
+ * rows as they were are read for every table at once; then every write is
+ * sent without waiting for the one before (PostgreSQL runs them in the order
+ * sent, on the transaction's one connection), so a commit costs two round
+ * trips, not one per statement, while it holds the write lock.
+ */
 export async function commitOps(sql: TransactionSql, ops: readonly Op[], lastIds: Map<string, number>): Promise<Map<string, number>> {
+  const changes = [...changesOf(ops)]
+  const befores = await Promise.all(
+    changes.map(async ([table, change]) => {
+      const ids = [...change.rows.keys()]
+      const before = new Map<number, Row>()
+      if (ids.length === 0) return before
+      const found = await sql<{ id: number; row: Row }[]>`SELECT id, row FROM ${sql(rowsTable(table))} WHERE id = ANY(${sql.array(ids)}::bigint[])`
+      for (const { id, row } of found) before.set(id, row)
+      return before
+    }),
+  )
+  const sent: Promise<unknown>[] = []
+  /** Sends `query` now, after everything sent before it. */
+  const send = <T>(query: { execute(): T }): T => {
+    const running = query.execute()
+    sent.push(running as Promise<unknown>)
+    return running
+  }
   const counted = new Map<string, number>()
-  for (const [table, change] of changesOf(ops)) {
+  const trimmed: [string, Promise<{ count: number }>][] = []
+  for (const [i, [table, change]] of changes.entries()) {
+    const before = befores[i]
     const defs = Object.entries(schema[table as keyof typeof schema] as TableDef<Row>)
     const unique = new Map(defs.map(([name, def]) => [name, def.unique === true]))
     const rows = sql(rowsTable(table))
     const keys = sql(keysTable(table))
     let delta = 0
     if (change.removeBelow > 0) {
-      await sql`DELETE FROM ${keys} WHERE id < ${change.removeBelow}`
-      delta -= (await sql`DELETE FROM ${rows} WHERE id < ${change.removeBelow}`).count
+      send(sql`DELETE FROM ${keys} WHERE id < ${change.removeBelow}`)
+      trimmed.push([table, send(sql`DELETE FROM ${rows} WHERE id < ${change.removeBelow}`)])
       // Trimmed ids stay spent.
       lastIds.set(table, Math.max(lastIds.get(table) ?? 0, change.removeBelow - 1))
-    }
-    const ids = [...change.rows.keys()]
-    if (ids.length === 0) {
-      counted.set(table, delta)
-      continue
-    }
-    const before = new Map<number, Row>()
-    for (const { id, row } of await sql<{ id: number; row: Row }[]>`SELECT id, row FROM ${rows} WHERE id = ANY(${sql.array(ids)}::bigint[])`) {
-      before.set(id, row)
     }
     const gone = emptyEntries()
     const added = emptyEntries()
@@ -103,22 +120,31 @@ export async function commitOps(sql: TransactionSql, ops: readonly Op[], lastIds
       if (id > (lastIds.get(table) ?? 0)) lastIds.set(table, id)
     }
     if (gone.id.length > 0) {
-      await sql`DELETE FROM ${keys} k USING unnest(${sql.array(gone.index)}::text[], ${sql.array(gone.key)}::text[], ${sql.array(gone.id)}::bigint[]) AS g(index_name, key, id)
-                WHERE k.index_name = g.index_name AND k.key = g.key AND k.id = g.id`
+      send(sql`DELETE FROM ${keys} k USING unnest(${sql.array(gone.index)}::text[], ${sql.array(gone.key)}::text[], ${sql.array(gone.id)}::bigint[]) AS g(index_name, key, id)
+               WHERE k.index_name = g.index_name AND k.key = g.key AND k.id = g.id`)
     }
-    if (removed.length > 0) await sql`DELETE FROM ${rows} WHERE id = ANY(${sql.array(removed)}::bigint[])`
+    if (removed.length > 0) send(sql`DELETE FROM ${rows} WHERE id = ANY(${sql.array(removed)}::bigint[])`)
     if (putIds.length > 0) {
-      await sql`INSERT INTO ${rows} (id, row) SELECT u.id, u.row::json FROM unnest(${sql.array(putIds)}::bigint[], ${sql.array(putRows)}::text[]) AS u(id, row)
-                ON CONFLICT (id) DO UPDATE SET row = EXCLUDED.row`
+      send(sql`INSERT INTO ${rows} (id, row) SELECT u.id, u.row::json FROM unnest(${sql.array(putIds)}::bigint[], ${sql.array(putRows)}::text[]) AS u(id, row)
+               ON CONFLICT (id) DO UPDATE SET row = EXCLUDED.row`)
     }
-    await insertKeys(sql, table, added).catch((err: unknown) => {
-      throw clashOf(table, err)
-    })
+    if (added.id.length > 0) {
+      const inserted = send(keyInsert(sql, table, added))
+      // Replaced, not added: `sent` holds the original, and the conflict is what the caller must see.
+      sent[sent.length - 1] = (inserted as Promise<unknown>).catch((err: unknown) => {
+        throw clashOf(table, err)
+      })
+    }
     counted.set(table, delta)
   }
   const names = [...lastIds.keys()]
-  await sql`UPDATE svc_counters c SET last_id = u.last_id FROM unnest(${sql.array(names)}::text[], ${sql.array(names.map((n) => lastIds.get(n) as number))}::bigint[]) AS u(name, last_id)
-            WHERE c.name = u.name AND c.last_id < u.last_id`
+  send(sql`UPDATE svc_counters c SET last_id = u.last_id FROM unnest(${sql.array(names)}::text[], ${sql.array(names.map((n) => lastIds.get(n) as number))}::bigint[]) AS u(name, last_id)
+           WHERE c.name = u.name AND c.last_id < u.last_id`)
+  // The first failure is the one to report: a statement after it fails only because the transaction was aborted.
+  const settled = await Promise.allSettled(sent)
+  const failed = settled.find((r): r is PromiseRejectedResult => r.status === 'rejected')
+  if (failed) throw failed.reason
+  for (const [table, deleted] of trimmed) counted.set(table, (counted.get(table) ?? 0) - (await deleted).count)
   return counted
 }
 

@@ -125,8 +125,12 @@ export class PostgresStore implements Store {
     let counted: Map<string, number> | null = null
     const result = await this.sql
       .begin(async (sql) => {
-        await sql`SELECT pg_advisory_xact_lock(${WRITE_LOCK})`
+        // Sent together: the counters are read once the lock is granted, in one round trip.
+        const locked = sql`SELECT pg_advisory_xact_lock(${WRITE_LOCK})`.execute()
+        // If the lock fails, so does the read after it, which is what is reported.
+        locked.catch(() => undefined)
         const counters = await sql<{ name: string; last_id: number }[]>`SELECT name, last_id FROM svc_counters`
+        await locked
         state = new PgTxState(sql, new Map(counters.map((c) => [c.name, c.last_id])))
         let answer: T
         try {
