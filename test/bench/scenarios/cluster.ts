@@ -15,7 +15,7 @@ import { fileURLToPath } from 'node:url'
 import postgres from 'postgres'
 import WebSocket from 'ws'
 import { copyStore } from '../../../data/index.js'
-import { PG_URL } from '../../fixtures/postgres.js'
+import { PG_URL, pgUrlIn } from '../../fixtures/postgres.js'
 import { REDIS_URL } from '../../fixtures/redis.js'
 import { Latencies } from '../latencies.js'
 import { runLoad, type LoadRequest, type LoadResult } from '../load.js'
@@ -24,7 +24,7 @@ import { seedInstance, type SeededInstance } from '../seed-instance.js'
 import { auth, beside, CONNECTIONS, firstAnswer, measures, postCreate, start, stop, type Running } from './api-at-scale.js'
 
 const SCHEMA = 'svc_bench_cluster'
-const storeUrl = `${PG_URL}${PG_URL.includes('?') ? '&' : '?'}search_path=${SCHEMA}`
+const storeUrl = pgUrlIn(SCHEMA)
 
 interface Seeded extends SeededInstance {
   posts: number
