@@ -1,6 +1,7 @@
 /** The domain package's public door: server/, admin/ and bin/ import only this. */
 export * from './errors.js'
 export * from './events/events.js'
+export { TOUCH, EVERYTHING, touchesOf, type Touch, type TouchKind } from './events/touches.js'
 export { EventLog, type EventLogOptions } from './events/event-log.js'
 export * from './viewer.js'
 export * from './time.js'

@@ -18,6 +18,7 @@ import type { PostService } from './posts.js'
 import { targetsOf } from '../relations/relation-reads.js'
 import type { UserService } from '../users/users.js'
 import type { HiddenAuthors } from '../users/moderated-users.js'
+import { TOUCH, type Touch } from '../events/touches.js'
 
 export type PostListInput = PageInput &
   PostFilterFlags & {
@@ -37,6 +38,8 @@ interface ListSource {
   extra?: PostTest
   /** Keeps what the tests above drop: another source's own test. */
   orElse?: PostTest
+  /** Whose new and deleted posts change which ids it reads (see `PostList.feeds`). */
+  feeds?: Touch[]
 }
 
 const mentionsUser = (post: PostRow, userId: number): boolean => post.repost_of === undefined && post.entities.mentions.some((m) => Number(m.id) === userId)
@@ -45,6 +48,12 @@ export interface PostList {
   page: Page<PostRow>
   /** The list's stream marker: its name, and the viewer's row once set. */
   marker?: { name: string; row: MarkerRow | null }
+  /**
+   * What decides which posts the list holds, besides the viewer's own
+   * relations: whose posts, or whose mentions, it reads. Unset for lists
+   * that any post may join (the global stream, hashtags, threads).
+   */
+  feeds?: Touch[]
 }
 
 /** A repost of a post seen within this long before it is not shown again in the personal stream. */
@@ -147,12 +156,18 @@ export class PostStreamService {
 
   private ofUserSource(userId: number): ListSource {
     const ids = (range: Range) => this.store.read.posts.ids('user', userId, range)
-    return { markerName: `posts:${userId}`, ids, has: async (p) => p.user_id === userId, defaults: { include_muted: true } }
+    return {
+      markerName: `posts:${userId}`,
+      ids,
+      has: async (p) => p.user_id === userId,
+      defaults: { include_muted: true },
+      feeds: [{ kind: TOUCH.author, id: userId }],
+    }
   }
 
   private mentionsSource(userId: number): ListSource {
     const ids = (range: Range) => this.store.read.posts.ids('mention', userId, range)
-    return { markerName: `mentions:${userId}`, ids, has: async (p) => mentionsUser(p, userId) }
+    return { markerName: `mentions:${userId}`, ids, has: async (p) => mentionsUser(p, userId), feeds: [{ kind: TOUCH.mentions, id: userId }] }
   }
 
   private threadSource(threadId: number): ListSource {
@@ -170,6 +185,7 @@ export class PostStreamService {
       has: async (p) => inStream.has(p.user_id),
       defaults: { include_directed_posts: false },
       extra: this.personalTest(authors, input),
+      feeds: authors.map((id) => ({ kind: TOUCH.author, id })),
     }
   }
 
@@ -181,7 +197,14 @@ export class PostStreamService {
     const asMention = await postVisibilityTest(r, this.hidden, viewer, input)
     const photo = this.photoFacet(input)
     const mention: PostTest = async (p) => mentionsUser(p, me.id) && (await asMention(p)) && (await photo(p))
-    return { ...personal, markerName: 'unified', ids, has: async (p) => (await personal.has(p)) || mentionsUser(p, me.id), orElse: mention }
+    return {
+      ...personal,
+      markerName: 'unified',
+      ids,
+      has: async (p) => (await personal.has(p)) || mentionsUser(p, me.id),
+      orElse: mention,
+      feeds: [...(personal.feeds ?? []), { kind: TOUCH.mentions, id: me.id }],
+    }
   }
 
   private async list(viewer: Viewer, input: PostListInput, source: ListSource): Promise<PostList> {
@@ -190,7 +213,8 @@ export class PostStreamService {
     const row = markerName && viewer.user ? await this.markers.find(viewer.user.id, markerName) : null
     const keep = await this.keepTest(viewer, input, source)
     const page = await paginate(resolvePage(input, markerName ? row : undefined), source.ids, (list) => loadPosts(r, list), keep)
-    return markerName ? { page, marker: { name: markerName, row } } : { page }
+    const feeds = source.feeds ? { feeds: source.feeds } : {}
+    return markerName ? { page, marker: { name: markerName, row }, ...feeds } : { page, ...feeds }
   }
 
   /** The post general parameters over the list's defaults, and the list's own tests. */

@@ -1,6 +1,6 @@
 /** What every presenter needs to know about the request it answers. */
 import type { Request } from '@hapi/hapi'
-import type { Domain, DomainViews, Viewer } from '../../data/index.js'
+import type { Domain, DomainViews, Touch, Viewer } from '../../data/index.js'
 import { viewerOf } from '../auth.js'
 
 export interface PresentOptions {
@@ -25,6 +25,11 @@ export interface PresentContext {
   options: PresentOptions
   /** Presenting a stream event: no file tokens (the spec's Authentication rule 4). */
   streamed?: boolean
+  /**
+   * Set when the answer may be kept (answer-cache.ts): presenters add what
+   * they show, or set it to null when the answer must not be kept.
+   */
+  reads?: Touch[] | null
 }
 
 export const baseUrlOf = (request: Request, domain: Domain): string => {

@@ -5,7 +5,7 @@
  * by many viewers is rendered once; counts, the author's view and the
  * viewer's own flags are added on each request.
  */
-import { renderHtml, type AppRow, type PostList, type PostRow, type PostView, type UserRow } from '../../../data/index.js'
+import { renderHtml, TOUCH, type AppRow, type PostList, type PostRow, type PostView, type UserRow } from '../../../data/index.js'
 import { RawJson, type Envelope } from '../../envelope.js'
 import { renderAnnotations } from '../annotations.js'
 import type { PresentContext } from '../context.js'
@@ -72,6 +72,7 @@ function keep(ctx: PresentContext, view: PostView): Kept {
 function shape(ctx: PresentContext, view: PostView, users: Map<number, string>): string {
   const o = ctx.options
   const kept = keep(ctx, view)
+  if (ctx.reads) noteReads(ctx.reads, view)
   let out = `{${kept.head},"num_replies":${view.num_replies},"num_reposts":${view.num_reposts},"num_stars":${view.num_stars},${kept.source}`
   if (view.user) out += `,"user":${users.get(view.user.id)}`
   out += `,${o.include_html !== false ? kept.withHtml : kept.withoutHtml}`
@@ -83,6 +84,14 @@ function shape(ctx: PresentContext, view: PostView, users: Map<number, string>):
     out += `,${fields({ annotations: renderAnnotations(ctx, view.post.annotations, { kind: 'p', id: view.post.id }) })}`
   if (view.repost_of) out += `,"repost_of":${shape(ctx, view.repost_of, users)}`
   return `${out}}`
+}
+
+/** What a kept answer showing this post must be dropped with: the post (its counts, the viewer's flags) and the users it embeds. */
+function noteReads(reads: NonNullable<PresentContext['reads']>, view: PostView): void {
+  reads.push({ kind: TOUCH.post, id: view.post.id })
+  if (view.user) reads.push({ kind: TOUCH.user, id: view.user.id })
+  for (const u of view.starred_by ?? []) reads.push({ kind: TOUCH.user, id: u.id })
+  for (const u of view.reposters ?? []) reads.push({ kind: TOUCH.user, id: u.id })
 }
 
 /** Every user a set of views embeds, presented once each, as JSON text. */
@@ -119,5 +128,9 @@ export async function presentPost(ctx: PresentContext, row: PostRow): Promise<Ra
 /** A paginated list of posts, with its stream marker in `meta.marker` when the list has one. */
 export async function presentPostList(ctx: PresentContext, list: PostList): Promise<Envelope> {
   const meta = list.marker ? { marker: presentMarker(list.marker.name, list.marker.row) } : {}
+  if (ctx.reads) {
+    if (list.feeds) ctx.reads.push(...list.feeds)
+    else ctx.reads = null
+  }
   return presentPage(list.page, (rows) => presentPostsJson(ctx, rows), meta)
 }

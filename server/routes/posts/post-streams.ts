@@ -3,6 +3,7 @@ import Joi from 'joi'
 import type { Domain } from '../../../data/index.js'
 import { viewerOf } from '../../auth.js'
 import { commonQuery, flag, idParam, paginationQuery, postGeneralQuery, userRef } from '../../params.js'
+import { cachedAnswer } from '../../present/answer-cache.js'
 import { contextOf } from '../../present/context.js'
 import { presentPostList } from '../../present/posts/post.js'
 import type { SvcRoute } from '../../route.js'
@@ -19,8 +20,10 @@ export const postStreamRoutes = (domain: Domain): SvcRoute[] => [
     svc: { token: 'none' },
     options: { validate: { params: userParams, query: listQuery } },
     handler: async (request) => {
-      const answer = async () =>
-        presentPostList(contextOf(request, domain), await domain.postStreams.ofUser(viewerOf(request), request.params.user_id as string, request.query))
+      const answer = () =>
+        cachedAnswer(request, domain, async (ctx) =>
+          presentPostList(ctx, await domain.postStreams.ofUser(viewerOf(request), request.params.user_id as string, request.query)),
+        )
       return request.params.user_id === 'me' ? answerSubscribing(request, domain, { endpoint: 'users/me/posts' }, answer) : answer()
     },
   },
@@ -30,8 +33,10 @@ export const postStreamRoutes = (domain: Domain): SvcRoute[] => [
     svc: { token: 'any' },
     options: { validate: { params: userParams, query: listQuery } },
     handler: async (request) => {
-      const answer = async () =>
-        presentPostList(contextOf(request, domain), await domain.postStreams.mentions(viewerOf(request), request.params.user_id as string, request.query))
+      const answer = () =>
+        cachedAnswer(request, domain, async (ctx) =>
+          presentPostList(ctx, await domain.postStreams.mentions(viewerOf(request), request.params.user_id as string, request.query)),
+        )
       return request.params.user_id === 'me' ? answerSubscribing(request, domain, { endpoint: 'users/me/mentions' }, answer) : answer()
     },
   },
@@ -41,8 +46,8 @@ export const postStreamRoutes = (domain: Domain): SvcRoute[] => [
     svc: { token: 'user', scopes: ['stream'] },
     options: { validate: { query: personalQuery } },
     handler: async (request) =>
-      answerSubscribing(request, domain, { endpoint: 'posts/stream' }, async () =>
-        presentPostList(contextOf(request, domain), await domain.postStreams.personal(viewerOf(request), request.query)),
+      answerSubscribing(request, domain, { endpoint: 'posts/stream' }, () =>
+        cachedAnswer(request, domain, async (ctx) => presentPostList(ctx, await domain.postStreams.personal(viewerOf(request), request.query))),
       ),
   },
   {
@@ -51,8 +56,8 @@ export const postStreamRoutes = (domain: Domain): SvcRoute[] => [
     svc: { token: 'user', scopes: ['stream'] },
     options: { validate: { query: personalQuery } },
     handler: async (request) =>
-      answerSubscribing(request, domain, { endpoint: 'posts/stream/unified' }, async () =>
-        presentPostList(contextOf(request, domain), await domain.postStreams.unified(viewerOf(request), request.query)),
+      answerSubscribing(request, domain, { endpoint: 'posts/stream/unified' }, () =>
+        cachedAnswer(request, domain, async (ctx) => presentPostList(ctx, await domain.postStreams.unified(viewerOf(request), request.query))),
       ),
   },
   {

@@ -4,6 +4,7 @@ import type { CreatePostInput, Domain } from '../../../data/index.js'
 import { viewerOf } from '../../auth.js'
 import { ok } from '../../envelope.js'
 import { commonQuery, entitiesInput, flag, idList, idParam, postGeneralQuery } from '../../params.js'
+import { cachedAnswer } from '../../present/answer-cache.js'
 import { contextOf } from '../../present/context.js'
 import { presentPost, presentPosts } from '../../present/posts/post.js'
 import type { SvcRoute } from '../../route.js'
@@ -39,10 +40,8 @@ export const postRoutes = (domain: Domain): SvcRoute[] => [
     path: '/posts/{post_id}',
     svc: { token: 'none' },
     options: { validate: { params: postParams, query: postQuery } },
-    handler: async (request) => {
-      const post = await domain.posts.find(viewerOf(request), Number(request.params.post_id))
-      return ok(await presentPost(contextOf(request, domain), post))
-    },
+    handler: async (request) =>
+      cachedAnswer(request, domain, async (ctx) => ok(await presentPost(ctx, await domain.posts.find(viewerOf(request), Number(request.params.post_id))))),
   },
   {
     method: 'GET',

@@ -40,7 +40,8 @@ t.test('the embedded author follows new posts, follows and a replaced profile', 
   t.match((await read(svc, byBob.id, alice)).user, { follows_you: true, is_follower: true, you_follow: false })
   t.match((await read(svc, byBob.id, bob)).user, { counts: { following: 1 } })
   const row = await svc.store.read.users.get(alice.user.id)
-  await svc.store.transact((tx) => tx.users.put({ ...row!, name: 'Alice A.', username: 'alicea', username_key: 'alicea' }))
+  // No API renames a user: the row is replaced as a domain write would, with its event.
+  await svc.store.transact((tx) => tx.emit('user.updated', { user: tx.users.put({ ...row!, name: 'Alice A.', username: 'alicea', username_key: 'alicea' }) }))
   const renamed = await read(svc, hello.id, bob)
   t.equal(renamed.user.name, 'Alice A.')
   t.match(renamed.canonical_url, /\/@alicea\/post\//, 'the post’s url names the new username')
