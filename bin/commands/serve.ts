@@ -8,6 +8,7 @@ import { openDomain, type Domain } from '../../data/index.js'
 import { createServer, rateLimitOffIn, serveAdminSocket, type AdminSocket } from '../../server/index.js'
 import type { Io } from '../io.js'
 import { busOf, dataDirOf, storeOf } from './data-dir.js'
+import { boundHeapGrowth } from './heap-growth.js'
 
 interface ServeFlags {
   dataDir?: string
@@ -70,6 +71,7 @@ export function serveCommand(program: Command, io: Io): void {
       const port = portOf(flags.port ?? io.env.PORT ?? '8080')
       if (flags.publicUrl !== undefined && !/^https?:\/\/[^/]/.test(flags.publicUrl)) throw new Error(`invalid public URL ${flags.publicUrl}`)
       const { stopped, release } = stopSignals(log)
+      boundHeapGrowth(process.execArgv, io.env.NODE_OPTIONS)
       let admin: AdminSocket | undefined
       let domain: Domain | undefined
       try {
