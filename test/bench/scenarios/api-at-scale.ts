@@ -261,6 +261,13 @@ export const apiAt = (postsAtScale: number, label: string, withSmall: boolean): 
           headers: auth(big, c),
         }))),
       )
+      // Kept answers are dropped by every change they show: the same timelines while a tenth of the connections post.
+      const unifiedOrPost = postCreate(big)
+      out.push(
+        ...(await beside(ctx, 'GET /posts/stream/unified, 10 of 100 connections posting', server, constant, (c, n) =>
+          c % 10 === 9 ? unifiedOrPost(c, n) : { method: 'GET', path: '/stream/0/posts/stream/unified', headers: auth(big, c) },
+        )),
+      )
       out.push(
         ...(await beside(ctx, 'GET /posts/{id}', server, constant, (_, n) => ({
           method: 'GET',

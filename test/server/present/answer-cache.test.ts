@@ -91,6 +91,19 @@ t.test('every change a reader can see reaches a kept timeline at once', async (t
   t.same(await texts(), [], 'a deleted post leaves')
 })
 
+t.test('a user’s posts, mentions and personal stream follow new posts at once', async (t) => {
+  const svc = await makeInstance(t)
+  const [alice, bob] = await svc.people('alice', 'bob')
+  await svc.call('POST', '/users/@alice/follow', { token: bob.token })
+  const texts = async (path: string) => (await svc.call('GET', path, { token: bob.token })).body.data.map((p: { text: string }) => p.text)
+  for (const path of ['/users/@alice/posts', '/users/@bob/mentions', '/posts/stream']) t.same(await texts(path), [], path)
+  await post(svc, alice, { text: 'hi @bob' })
+  for (const path of ['/users/@alice/posts', '/users/@bob/mentions', '/posts/stream']) t.same(await texts(path), ['hi @bob'], path)
+  await post(svc, bob, { text: 'mine' })
+  t.same(await texts('/posts/stream'), ['mine', 'hi @bob'], 'the viewer’s own post')
+  t.same(await texts('/users/@alice/posts'), ['hi @bob'])
+})
+
 t.test('a kept answer is the asking viewer’s own, at the address they asked', async (t) => {
   const svc = await makeInstance(t)
   const [alice, bob] = await svc.people('alice', 'bob')
