@@ -40,7 +40,7 @@ export function placesCommand(program: Command, io: Io, run: RunOperation): void
     async (file: string, opts: AdminFlags) => {
       const dir = await existingDataDirOf(io, opts)
       const name = basename(file)
-      const progress = progressReporter(
+      const progress = await progressReporter(
         io,
         `${name} [{bar}] {percentage}% | {places} places | {eta_formatted} left`,
         (done, total, { places }) => `${name}: ${Math.floor((100 * done) / Math.max(total, 1))}% read, ${places} places`,

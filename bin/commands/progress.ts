@@ -1,5 +1,4 @@
 /** Progress of a long command on stderr: a bar on a terminal, else a line every few seconds (a log, a pipe). */
-import cliProgress from 'cli-progress'
 import type { Io } from '../io.js'
 
 /** Without a terminal, a progress line this often at most. */
@@ -15,9 +14,15 @@ export interface Progress {
  * `format` is cli-progress's (`{bar}`, `{percentage}`, `{eta_formatted}` and
  * the fields given to `update`); `line` says the same in words for a log.
  */
-export function progressReporter(io: Io, format: string, line: (done: number, total: number, fields: Record<string, string | number>) => string): Progress {
+export async function progressReporter(
+  io: Io,
+  format: string,
+  line: (done: number, total: number, fields: Record<string, string | number>) => string,
+): Promise<Progress> {
   const stderr = io.stderr as Io['stderr'] & { isTTY?: boolean }
   if (stderr.isTTY === true) {
+    // Loaded by the commands that show a bar, not with every start of svc.
+    const { default: cliProgress } = await import('cli-progress')
     const bar = new cliProgress.SingleBar({ stream: stderr as NodeJS.WriteStream, format, hideCursor: true }, cliProgress.Presets.shades_classic)
     let started = false
     return {

@@ -18,7 +18,7 @@ export function storeCommand(program: Command, io: Io): void {
       const dir = dataDirOf(io, { dataDir: opts.from })
       const url = storeOf(io, { store: opts.to })
       if (url === undefined) throw new Error('svc store copy needs --to postgres://... (or SVC_STORE_URL)')
-      const progress = progressReporter(
+      const progress = await progressReporter(
         io,
         'copying {table} [{bar}] {percentage}% | {value}/{total} rows | {eta_formatted} left',
         (done, total, { table }) => `copying ${table}: ${done} of ${total} rows`,

@@ -12,9 +12,7 @@ import { DomainError, invalid } from '../../errors.js'
 import type { PlaceSource } from '../../model/place.js'
 import { acquireLock } from '../../store/lock.js'
 import { PRIVATE_DIR, PRIVATE_FILE } from '../../store/file-modes.js'
-import { formatError, type PlaceReader } from './place-reader.js'
-import { readGeoJson, sourceBaseName } from './read-geojson.js'
-import { readOsmPbf } from './read-osm-pbf.js'
+import { formatError, sourceBaseName, type PlaceReader } from './place-reader.js'
 import { placesDirOf } from '../place-files.js'
 import { readImportedSources, syncDir, writeSources } from './sources-file.js'
 
@@ -32,9 +30,10 @@ export interface ImportResult {
   skipped: number
 }
 
-const FORMATS: { pattern: RegExp; format: PlaceSource['format']; read: PlaceReader }[] = [
-  { pattern: /\.pbf$/i, format: 'osm-pbf', read: readOsmPbf },
-  { pattern: /\.(geo)?json$/i, format: 'geojson', read: readGeoJson },
+// Each reader's parser loads with the first import of its format, not with every start of svc.
+const FORMATS: { pattern: RegExp; format: PlaceSource['format']; reader: () => Promise<PlaceReader> }[] = [
+  { pattern: /\.pbf$/i, format: 'osm-pbf', reader: async () => (await import('./read-osm-pbf.js')).readOsmPbf },
+  { pattern: /\.(geo)?json$/i, format: 'geojson', reader: async () => (await import('./read-geojson.js')).readGeoJson },
 ]
 
 /** The source id of file `path`: its base name, lower case, in characters safe in a file name. */
@@ -74,9 +73,10 @@ export async function importPlaces(dataDir: string, file: string, onProgress?: (
   const temp = join(dir, `.${id}.ndjson.${process.pid}.tmp`)
   try {
     const counts = { count: 0, skipped: 0 }
+    const read = await kind.reader()
     await writePlaces(
       temp,
-      kind.read(file, (bytesRead) => onProgress?.({ bytesRead, totalBytes: info.size, count: counts.count })),
+      read(file, (bytesRead) => onProgress?.({ bytesRead, totalBytes: info.size, count: counts.count })),
       counts,
     )
     const { count, skipped } = counts

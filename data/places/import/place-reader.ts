@@ -1,4 +1,5 @@
 /** What the import's readers share: their shape, and how they report a file they cannot read. */
+import { basename } from 'node:path'
 import { DomainError, invalid } from '../../errors.js'
 import type { Place } from '../../model/place.js'
 
@@ -10,6 +11,9 @@ import type { Place } from '../../model/place.js'
  * Throws `invalid` when the file is not of its format.
  */
 export type PlaceReader = (path: string, onProgress?: (bytesRead: number) => void) => AsyncGenerator<(Place | null)[]>
+
+/** A source file's name without its folder and its place format's extension. */
+export const sourceBaseName = (path: string): string => basename(path).replace(/(\.osm)?\.(pbf|geojson|json)$/i, '')
 
 /** The error for file `path` that failed to read as `what`: `not_found` when it is not there, else `invalid`. */
 export function formatError(path: string, what: string, err: unknown): DomainError {

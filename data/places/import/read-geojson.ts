@@ -4,7 +4,6 @@
  * where they are; lines and polygons at the centroid of their coordinates.
  */
 import { createReadStream } from 'node:fs'
-import { basename } from 'node:path'
 import { pipeline } from 'node:stream/promises'
 import { centroid } from '@turf/centroid'
 import type { Geometry } from 'geojson'
@@ -14,7 +13,7 @@ import { streamArray } from 'stream-json/streamers/stream-array.js'
 import type { Place } from '../../model/place.js'
 import { placeIdOf } from '../place-ids.js'
 import { placeFieldsOf } from './geojson-properties.js'
-import { formatError, type PlaceReader } from './place-reader.js'
+import { formatError, sourceBaseName, type PlaceReader } from './place-reader.js'
 
 interface Feature {
   type?: unknown
@@ -37,7 +36,6 @@ function positionOf(geometry: Geometry | null | undefined): [number, number] | n
 }
 
 /** The part of a file name that names its source: `bremen.geojson` → `bremen`. */
-export const sourceBaseName = (path: string): string => basename(path).replace(/(\.osm)?\.(pbf|geojson|json)$/i, '')
 
 function placeOfFeature(feature: Feature, index: number, base: string): Place | null {
   const properties = feature.properties ?? {}
