@@ -5,7 +5,7 @@
  */
 import type { Command } from 'commander'
 import { openDomain, type Domain } from '../../data/index.js'
-import { createServer, rateLimitOffIn, serveAdminSocket, type AdminSocket } from '../../server/index.js'
+import type { AdminSocket } from '../../server/index.js'
 import type { Io } from '../io.js'
 import { busOf, dataDirOf, storeOf } from './data-dir.js'
 import { boundHeapGrowth } from './heap-growth.js'
@@ -74,12 +74,17 @@ export function serveCommand(program: Command, io: Io): void {
       boundHeapGrowth(process.execArgv, io.env.NODE_OPTIONS)
       let admin: AdminSocket | undefined
       let domain: Domain | undefined
+      // The server's modules load while the store opens (reading its files leaves the thread idle), not before.
+      const serverModules = import('../../server/index.js')
+      // Awaited below; should the store fail to open first, a failed load is not reported twice.
+      serverModules.catch(() => undefined)
       try {
         domain = await openDomain(dataDirOf(io, flags), {
           config: flags.publicUrl ? { public_url: flags.publicUrl.replace(/\/$/, '') } : {},
           store: storeOf(io, flags),
           bus: busOf(io, flags),
         })
+        const { createServer, rateLimitOffIn, serveAdminSocket } = await serverModules
         if (rateLimitOffIn(io.env)) domain.config.rate_limits.enabled = false
         const server = await createServer(domain, { port, host: flags.host })
         await server.start()

@@ -12,7 +12,7 @@ import type { Place } from '../../model/place.js'
  */
 export type PlaceReader = (path: string, onProgress?: (bytesRead: number) => void) => AsyncGenerator<(Place | null)[]>
 
-/** A source file's name without its folder and its place format's extension. */
+/** The part of a file name that names its source: `bremen.geojson` → `bremen`, `berlin.osm.pbf` → `berlin`. */
 export const sourceBaseName = (path: string): string => basename(path).replace(/(\.osm)?\.(pbf|geojson|json)$/i, '')
 
 /** The error for file `path` that failed to read as `what`: `not_found` when it is not there, else `invalid`. */

@@ -35,8 +35,6 @@ function positionOf(geometry: Geometry | null | undefined): [number, number] | n
   }
 }
 
-/** The part of a file name that names its source: `bremen.geojson` → `bremen`. */
-
 function placeOfFeature(feature: Feature, index: number, base: string): Place | null {
   const properties = feature.properties ?? {}
   const position = positionOf(feature.geometry)
