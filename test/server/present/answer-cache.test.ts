@@ -6,7 +6,7 @@
  */
 import t from 'tap'
 import { EVERYTHING, TOUCH, touchesOf, type DomainEvent } from '../../../data/index.js'
-import { AnswerCache } from '../../../server/present/answer-cache.js'
+import { AnswerCache, answerCacheOf } from '../../../server/present/answer-cache.js'
 import { makeInstance, type Instance, type Person } from '../../fixtures/instance.js'
 import { listeningInstance, openWebSocket } from '../../fixtures/streams.js'
 
@@ -30,17 +30,20 @@ t.test('a timeline read again is answered from what was presented, until somethi
   await svc.call('POST', '/users/@alice/follow', { token: bob.token })
   const hello = await post(svc, alice, { text: 'hello' })
   const counter = countUnified(svc)
+  // On a store several nodes share (the stories' PostgreSQL runs) nothing is kept: every call presents.
+  const shared = svc.domain.node.shared
+  t.equal(answerCacheOf(svc.domain) === null, shared)
   const first = await svc.call('GET', '/posts/stream/unified', { token: bob.token })
   const again = await svc.call('GET', '/posts/stream/unified', { token: bob.token })
-  t.equal(counter.reads, 1, 'the second answer was kept')
+  t.equal(counter.reads, shared ? 2 : 1, 'the second answer was kept')
   t.same(again.body, first.body)
   t.equal(again.headers['content-type'], first.headers['content-type'])
   await post(svc, carol, { text: 'nothing bob reads' })
   await svc.call('GET', '/posts/stream/unified', { token: bob.token })
-  t.equal(counter.reads, 1, 'a post bob does not see keeps his timeline')
+  t.equal(counter.reads, shared ? 3 : 1, 'a post bob does not see keeps his timeline')
   await svc.call('POST', `/posts/${hello.id}/star`, { token: carol.token })
   const starred = await svc.call('GET', '/posts/stream/unified', { token: bob.token })
-  t.equal(counter.reads, 2)
+  t.equal(counter.reads, shared ? 4 : 2)
   t.equal(starred.body.data[0].num_stars, 1)
   const pretty = await svc.call('GET', '/posts/stream/unified', { token: bob.token, headers: { 'x-svc-pretty-json': '1' } })
   t.match(pretty.headers['content-type'], /json/)
