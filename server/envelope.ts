@@ -70,17 +70,20 @@ const errorMeta = (err: Boom.Boom, request: Request): Record<string, unknown> =>
   return meta
 }
 
-const isRaw = (value: unknown): boolean => value instanceof RawJson || (Array.isArray(value) && value.length > 0 && value.every((v) => v instanceof RawJson))
+/** `data` as one JSON text when it is raw (a RawJson, or a non-empty array of them); null when it is not. */
+export const rawDataOf = (data: unknown): RawJson | null => {
+  if (data instanceof RawJson) return data
+  if (Array.isArray(data) && data.length > 0 && data.every((v) => v instanceof RawJson)) return new RawJson(`[${data.map((v: RawJson) => v.json).join(',')}]`)
+  return null
+}
 
 /** `JSON.stringify(body)`, writing a raw `data` (or raw items of `data`) without parsing them back. */
 export const serialize = (body: Envelope): string => {
-  if (!isRaw(body.data)) return JSON.stringify(body)
+  const raw = rawDataOf(body.data)
+  if (!raw) return JSON.stringify(body)
   const fields = Object.entries(body)
     .filter(([, value]) => value !== undefined)
-    .map(([name, value]) => {
-      if (name !== 'data') return `${JSON.stringify(name)}:${JSON.stringify(value)}`
-      return `"data":${value instanceof RawJson ? value.json : `[${(value as RawJson[]).map((v) => v.json).join(',')}]`}`
-    })
+    .map(([name, value]) => (name === 'data' ? `"data":${raw.json}` : `${JSON.stringify(name)}:${JSON.stringify(value)}`))
   return `{${fields.join(',')}}`
 }
 

@@ -14,7 +14,7 @@
 import type { Request } from '@hapi/hapi'
 import { LRUCache } from 'lru-cache'
 import { EVERYTHING, TOUCH, touchesOf, type Domain, type Touch } from '../../data/index.js'
-import { RawJson, type Envelope } from '../envelope.js'
+import { RawJson, rawDataOf, type Envelope } from '../envelope.js'
 import { contextOf, type PresentContext, type PresentOptions } from './context.js'
 
 /** Touches are hashed into this many slots; two touches sharing one only drop an answer sooner. */
@@ -83,11 +83,7 @@ export class AnswerCache {
 }
 
 /** The data as one text, so serving it again writes one string. */
-function asOneJson(data: unknown): RawJson {
-  if (data instanceof RawJson) return data
-  if (Array.isArray(data) && data.every((d) => d instanceof RawJson)) return new RawJson(`[${(data as RawJson[]).map((d) => d.json).join(',')}]`)
-  return new RawJson(JSON.stringify(data))
-}
+const asOneJson = (data: unknown): RawJson => rawDataOf(data) ?? new RawJson(JSON.stringify(data))
 
 const caches = new WeakMap<Domain, AnswerCache | null>()
 
