@@ -21,7 +21,15 @@ export interface Envelope {
  * anywhere else `toJSON` parses it back, so it serializes the same either way.
  */
 export class RawJson {
+  private utf8?: Buffer
+
   constructor(readonly json: string) {}
+
+  /** The text as UTF-8, encoded once: an answer served many times is not encoded again for each. */
+  get bytes(): Buffer {
+    this.utf8 ??= Buffer.from(this.json)
+    return this.utf8
+  }
 
   /** The same object (the text must be one) with one more field at its end. */
   withField(name: string, value: unknown): RawJson {
@@ -87,13 +95,26 @@ export const serialize = (body: Envelope): string => {
   return `{${fields.join(',')}}`
 }
 
+/** Stands for the data while the rest of the envelope is written; JSON text never holds a raw NUL. */
+const DATA_MARK = '\u0000'
+
+/**
+ * `serialize(body)` as UTF-8. A `data` that is one RawJson is copied in
+ * from its kept bytes; and either way hapi is handed bytes, not a text it
+ * would measure and then encode.
+ */
+export const serializeToBytes = (body: Envelope): Buffer => {
+  if (!(body.data instanceof RawJson)) return Buffer.from(serialize(body))
+  const [before, after] = serialize({ ...body, data: new RawJson(DATA_MARK) }).split(DATA_MARK)
+  return Buffer.concat([Buffer.from(before), body.data.bytes, Buffer.from(after)])
+}
+
 const render = (request: Request, h: ResponseToolkit, body: Envelope, status: number): ResponseObject => {
+  const callback = typeof request.query.callback === 'string' && CALLBACK.test(request.query.callback) ? request.query.callback : undefined
   const pretty = request.headers['x-svc-pretty-json'] !== undefined
+  if (!callback && !pretty) return h.response(serializeToBytes(body)).type('application/json; charset=utf-8').code(status)
   const json = pretty ? JSON.stringify(body, null, 2) + '\n' : serialize(body)
-  const callback = typeof request.query.callback === 'string' ? request.query.callback : undefined
-  if (callback && CALLBACK.test(callback)) {
-    return h.response(`${callback}(${json})`).type('application/javascript').code(200)
-  }
+  if (callback) return h.response(`${callback}(${json})`).type('application/javascript').code(200)
   return h.response(json).type('application/json; charset=utf-8').code(status)
 }
 

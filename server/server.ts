@@ -16,6 +16,7 @@ import { memoryLimiter, redisLimiter } from './rate-limiters.js'
 import './hapi-types.js'
 import { mount } from './route.js'
 import { allRoutes } from './routes/index.js'
+import { VALIDATION_PREFS } from './validation.js'
 import { setWireHeader } from './wire-headers.js'
 import { serveUserStreamWebSockets } from './streams/websocket.js'
 
@@ -36,8 +37,7 @@ export async function createServer(domain: Domain, options: ServerOptions = {}):
         additionalExposedHeaders: ['X-OAuth-Scopes', 'X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset', 'Retry-After', 'Connection-Id'],
       },
       validate: {
-        // Clients of the original API send parameters it ignored (jQuery's `_`, `include_client_info`, a whole user object on PUT /users/me): unknown keys are ignored, not refused.
-        options: { allowUnknown: true },
+        options: VALIDATION_PREFS,
         failAction: async (_request, _h, err) => {
           throw Boom.badRequest(err instanceof Error ? err.message.replace(/"/g, '') : 'invalid input')
         },
