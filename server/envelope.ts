@@ -21,14 +21,25 @@ export interface Envelope {
  * anywhere else `toJSON` parses it back, so it serializes the same either way.
  */
 export class RawJson {
-  private utf8?: Buffer
+  /** The text as UTF-8 between `head` and `tail`: the last envelope it was written in, which a kept answer is served in again and again. */
+  private framed?: { head: string; tail: string; bytes: Buffer; start: number; end: number }
 
   constructor(readonly json: string) {}
 
-  /** The text as UTF-8, encoded once: an answer served many times is not encoded again for each. */
+  /** The text as UTF-8, encoded once. */
   get bytes(): Buffer {
-    this.utf8 ??= Buffer.from(this.json)
-    return this.utf8
+    this.framed ??= { head: '', tail: '', bytes: Buffer.from(this.json), start: 0, end: 0 }
+    const { bytes, start, end } = this.framed
+    return bytes.subarray(start, bytes.length - end)
+  }
+
+  /** `head`, the text and `tail` as UTF-8: the same bytes again while the same envelope is asked for. */
+  framedIn(head: string, tail: string): Buffer {
+    const framed = this.framed
+    if (framed && framed.head === head && framed.tail === tail) return framed.bytes
+    const parts = [Buffer.from(head), this.bytes, Buffer.from(tail)]
+    this.framed = { head, tail, bytes: Buffer.concat(parts), start: parts[0].length, end: parts[2].length }
+    return this.framed.bytes
   }
 
   /** The same object (the text must be one) with one more field at its end. */
@@ -99,14 +110,14 @@ export const serialize = (body: Envelope): string => {
 const DATA_MARK = '\u0000'
 
 /**
- * `serialize(body)` as UTF-8. A `data` that is one RawJson is copied in
- * from its kept bytes; and either way hapi is handed bytes, not a text it
- * would measure and then encode.
+ * `serialize(body)` as UTF-8. A `data` that is one RawJson is framed from
+ * its kept bytes (the same buffer again for the same envelope); either way
+ * hapi is handed bytes, not a text it would measure and then encode.
  */
 export const serializeToBytes = (body: Envelope): Buffer => {
   if (!(body.data instanceof RawJson)) return Buffer.from(serialize(body))
-  const [before, after] = serialize({ ...body, data: new RawJson(DATA_MARK) }).split(DATA_MARK)
-  return Buffer.concat([Buffer.from(before), body.data.bytes, Buffer.from(after)])
+  const [head, tail] = serialize({ ...body, data: new RawJson(DATA_MARK) }).split(DATA_MARK)
+  return body.data.framedIn(head, tail)
 }
 
 const render = (request: Request, h: ResponseToolkit, body: Envelope, status: number): ResponseObject => {

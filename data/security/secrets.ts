@@ -2,7 +2,7 @@
  * Secrets: random tokens from a CSPRNG (nanoid), stored only as SHA-256
  * hashes; passwords hashed with scrypt and a per-password salt.
  */
-import { createHash, randomBytes, scrypt as scryptCb, timingSafeEqual, type ScryptOptions } from 'node:crypto'
+import { hash, randomBytes, scrypt as scryptCb, timingSafeEqual, type ScryptOptions } from 'node:crypto'
 import { customAlphabet } from 'nanoid'
 
 const scrypt = (password: string, salt: Buffer, keylen: number, options: ScryptOptions): Promise<Buffer> =>
@@ -19,7 +19,7 @@ const secretOf = customAlphabet('0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijk
 export const newSecret = (size = 43): string => secretOf(size)
 
 /** The stored form of a token or secret. */
-export const hashSecret = (secret: string): string => createHash('sha256').update(secret).digest('hex')
+export const hashSecret = (secret: string): string => hash('sha256', secret, 'hex')
 
 const N = 16384
 const r = 8

@@ -104,6 +104,13 @@ export function answerCacheOf(domain: Domain): AnswerCache | null {
 const asksAnnotations = (o: PresentOptions): boolean =>
   Boolean(o.include_annotations || o.include_post_annotations || o.include_user_annotations || o.include_channel_annotations || o.include_message_annotations)
 
+/** The query part of the address as sent: it decides `request.query`, and reading it builds no URL object. */
+const rawSearchOf = (request: Request): string => {
+  const url = request.raw.req.url ?? ''
+  const at = url.indexOf('?')
+  return at < 0 ? '' : url.slice(at)
+}
+
 /**
  * The route's answer, from the cache when an answer to the same call (path,
  * query, viewer, app, public address) is still fresh. `present` records
@@ -115,7 +122,7 @@ export async function cachedAnswer(request: Request, domain: Domain, present: (c
   const cache = answerCacheOf(domain)
   if (!cache || asksAnnotations(ctx.options)) return present(ctx)
   const viewerId = ctx.viewer.user?.id ?? 0
-  const key = `${viewerId} ${ctx.viewer.app?.id ?? 0} ${ctx.baseUrl} ${request.path}${request.url.search}`
+  const key = `${viewerId} ${ctx.viewer.app?.id ?? 0} ${ctx.baseUrl} ${request.path}${rawSearchOf(request)}`
   const hit = cache.get(key)
   if (hit) return hit
   const since = cache.now()

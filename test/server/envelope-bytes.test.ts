@@ -23,6 +23,16 @@ t.test('each body as bytes is its serialized text in UTF-8', async (t) => {
   }
 })
 
+t.test('one raw text in the same envelope again is the same bytes; in another, its own', async (t) => {
+  const data = new RawJson('{"text":"☕"}')
+  const first = serializeToBytes({ data, meta: { code: 200, min_id: '1' } })
+  t.equal(serializeToBytes({ data, meta: { code: 200, min_id: '1' } }), first, 'the same buffer, not a copy')
+  const other = serializeToBytes({ data, meta: { code: 200, subscription_id: 'abc' } })
+  t.equal(other.toString(), '{"data":{"text":"☕"},"meta":{"code":200,"subscription_id":"abc"}}')
+  t.equal(first.toString(), '{"data":{"text":"☕"},"meta":{"code":200,"min_id":"1"}}', 'a buffer handed out earlier is left as it was')
+  t.equal(data.bytes.toString(), '{"text":"☕"}')
+})
+
 t.test('a kept answer is served again byte for byte, with its length', async (t) => {
   const svc = await makeInstance(t)
   const alice = await svc.person('alice')
