@@ -4,7 +4,8 @@
  * process. Measures req/s and p99 of the unified stream, a post lookup, a
  * user's posts and durable post creates at 100 connections, each beside a
  * bare hapi route (own process) answering a constant body of the same size,
- * measured right before it; creates again on an instance of 10k posts
+ * measured right before it (the stream and the lookup also beside bare
+ * node:http answering the same); creates again on an instance of 10k posts
  * (`api-1M`); the server's RSS and its cold start (spawn to first answer),
  * from the index file a clean stop leaves and without it (what a kill -9
  * after a compaction leaves).
@@ -101,13 +102,17 @@ export const postCreate =
     body: JSON.stringify({ text: `bench post ${n} about the morning train and #coffee` }),
   })
 
-/** `request` on svc, after the constant route with the body size svc answers it. */
+/**
+ * `request` on svc, after the constant route with the body size svc answers
+ * it; and after the same on bare node:http (`floor`), when given.
+ */
 export async function beside(
   ctx: BenchContext,
   label: string,
   svc: Running,
   constant: Running,
   request: (connection: number, n: number) => LoadRequest,
+  floor?: Running,
 ): Promise<Measure[]> {
   // BENCH_API_SECONDS lengthens the measured windows (a major GC of a large heap comes every minute or so, not every 5 s).
   const seconds = Number(process.env.BENCH_API_SECONDS ?? 0)
@@ -115,16 +120,14 @@ export async function beside(
   const probe = await runLoad({ port: svc.port, connections: 1, warmupMs: 0, durationMs: 50, request })
   if (probe.errors > 0 || probe.requests === 0) throw new Error(`${label}: svc did not answer`)
   const sample = request(0, 0)
-  const yardstick = await runLoad({
-    ...window,
-    port: constant.port,
-    request: () => ({
-      method: sample.method,
-      path: `/constant/${probe.bodyBytes}`,
-      body: sample.body,
-      headers: sample.body ? { 'content-type': 'application/json' } : undefined,
-    }),
+  const constantRequest = (): LoadRequest => ({
+    method: sample.method,
+    path: `/constant/${probe.bodyBytes}`,
+    body: sample.body,
+    headers: sample.body ? { 'content-type': 'application/json' } : undefined,
   })
+  const yardstick = await runLoad({ ...window, port: constant.port, request: constantRequest })
+  const bare = floor ? await runLoad({ ...window, port: floor.port, request: constantRequest }) : null
   const gcFrom = svc.gc.length
   const measured = await runLoad({ ...window, port: svc.port, request })
   // The warm-up's collections are in the window too: the load generator does not say where it ends.
@@ -136,6 +139,12 @@ export async function beside(
   )
   return [
     ...measures(label, measured, yardstick),
+    ...(bare
+      ? [
+          { name: `${label} bare node:http route requests/s`, value: bare.rps, unit: 'req/s' },
+          { name: `${label} bare node:http route p99`, value: bare.p99Ms, unit: 'ms' },
+        ]
+      : []),
     ...(svc.inspector ? await layerMeasures(ctx, label, svc, request) : []),
     { name: `${label} GC pauses, warm-up and measured window: share of the time`, value: gc.totalMs / 10 / windowSeconds, unit: '%' },
     { name: `${label} GC pauses: longest`, value: gc.maxMs, unit: 'ms' },
@@ -244,6 +253,9 @@ export const apiAt = (postsAtScale: number, label: string, withSmall: boolean): 
     try {
       const constant = await start([fileURLToPath(new URL('../constant-server.js', import.meta.url))])
       running.push(constant)
+      // Where the p99 goals sit against what this machine and load generator allow any Node server.
+      const floor = await start([fileURLToPath(new URL('../node-constant-server.js', import.meta.url))])
+      running.push(floor)
       const server = await serve(join(ctx.workDir, 'big'))
       running.push(server)
       await firstAnswer(server, big.postIds.last)
@@ -255,11 +267,18 @@ export const apiAt = (postsAtScale: number, label: string, withSmall: boolean): 
       const span = big.postIds.last - big.postIds.first + 1
       const out: Measure[] = [{ name: 'seeding (batched transacts + snapshot)', value: big.seconds, unit: 's' }]
       out.push(
-        ...(await beside(ctx, 'GET /posts/stream/unified', server, constant, (c) => ({
-          method: 'GET',
-          path: '/stream/0/posts/stream/unified',
-          headers: auth(big, c),
-        }))),
+        ...(await beside(
+          ctx,
+          'GET /posts/stream/unified',
+          server,
+          constant,
+          (c) => ({
+            method: 'GET',
+            path: '/stream/0/posts/stream/unified',
+            headers: auth(big, c),
+          }),
+          floor,
+        )),
       )
       // Kept answers are dropped by every change they show: the same timelines while a tenth of the connections post.
       const unifiedOrPost = postCreate(big)
@@ -269,10 +288,17 @@ export const apiAt = (postsAtScale: number, label: string, withSmall: boolean): 
         )),
       )
       out.push(
-        ...(await beside(ctx, 'GET /posts/{id}', server, constant, (_, n) => ({
-          method: 'GET',
-          path: `/stream/0/posts/${big.postIds.first + ((n * 104_729) % span)}`,
-        }))),
+        ...(await beside(
+          ctx,
+          'GET /posts/{id}',
+          server,
+          constant,
+          (_, n) => ({
+            method: 'GET',
+            path: `/stream/0/posts/${big.postIds.first + ((n * 104_729) % span)}`,
+          }),
+          floor,
+        )),
       )
       out.push(
         ...(await beside(ctx, 'GET /users/{id}/posts', server, constant, (_, n) => ({

@@ -1,0 +1,31 @@
+/**
+ * The floor under the yardstick: Node's own HTTP server, no framework,
+ * answering the constant route's body (`GET|POST /constant/{bytes}`). What
+ * the load generator and this machine allow any Node server at all; hapi's
+ * constant route stands between it and svc. Prints its port once listening.
+ */
+import http from 'node:http'
+
+const bodies = new Map<number, Buffer>()
+
+const bodyOf = (bytes: number): Buffer => {
+  let body = bodies.get(bytes)
+  if (!body) {
+    const shell = '{"meta":{"code":200},"data":""}'
+    body = Buffer.from(shell.replace('""', `"${'x'.repeat(Math.max(0, bytes - shell.length))}"`))
+    bodies.set(bytes, body)
+  }
+  return body
+}
+
+const server = http.createServer((req, res) => {
+  const bytes = Math.min(Number(/^\/constant\/(\d+)/.exec(req.url ?? '')?.[1]) || 0, 10_000_000)
+  req.resume()
+  req.on('end', () => {
+    const body = bodyOf(bytes)
+    res.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'content-length': body.length })
+    res.end(body)
+  })
+})
+server.listen(0, '127.0.0.1', () => process.stdout.write(`${(server.address() as { port: number }).port}\n`))
+process.on('SIGTERM', () => server.close(() => process.exit(0)))
