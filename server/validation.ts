@@ -14,18 +14,18 @@ export const VALIDATION_PREFS: Joi.ValidationOptions = { allowUnknown: true }
 /** Distinct inputs remembered per schema; past it the memory starts over (a cache-busting `_` makes every query new). */
 const REMEMBERED = 1_000
 
-/** A fresh copy of a validated value, so no caller can change what the next one is handed. */
+/**
+ * A fresh copy of a validated value, so no caller can change what the next
+ * one is handed: arrays, dates and plain objects. Other objects, which none
+ * of svc's parameter schemas make, are handed as they are.
+ */
 function copyOf(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(copyOf)
   if (value instanceof Date) return new Date(value.getTime())
-  if (value !== null && typeof value === 'object') {
-    const proto = Object.getPrototypeOf(value) as unknown
-    if (proto !== Object.prototype && proto !== null) return value
-    const copy: Record<string, unknown> = {}
-    for (const [k, v] of Object.entries(value)) copy[k] = copyOf(v)
-    return copy
-  }
-  return value
+  if (value === null || typeof value !== 'object') return value
+  const proto = Object.getPrototypeOf(value) as unknown
+  if (proto !== Object.prototype && proto !== null) return value
+  return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, copyOf(v)]))
 }
 
 /** A hapi validation function for `schema` that remembers the inputs it found valid. */
