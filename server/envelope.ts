@@ -22,23 +22,15 @@ export interface Envelope {
  */
 export class RawJson {
   /** The text as UTF-8 between `head` and `tail`: the last envelope it was written in, which a kept answer is served in again and again. */
-  private framed?: { head: string; tail: string; bytes: Buffer; start: number; end: number }
+  private framed?: { head: string; tail: string; bytes: Buffer }
 
   constructor(readonly json: string) {}
-
-  /** The text as UTF-8, encoded once. */
-  get bytes(): Buffer {
-    this.framed ??= { head: '', tail: '', bytes: Buffer.from(this.json), start: 0, end: 0 }
-    const { bytes, start, end } = this.framed
-    return bytes.subarray(start, bytes.length - end)
-  }
 
   /** `head`, the text and `tail` as UTF-8: the same bytes again while the same envelope is asked for. */
   framedIn(head: string, tail: string): Buffer {
     const framed = this.framed
     if (framed && framed.head === head && framed.tail === tail) return framed.bytes
-    const parts = [Buffer.from(head), this.bytes, Buffer.from(tail)]
-    this.framed = { head, tail, bytes: Buffer.concat(parts), start: parts[0].length, end: parts[2].length }
+    this.framed = { head, tail, bytes: Buffer.from(head + this.json + tail) }
     return this.framed.bytes
   }
 

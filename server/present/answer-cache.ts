@@ -41,8 +41,8 @@ export class AnswerCache {
   private readonly kept = new LRUCache<string, Kept>({
     max: 2_000,
     maxSize: 16_000_000,
-    // The text and its UTF-8 bytes, both held.
-    sizeCalculation: (kept) => Math.max(1, kept.data.json.length + kept.data.bytes.length),
+    // The text and its UTF-8 bytes, both held once it is served.
+    sizeCalculation: (kept) => Math.max(1, kept.data.json.length + Buffer.byteLength(kept.data.json)),
   })
 
   /** The clock now: an answer begun now is kept while nothing it reads is touched later. */
