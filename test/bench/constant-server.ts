@@ -5,18 +5,9 @@
  * Prints its port on stdout once listening.
  */
 import Hapi from '@hapi/hapi'
+import { constantBodies } from './constant-body.js'
 
-const bodies = new Map<number, string>()
-
-const bodyOf = (bytes: number): string => {
-  let body = bodies.get(bytes)
-  if (!body) {
-    const shell = '{"meta":{"code":200},"data":""}'
-    body = shell.replace('""', `"${'x'.repeat(Math.max(0, bytes - shell.length))}"`)
-    bodies.set(bytes, body)
-  }
-  return body
-}
+const bodyOf = constantBodies((text) => text)
 
 const server = Hapi.server({ port: 0, host: '127.0.0.1' })
 server.route({

@@ -5,18 +5,9 @@
  * constant route stands between it and svc. Prints its port once listening.
  */
 import http from 'node:http'
+import { constantBodies } from './constant-body.js'
 
-const bodies = new Map<number, Buffer>()
-
-const bodyOf = (bytes: number): Buffer => {
-  let body = bodies.get(bytes)
-  if (!body) {
-    const shell = '{"meta":{"code":200},"data":""}'
-    body = Buffer.from(shell.replace('""', `"${'x'.repeat(Math.max(0, bytes - shell.length))}"`))
-    bodies.set(bytes, body)
-  }
-  return body
-}
+const bodyOf = constantBodies((text) => Buffer.from(text))
 
 const server = http.createServer((req, res) => {
   const bytes = Math.min(Number(/^\/constant\/(\d+)/.exec(req.url ?? '')?.[1]) || 0, 10_000_000)
