@@ -16,6 +16,7 @@
 import type { Plugin, Request } from '@hapi/hapi'
 import { DomainError, isDomainError, type Domain, type Viewer } from '../data/index.js'
 import { tokenOf } from './auth.js'
+import { clientAddressOf } from './client-address.js'
 import { RateLimiters, type BucketState, type MakeLimiter } from './rate-limiters.js'
 import { setWireHeader } from './wire-headers.js'
 
@@ -40,7 +41,7 @@ export const rateLimitPlugin: Plugin<{ domain: Domain; makeLimiter?: MakeLimiter
     if (!limits.enabled) return
     const limiters = new RateLimiters(limits, makeLimiter)
     const counted = new WeakMap<Request, BucketState>()
-    const ipOf = (request: Request) => request.info.remoteAddress || 'unknown'
+    const ipOf = clientAddressOf
 
     // After the auth plugin's onPostAuth has set the viewer, before validation and the handler.
     server.ext(
