@@ -93,7 +93,6 @@ export type { OpenStreamInput, SubscribeInput, PendingSubscription } from './str
 export type { AppStreamInput, AppStreamView } from './streams/app-streams.js'
 export type { AppStreamItem, AppEventData, AppEventMeta } from './streams/app-stream-events.js'
 export type { AppStreamSink, AppStreamMessage, AppStreamFacts } from './streams/app-stream-delivery.js'
-export { withBaseUrl } from './annotations/replacements.js'
 export type * from './model/place.js'
 export type { PlaceService, PlaceHit, PlaceSearchInput, PlaceStats, PlaceSourceStats } from './places/places.js'
 export { placeValue } from './places/place-value.js'

@@ -7,8 +7,10 @@
  * loading. A file mark keeps the byte file's name, so rendering reads no row;
  * a replaced or deleted file's addresses die with its bytes.
  *
- * File marks are sealed (FileLinks.seal): a client that writes one into its
- * annotations gets it dropped, never a token for someone else's file.
+ * Both kinds of mark are sealed (FileLinks.seal): a client that writes one
+ * into its annotations gets it dropped, never a token for someone else's
+ * file nor a link dressed as svc's own. A base mark is completed only into
+ * an address on svc's own origin: what follows the mark must be a path.
  */
 import type { FileLinks, Grant, SignedContent } from '../files/file-links.js'
 import type { FileRow } from '../model/file.js'
@@ -33,6 +35,12 @@ const iso = (signed: SignedContent): string => new Date(signed.expires * 1000).t
 
 export class AnnotationRenderer {
   constructor(private readonly links: FileLinks) {}
+
+  /** The mark of svc's own address `path` (starting with `/`), completed with the base URL when shown. */
+  baseMark(path: string): string {
+    if (!path.startsWith('/')) throw new Error(`a base mark holds a path, not ${path}`)
+    return this.links.seal(`${BASE_URL_MARK}${path}`)
+  }
 
   /** The mark of a file's read token. */
   tokenMark(file: Pick<FileRow, 'id'>): string {
@@ -61,7 +69,7 @@ export class AnnotationRenderer {
 
   private walk(value: unknown, o: Filling): unknown {
     if (typeof value === 'string') {
-      if (value.startsWith(BASE_URL_MARK)) return o.baseUrl + value.slice(BASE_URL_MARK.length)
+      if (value.startsWith(BASE_URL_MARK)) return this.base(value, o)
       return value.startsWith(FILE_MARK) ? this.fill(value, o) : value
     }
     if (Array.isArray(value)) return value.map((v) => this.walk(v, o)).filter((v) => v !== undefined)
@@ -76,6 +84,19 @@ export class AnnotationRenderer {
 
   private mark(kind: MarkKind, file: Pick<FileRow, 'id'>, key?: string, stored?: string): string {
     return this.links.seal(`${FILE_MARK}${kind}:${file.id}:${key ?? ''}:${stored ?? ''}`)
+  }
+
+  /** A sealed base mark as an address on svc's own origin; anything else (a client's own mark) takes its key away. */
+  private base(sealed: string, o: Filling): string | undefined {
+    const text = this.links.unseal(sealed)
+    const path = text?.slice(BASE_URL_MARK.length)
+    if (path === undefined || !path.startsWith('/')) return undefined
+    const url = o.baseUrl + path
+    try {
+      return new URL(url).origin === new URL(o.baseUrl).origin ? url : undefined
+    } catch {
+      return undefined
+    }
   }
 
   private fill(sealed: string, o: Filling): string | undefined {

@@ -4,8 +4,8 @@
  * is stored is the answer, never the request (write tokens stay out of it).
  * One resolver per key.
  *
- * What depends on who reads it or when is stored as marks and filled in
- * when the annotations are shown (rendering.ts): svc's base URL
+ * What depends on who reads it or when is stored as sealed marks and filled
+ * in when the annotations are shown (rendering.ts): svc's base URL
  * (`BASE_URL_MARK`), a file's read token (bound to the object showing it)
  * and its signed content URLs and expiries.
  */
@@ -19,7 +19,7 @@ import type { UserRow } from '../model/user.js'
 import type { UserService } from '../users/users.js'
 import { anonymous } from '../viewer.js'
 import { hashSecret } from '../security/secrets.js'
-import { BASE_URL_MARK, isObject, type AnnotationValue } from './core-types.js'
+import { isObject, type AnnotationValue } from './core-types.js'
 import { AnnotationRenderer } from './rendering.js'
 import type { Place } from '../model/place.js'
 import { placeValue } from '../places/place-value.js'
@@ -147,7 +147,7 @@ export class AnnotationReplacer {
   userFields(user: UserRow, format: 'basic' | 'full'): AnnotationValue {
     const image = (kind: 'avatar' | 'cover') => {
       const { width, height, is_default, file } = imageOf(user, kind)
-      return { width, height, is_default, url: `${BASE_URL_MARK}/images/${file}` }
+      return { width, height, is_default, url: this.marks.baseMark(`/images/${file}`) }
     }
     const basic = { id: String(user.id), username: user.username, name: user.name, avatar_image: image('avatar') }
     if (format === 'basic') return basic
@@ -159,7 +159,7 @@ export class AnnotationReplacer {
       cover_image: image('cover'),
       type: user.type,
       created_at: user.created_at,
-      canonical_url: `${BASE_URL_MARK}/@${user.username}`,
+      canonical_url: this.marks.baseMark(`/@${user.username}`),
       ...(user.verified_domain ? { verified_domain: user.verified_domain } : {}),
     }
   }
@@ -225,11 +225,4 @@ export class AnnotationReplacer {
     if (immediate) Object.assign(out, { url_immediate: immediate.url, url_immediate_expires: immediate.expires })
     return { ...out, ...this.granted(file) }
   }
-}
-
-/** `value` (any JSON) with plain `svc-base:` addresses completed with `baseUrl`; annotations that may carry file marks go through `AnnotationRenderer`. */
-export function withBaseUrl<T>(baseUrl: string, value: T): T {
-  const json = JSON.stringify(value)
-  if (json === undefined || !json.includes(`"${BASE_URL_MARK}`)) return value
-  return JSON.parse(json.replaceAll(`"${BASE_URL_MARK}`, `"${JSON.stringify(baseUrl).slice(1, -1)}`)) as T
 }

@@ -60,11 +60,25 @@ t.test('a rendering for a stream, or without a granting object, drops the read t
   t.equal(ungranted.file_id, stored.file_id)
 })
 
-t.test('plain svc-base marks are completed with the base URL, other values kept', async (t) => {
+t.test('svc-base marks svc wrote are completed with the base URL, other values kept', async (t) => {
   const svc = await makeInstance(t)
-  const value = { url: 'svc-base:/@alice', list: ['svc-base:/x', 'https://elsewhere.example/svc-base:/y', 3, null] }
-  t.same(svc.domain.annotationRenderer.render(value, { baseUrl: BASE, grant: null }), {
+  const renderer = svc.domain.annotationRenderer
+  const value = { url: renderer.baseMark('/@alice'), list: [renderer.baseMark('/x'), 'https://elsewhere.example/svc-base:/y', 3, null] }
+  t.same(renderer.render(value, { baseUrl: BASE, grant: null }), {
     url: `${BASE}/@alice`,
     list: [`${BASE}/x`, 'https://elsewhere.example/svc-base:/y', 3, null],
   })
+})
+
+t.test('an svc-base mark a client wrote is dropped, never completed into a link elsewhere', async (t) => {
+  const svc = await makeInstance(t)
+  const renderer = svc.domain.annotationRenderer
+  const value = {
+    evil: 'svc-base:@evil.example/login',
+    path: 'svc-base:/login',
+    forged: 'svc-base:/login:AAAAAAAAAAAAAAAAAAAAAA',
+    kept: 'plain text',
+  }
+  t.same(renderer.render(value, { baseUrl: 'http://127.0.0.1:8099', grant: null }), { kept: 'plain text' }, 'unsealed or wrongly sealed marks go')
+  t.throws(() => renderer.baseMark('@evil.example/login'), 'svc itself only ever marks a path')
 })

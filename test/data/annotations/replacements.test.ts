@@ -1,5 +1,5 @@
 import t from 'tap'
-import { withBaseUrl, type Viewer } from '../../../data/index.js'
+import type { Viewer } from '../../../data/index.js'
 import { makeInstance, type Instance, type Person } from '../../fixtures/instance.js'
 import { upload } from '../../fixtures/files.js'
 
@@ -28,9 +28,4 @@ t.test('a resolved file is stored with marks in place of its read token and addr
   const shown = svc.domain.annotationRenderer.render(value, { baseUrl: 'https://svc.example', grant: { kind: 'p', id: post.id } })
   t.match(shown.url, /^https:\/\/svc\.example\/files-content\//)
   t.match(shown.file_token_read, new RegExp(`^p${post.id}\\.`))
-})
-
-t.test('withBaseUrl leaves values without svc addresses as they are', async (t) => {
-  const value = [{ type: 'com.example.link', value: { url: 'https://elsewhere.example/svc-base:/x' } }]
-  t.equal(withBaseUrl('https://svc.example', value), value)
 })
