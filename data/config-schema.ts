@@ -40,6 +40,10 @@ const schemaOf = (d: InstanceConfig) =>
       retention_seconds: Joi.number().integer().min(600).default(d.events.retention_seconds),
       max_events: Joi.number().integer().min(1000).default(d.events.max_events),
     }).default(),
+    search: Joi.object({
+      window_posts: Joi.number().integer().min(1).default(d.search.window_posts),
+      concurrent_scans: Joi.number().integer().min(1).default(d.search.concurrent_scans),
+    }).default(),
     store: Joi.string()
       .allow('')
       .pattern(/^postgres(ql)?:\/\/\S+$/)

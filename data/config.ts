@@ -28,6 +28,8 @@ export interface InstanceConfig {
   limits: { following: number; max_file_size: number; storage: number }
   /** The event log: events are kept `retention_seconds` (clients resume within about 600 s), at most `max_events` of them. */
   events: { retention_seconds: number; max_events: number }
+  /** Searches that scan: post search looks at the newest `window_posts` posts; at most `concurrent_scans` searches run at once (more get a 429). */
+  search: { window_posts: number; concurrent_scans: number }
   /** Where the data lives: "" for the embedded store in the data dir, or a `postgres://` URL (`--store` and `SVC_STORE_URL` take precedence). */
   store: string
   /** A `redis://` URL linking several nodes (`--bus` and `SVC_BUS_URL` take precedence); "" for none. */
@@ -49,6 +51,7 @@ export const defaultConfig = (): InstanceConfig => ({
   },
   limits: { following: 40000, max_file_size: 10_000_000, storage: 500_000_000 },
   events: { retention_seconds: 900, max_events: 200_000 },
+  search: { window_posts: 100_000, concurrent_scans: 2 },
   store: '',
   bus: '',
   session_secret: randomBytes(32).toString('base64url'),

@@ -21,6 +21,7 @@ import { FileService } from './files/files.js'
 import { FileLinks } from './files/file-links.js'
 import { InteractionService } from './posts/interactions.js'
 import { PostSearchService } from './posts/post-search.js'
+import { ScanGate } from './store/scan-gate.js'
 import { ChannelAccess } from './channels/channel-acl.js'
 import { MarkerService } from './channels/markers.js'
 import { ChannelService } from './channels/channels.js'
@@ -95,6 +96,8 @@ export interface Domain {
   /** Fills the marks stored annotations carry (base URL, file tokens and signed addresses) when they are shown. */
   readonly annotationRenderer: AnnotationRenderer
   readonly postSearch: PostSearchService
+  /** Bounds how many searches scan at once (post, user and channel search share it). */
+  readonly scanGate: ScanGate
   readonly interactions: InteractionService
   readonly channelAccess: ChannelAccess
   readonly markers: MarkerService
@@ -196,6 +199,7 @@ function wireDomainParts(
 ): { domain: Domain; moderated: ModeratedUsers } {
   const imagesDir = join(dataDir, 'images')
   const moderated = new ModeratedUsers(events)
+  const scanGate = new ScanGate(config.search.concurrent_scans)
   const users = new UserService(store)
   const apps = new AppService(store)
   const fileLinks = new FileLinks(config.session_secret)
@@ -246,7 +250,7 @@ function wireDomainParts(
     users,
     moderation: new ModerationService(store, files.bytes),
     profiles: new ProfileService(store, users, replacer),
-    userSearch: new UserSearchService(store),
+    userSearch: new UserSearchService(store, scanGate),
     userImages: new UserImageService(store, imagesDir),
     apps,
     tokens,
@@ -258,14 +262,15 @@ function wireDomainParts(
     filters,
     files,
     annotationRenderer,
-    postSearch: new PostSearchService(store, moderated),
+    postSearch: new PostSearchService(store, moderated, scanGate, config.search.window_posts),
+    scanGate,
     interactions: new InteractionService(store),
     channelAccess,
     markers,
     channels,
     channelViews,
     channelInbox: new ChannelInboxService(store, channelAccess, channelViews, markers),
-    channelSearch: new ChannelSearchService(store, channelAccess, channelViews),
+    channelSearch: new ChannelSearchService(store, channelAccess, channelViews, scanGate),
     subscriptions: new SubscriptionService(store, channelAccess),
     messages,
     messageViews,

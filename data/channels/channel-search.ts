@@ -5,8 +5,10 @@
  * respect the ACLs and the token's scope like every other channel read.
  */
 import type { ChannelRow } from '../model/channel.js'
-import { paginate, paginateRanked, resolvePage, type Page, type PageInput } from '../pagination/pagination.js'
+import { paginate, paginateRanked, resolvePage, type Page, type PageInput, type PageQuery } from '../pagination/pagination.js'
 import type { Store } from '../store/port.js'
+import type { ScanGate } from '../store/scan-gate.js'
+import { scanMatching } from '../store/scan-rows.js'
 import type { Viewer } from '../viewer.js'
 import type { ChannelAccess } from './channel-acl.js'
 import type { ChannelFilter, ChannelViewService } from './channel-views.js'
@@ -51,9 +53,15 @@ export class ChannelSearchService {
     private readonly store: Store,
     private readonly access: ChannelAccess,
     private readonly views: ChannelViewService,
+    /** Bounds how many searches scan at once. */
+    private readonly gate: ScanGate,
   ) {}
 
-  /** A page of the channels matching `search` that the viewer can read. */
+  /**
+   * A page of the channels matching `search` that the viewer can read. The
+   * channels are scanned a chunk at a time while the scan gate has room.
+   * Errors: `rate_limited` (as many searches running as the gate allows).
+   */
   async search(viewer: Viewer, search: ChannelSearchQuery, input: PageInput, filter: ChannelFilter): Promise<Page<ChannelRow>> {
     const words = (search.q ?? '')
       .toLowerCase()
@@ -76,18 +84,24 @@ export class ChannelSearchService {
     const keep = async (c: ChannelRow): Promise<boolean> => (await this.access.canRead(viewer, c)) && (await listFilter(c))
     const r = this.store.read
     const query = resolvePage(input)
-    if (search.order === 'id') {
-      return paginate(
-        query,
-        (range) => r.channels.scan(range, matches),
-        (ids) => Promise.all(ids.map((id) => r.channels.get(id))),
-        keep,
-      )
-    }
-    const found = await r.channels.getMany(await r.channels.scan({ limit: ALL }, matches))
+    return this.gate.run(async () => {
+      const scan = scanMatching(r.channels, matches)
+      if (search.order === 'id') return paginate(query, scan, (ids) => Promise.all(ids.map((id) => r.channels.get(id))), keep)
+      return this.ranked(query, await r.channels.getMany(await scan({ limit: ALL, order: 'asc' })), search.order, keep)
+    })
+  }
+
+  /** The found channels by popularity (subscribers) or activity (latest message), paged. */
+  private async ranked(
+    query: PageQuery,
+    found: ChannelRow[],
+    order: ChannelSearchQuery['order'],
+    keep: (c: ChannelRow) => Promise<boolean>,
+  ): Promise<Page<ChannelRow>> {
+    const r = this.store.read
     const score = new Map<number, number>()
     for (const c of found) {
-      const [latest] = search.order === 'activity' ? await r.messages.ids('channel', c.id, { limit: 1 }) : [await r.subscriptions.count('channel', c.id)]
+      const [latest] = order === 'activity' ? await r.messages.ids('channel', c.id, { limit: 1 }) : [await r.subscriptions.count('channel', c.id)]
       score.set(c.id, latest ?? 0)
     }
     const ranked = found.sort((a, b) => (score.get(b.id) ?? 0) - (score.get(a.id) ?? 0) || b.id - a.id)

@@ -6,7 +6,7 @@
 import type { Annotation } from '../model/entities.js'
 import type { PostRow } from '../model/post.js'
 import type { Range, Readers } from '../store/port.js'
-import { SCAN_CHUNK, yieldToEventLoop } from '../store/scan-rows.js'
+import { scanMatching } from '../store/scan-rows.js'
 import { isDirected } from '../text/process.js'
 
 type FileItem = { kind?: unknown; mime_type?: unknown; type?: unknown }
@@ -52,25 +52,8 @@ export const postsInOrder =
 
 /**
  * An id source over the posts that `match` accepts, taken from `candidates`
- * (default: every post). It reads in chunks and yields between them, so a
- * rare match in a million posts delays other requests by one chunk at most.
+ * (default: every post), read in chunks with a yield between them (see
+ * `scanMatching`).
  */
-export const scanPosts =
-  (read: Readers, match: (post: PostRow) => boolean, candidates: (range: Range) => Promise<number[]> = (range) => read.posts.scan(range)) =>
-  async (range: Range): Promise<number[]> => {
-    const out: number[] = []
-    const asc = range.order === 'asc'
-    let { since, before } = range
-    for (;;) {
-      const ids = await candidates({ since, before, limit: SCAN_CHUNK, order: range.order })
-      if (ids.length === 0) return out
-      for (const post of await read.posts.getMany(ids)) {
-        if (match(post)) out.push(post.id)
-        if (out.length >= range.limit) return out
-      }
-      if (ids.length < SCAN_CHUNK) return out
-      if (asc) since = ids[ids.length - 1]
-      else before = ids[ids.length - 1]
-      await yieldToEventLoop()
-    }
-  }
+export const scanPosts = (read: Readers, match: (post: PostRow) => boolean, candidates?: (range: Range) => Promise<number[]>) =>
+  scanMatching(read.posts, match, candidates)

@@ -11,6 +11,7 @@ import { invalid } from '../errors.js'
 import type { UserRow } from '../model/user.js'
 import { paginateSorted, resolvePage, type Page, type PageInput } from '../pagination/pagination.js'
 import type { Store } from '../store/port.js'
+import type { ScanGate } from '../store/scan-gate.js'
 import { visitRows } from '../store/scan-rows.js'
 import type { Viewer } from '../viewer.js'
 import { holdersOf, targetsOf } from '../relations/relation-reads.js'
@@ -57,13 +58,19 @@ function rankUser(terms: readonly Term[], user: UserRow): number {
 }
 
 export class UserSearchService {
-  constructor(private readonly store: Store) {}
+  constructor(
+    private readonly store: Store,
+    /** Bounds how many searches scan at once. */
+    private readonly gate: ScanGate,
+  ) {}
 
   /**
    * The page of users matching `input.q`, best match first; users who
    * blocked the viewer or whom the viewer blocked, and suspended and
-   * deleted accounts, are left out.
-   * Errors: `invalid` (no searchable term, bad page bounds).
+   * deleted accounts, are left out. Every account is looked at, a chunk at
+   * a time, while the scan gate has room.
+   * Errors: `invalid` (no searchable term, bad page bounds), `rate_limited`
+   * (as many searches running as the gate allows).
    */
   async search(viewer: Viewer, input: UserSearchInput, page: PageInput): Promise<Page<UserRow>> {
     const terms = parseTerms(input.q ?? '')
@@ -73,10 +80,12 @@ export class UserSearchService {
     const me = viewer.user
     const hidden = me ? new Set([...(await targetsOf(r, 'blocks', me.id)), ...(await holdersOf(r, 'blocks', me.id))]) : new Set<number>()
     const ranked: number[] = []
-    await visitRows(r.users, (user) => {
-      const rank = hidden.has(user.id) || isModerated(user) ? 0 : rankUser(terms, user)
-      if (rank > 0) ranked.push(rank * RANK_STEP + user.id)
-    })
+    await this.gate.run(() =>
+      visitRows(r.users, (user) => {
+        const rank = hidden.has(user.id) || isModerated(user) ? 0 : rankUser(terms, user)
+        if (rank > 0) ranked.push(rank * RANK_STEP + user.id)
+      }),
+    )
     ranked.sort((a, b) => a - b)
     const load = async (keys: number[]): Promise<(UserRow | null)[]> => {
       const rows = new Map((await r.users.getMany(keys.map((k) => k % RANK_STEP))).map((u) => [u.id, u]))

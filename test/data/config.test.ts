@@ -23,7 +23,7 @@ t.test('a mistake in config.json stops the start with one line naming the file, 
     ['{"open_registration": "no"}', /: open_registration must be a boolean$/],
     [
       '{"open_registraton": false}',
-      /: unknown key open_registraton: expected one of name, description, open_registration, public_url, rate_limits, limits, events, store, bus, session_secret$/,
+      /: unknown key open_registraton: expected one of name, description, open_registration, public_url, rate_limits, limits, events, search, store, bus, session_secret$/,
     ],
     ['{"rate_limits": {"write": {"limit": -5}}}', /: rate_limits\.write\.limit must be greater than or equal to 1$/],
     [
@@ -37,6 +37,7 @@ t.test('a mistake in config.json stops the start with one line naming the file, 
     ['{"events": {"retention_seconds": 60}}', /: events\.retention_seconds must be greater than or equal to 600$/],
     ['{"events": {"max_events": 10}}', /: events\.max_events must be greater than or equal to 1000$/],
     ['{"events": {"max_event": 5000}}', /: unknown key events\.max_event: expected one of retention_seconds, max_events in events$/],
+    ['{"search": {"concurrent_scans": 0}}', /: search\.concurrent_scans must be greater than or equal to 1$/],
     ['["svc"]', /: the file must hold a JSON object$/],
   ]
   for (const [text, reason] of cases) {
@@ -71,6 +72,7 @@ t.test("alice's partial config keeps her values, takes defaults for the rest, an
   t.same(domain.config.rate_limits.write, { limit: 5, window_s: 60 }, 'a half-given window takes the default for the other half')
   t.same(domain.config.limits, { following: 40000, max_file_size: 10_000_000, storage: 500_000_000 })
   t.same(domain.config.events, { retention_seconds: 900, max_events: 200_000 }, 'events are kept 15 minutes, at most 200000 of them')
+  t.same(domain.config.search, { window_posts: 100_000, concurrent_scans: 2 }, 'post search looks at the newest 100000 posts, two searches scan at once')
   const written = JSON.parse(readFileSync(join(dir, 'config.json'), 'utf8'))
   t.same(written, { ...JSON.parse(text), session_secret: domain.config.session_secret }, 'only the generated secret was added')
 
