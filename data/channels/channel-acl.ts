@@ -65,6 +65,18 @@ export class ChannelAccess {
     return atLeast(await this.level(viewer, channel), 'read')
   }
 
+  /**
+   * Can the viewer read `channel` both as given (the copy an event carries)
+   * and as it is stored now? A stream delivering an event asks this: access
+   * lost since the event (an ACL change) ends what the stream shows, as it
+   * ends what REST answers.
+   */
+  async canStillRead(viewer: Viewer, channel: ChannelRow): Promise<boolean> {
+    if (!(await this.canRead(viewer, channel))) return false
+    const now = await this.store.read.channels.get(channel.id)
+    return now !== null && (now === channel || (await this.canRead(viewer, now)))
+  }
+
   async canWrite(viewer: Viewer, channel: ChannelRow): Promise<boolean> {
     return atLeast(await this.level(viewer, channel), 'write')
   }

@@ -13,12 +13,12 @@ import { pair } from '../store/schema.js'
 import type { Store, Tx } from '../store/port.js'
 import { isoNow } from '../time.js'
 import type { Viewer } from '../viewer.js'
-import { BROADCAST_TYPE, PM_TYPE, type ChannelAccess } from './channel-acl.js'
+import { aclLevel, atLeast, BROADCAST_TYPE, PM_TYPE, type ChannelAccess } from './channel-acl.js'
 import { actingUser } from '../users/acting-user.js'
 import { channelAnnotations, mergeChannelAnnotations } from './channel-annotations.js'
 import { buildAcl, checkBroadcastAcls, checkChannelType, emptyAcl, type AclInput, type AclName } from './channel-input.js'
 import type { ChannelFilter, ChannelViewService } from './channel-views.js'
-import { addSubscription, autoSubscribe, subscriberIdsAfter } from './subscriptions.js'
+import { addSubscription, autoSubscribe, removeSubscription, subscriberIdsAfter, subscriberIdsOf } from './subscriptions.js'
 import type { UserService } from '../users/users.js'
 
 export interface CreateChannelInput {
@@ -120,9 +120,11 @@ export class ChannelService {
   /**
    * Edits a channel: only its owner, only `annotations` (merged by type),
    * `readers` and `writers`, and an ACL only while it is not immutable (one
-   * sent back unchanged is fine). Answers the channel.
+   * sent back unchanged is fine). A subscriber the new ACLs no longer let
+   * read is unsubscribed. Answers the channel.
    * Errors: `not_found`, `forbidden` (not the owner), `invalid` (immutable
-   * ACL, inactive channel, bad input). Emits `channel.updated`, then
+   * ACL, inactive channel, bad input). Emits `subscription.removed` per
+   * subscriber who lost read access, then `channel.updated`, then
    * `subscription.added` for everyone `auto_subscribe` reached.
    */
   async update(viewer: Viewer, id: number, input: UpdateChannelInput): Promise<ChannelRow> {
@@ -147,8 +149,10 @@ export class ChannelService {
     await this.checkBotReach(user, next)
     return this.store.transact(async (tx) => {
       const updated = tx.channels.put(next)
+      const lost = await this.unsubscribeWhoLostAccess(tx, updated)
       const added = input.auto_subscribe === true ? await this.autoSubscribeIn(tx, updated, user) : []
-      tx.emit('channel.updated', { channel: updated, subscribed_user_ids: await subscriberIdsAfter(tx, updated.id, added) })
+      const subscribers = (await subscriberIdsAfter(tx, updated.id, added)).filter((id) => !lost.includes(id))
+      tx.emit('channel.updated', { channel: updated, subscribed_user_ids: subscribers })
       await emitSubscribed(tx, updated, added)
       return updated
     })
@@ -176,6 +180,19 @@ export class ChannelService {
       tx.emit('channel.updated', { channel: updated, subscribed_user_ids: [] })
       return updated
     })
+  }
+
+  /**
+   * Inside the transaction that changed `channel`'s ACLs: unsubscribes every
+   * subscriber the ACLs no longer let read (losing access ends the
+   * subscription, so nothing of the channel reaches them any more), emitting
+   * `subscription.removed` for each. Answers their ids.
+   */
+  private async unsubscribeWhoLostAccess(tx: Tx, channel: ChannelRow): Promise<number[]> {
+    const lost = (await subscriberIdsOf(tx, channel.id)).filter((id) => !atLeast(aclLevel(channel, id), 'read'))
+    for (const id of lost) await removeSubscription(tx, channel, id)
+    for (const u of await tx.users.getMany(lost)) tx.emit('subscription.removed', { channel, user: u })
+    return lost
   }
 
   /** A page of the channels the viewer created, newest first, filtered by the channel general parameters. */

@@ -17,7 +17,7 @@ import { messageAnnotations } from './channel-annotations.js'
 import { namedMembers, PM_TYPE, type ChannelAccess } from './channel-acl.js'
 import { actingUser } from '../users/acting-user.js'
 import { channelMarkerName, type MarkerService } from './markers.js'
-import { hasRelation } from '../relations/relation-reads.js'
+import { blockedEitherWay, hasRelation } from '../relations/relation-reads.js'
 import { autoSubscribe, subscriberIdsAfter, subscriberIdsOf } from './subscriptions.js'
 import type { UserService } from '../users/users.js'
 
@@ -55,9 +55,11 @@ export class MessageService {
   /**
    * Sends a message to a channel the viewer can write to. Answers the message.
    * Errors: `not_found` (unknown or unreadable channel), `forbidden` (no
-   * write access), `invalid` (inactive channel, text, entities, annotations,
-   * machine-only in a PM channel, a reply outside the channel). In a PM
-   * channel the members are auto-subscribed as their preferences allow.
+   * write access, a block between the sender and another member of a PM
+   * channel, a reply across a block), `invalid` (inactive channel, text,
+   * entities, annotations, machine-only in a PM channel, a reply outside the
+   * channel). In a PM channel the members are auto-subscribed as their
+   * preferences allow.
    * Emits `subscription.added` per member subscribed, then `message.created`.
    * The sender's own marker does not move.
    */
@@ -65,6 +67,7 @@ export class MessageService {
     const sender = actingUser(viewer)
     const channel = await this.access.readable(viewer, channelId)
     if (!(await this.access.canWrite(viewer, channel))) throw forbidden('you cannot write to this channel')
+    if (channel.type === PM_TYPE) await this.checkNoBlock(sender, channel)
     const prepared = await this.prepare(viewer, channel, input)
     return this.store.transact(async (tx) => {
       const { message, subscribed } = await this.deliver(tx, channel, prepared, sender)
@@ -105,7 +108,7 @@ export class MessageService {
     const given = this.replacer ? await this.replacer.replace(input.annotations, { userId: sender.id, publicParent: false }) : input.annotations
     const annotations = messageAnnotations(given, channel.type)
     if (machineOnly) checkMachineOnly('message', input.text, annotations.length)
-    const parent = input.reply_to === undefined ? undefined : await this.replyParent(channel.id, input.reply_to)
+    const parent = input.reply_to === undefined ? undefined : await this.replyParent(sender, channel.id, input.reply_to)
     const processed = await processText(input.text ?? '', input.entities, {
       maxLength: MESSAGE_MAX_LENGTH,
       findUser: (username) => this.mentionable(sender, username),
@@ -223,11 +226,12 @@ export class MessageService {
 
   /**
    * Would `message` be listed in its channel for `viewer` with `filter`: the
-   * channel readable and the message through the list's flags (a user stream
-   * asks this of each new or deleted message).
+   * channel readable (as the event had it and as it is now) and the message
+   * through the list's flags (a user stream asks this of each new or deleted
+   * message when it delivers it).
    */
   async listable(viewer: Viewer, channel: ChannelRow, message: MessageRow, filter: MessageFilter): Promise<boolean> {
-    if (!(await this.access.canRead(viewer, channel))) return false
+    if (!(await this.access.canStillRead(viewer, channel))) return false
     return (await this.listFilter(viewer, filter))(message)
   }
 
@@ -248,12 +252,29 @@ export class MessageService {
     }
   }
 
-  private async replyParent(channelId: number, ref: number | string): Promise<MessageRow> {
+  private async replyParent(sender: UserRow, channelId: number, ref: number | string): Promise<MessageRow> {
     const id = Number(ref)
     const parent = Number.isSafeInteger(id) && id > 0 ? await this.store.read.messages.get(id) : null
     if (!parent || parent.channel_id !== channelId) throw invalid(`reply_to ${ref} is not a message of this channel`)
     if (parent.is_deleted) throw invalid('you cannot reply to a deleted message')
+    // As with posts: nobody replies across a block.
+    if (parent.user_id !== sender.id && (await blockedEitherWay(this.store.read, sender.id, parent.user_id)))
+      throw forbidden('you cannot reply to this message')
     return parent
+  }
+
+  /**
+   * A private conversation ends at a block: as a new `pm` to someone blocked
+   * (or blocking) is refused, so is a message into an existing PM channel
+   * with them, whichever of the two writes. Errors: `forbidden`.
+   */
+  private async checkNoBlock(sender: UserRow, channel: ChannelRow): Promise<void> {
+    for (const id of namedMembers(channel)) {
+      if (id !== sender.id && (await blockedEitherWay(this.store.read, sender.id, id))) {
+        const other = await this.store.read.users.get(id)
+        throw forbidden(`you cannot message ${other?.username ?? 'this user'}`)
+      }
+    }
   }
 
   /** Mentions link existing users; a bot's link only its followers. */

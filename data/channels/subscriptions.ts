@@ -13,6 +13,7 @@ import { isoNow } from '../time.js'
 import type { Viewer } from '../viewer.js'
 import { BROADCAST_TYPE, type ChannelAccess } from './channel-acl.js'
 import { actingUser } from '../users/acting-user.js'
+import { blockedEitherWay } from '../relations/relation-reads.js'
 
 /** The ids of a channel's subscribers, newest subscription first. */
 export async function subscriberIdsOf(r: Readers, channelId: number): Promise<number[]> {
@@ -39,17 +40,32 @@ export async function addSubscription(tx: Tx, channelId: number, userId: number)
 
 /**
  * Auto-subscribes `userIds` inside a transaction the way their preferences
- * allow: never into a channel they muted, and a bot's channel only reaches
- * the bot's followers. Answers the users newly subscribed.
+ * allow: never into a channel they muted, never across a block with the
+ * initiator (either way), and a bot's channel only reaches the bot's
+ * followers. Answers the users newly subscribed.
  */
 export async function autoSubscribe(tx: Tx, channel: ChannelRow, userIds: readonly number[], initiator: UserRow): Promise<number[]> {
   const added: number[] = []
   for (const userId of userIds) {
     if (await tx.channel_mutes.one('pair', pair(channel.id, userId))) continue
+    // Someone blocked (or blocking) the initiator is not put into the initiator's conversation.
+    if (userId !== initiator.id && (await blockedEitherWay(tx, userId, initiator.id))) continue
     if (initiator.type === 'bot' && userId !== initiator.id && !(await tx.follows.one('pair', pair(userId, initiator.id)))) continue
     if (await addSubscription(tx, channel.id, userId)) added.push(userId)
   }
   return added
+}
+
+/**
+ * Removes `userId`'s subscription to `channel` inside a transaction (a
+ * broadcast channel remembers when they left). Answers whether there was one.
+ */
+export async function removeSubscription(tx: Tx, channel: ChannelRow, userId: number): Promise<boolean> {
+  const sub = await tx.subscriptions.one('pair', pair(channel.id, userId))
+  if (!sub) return false
+  tx.subscriptions.remove(sub.id)
+  if (channel.type === BROADCAST_TYPE) await recordUnsubscription(tx, channel.id, userId)
+  return true
 }
 
 /** Keeps when `userId` last left a broadcast channel: nothing else remembers it once the subscription row is gone. */
@@ -90,7 +106,7 @@ export class SubscriptionService {
     const user = actingUser(viewer)
     const channel = await this.access.readable(viewer, channelId)
     await this.store.transact(async (tx) => {
-      if (await this.removeIn(tx, channel, user.id)) tx.emit('subscription.removed', { channel, user })
+      if (await removeSubscription(tx, channel, user.id)) tx.emit('subscription.removed', { channel, user })
     })
     return channel
   }
@@ -107,7 +123,7 @@ export class SubscriptionService {
       if (!(await tx.channel_mutes.one('pair', pair(channel.id, user.id)))) {
         tx.channel_mutes.insert({ channel_id: channel.id, user_id: user.id, created_at: isoNow() })
       }
-      if (await this.removeIn(tx, channel, user.id)) tx.emit('subscription.removed', { channel, user })
+      if (await removeSubscription(tx, channel, user.id)) tx.emit('subscription.removed', { channel, user })
     })
     return channel
   }
@@ -163,13 +179,5 @@ export class SubscriptionService {
       if (await this.access.canRead(viewer, channel)) out.set(channel.id, await subscriberIdsOf(this.store.read, channel.id))
     }
     return out
-  }
-
-  private async removeIn(tx: Tx, channel: ChannelRow, userId: number): Promise<boolean> {
-    const sub = await tx.subscriptions.one('pair', pair(channel.id, userId))
-    if (!sub) return false
-    tx.subscriptions.remove(sub.id)
-    if (channel.type === BROADCAST_TYPE) await recordUnsubscription(tx, channel.id, userId)
-    return true
   }
 }

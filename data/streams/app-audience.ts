@@ -6,7 +6,8 @@
  * its token events.
  */
 import type { DomainEvent } from '../events/events.js'
-import { isPublicChannel, namedMembers } from '../channels/channel-acl.js'
+import { aclLevel, atLeast, isPublicChannel, namedMembers, PM_TYPE } from '../channels/channel-acl.js'
+import type { ChannelRow } from '../model/channel.js'
 import type { Readers } from '../store/port.js'
 import type { AppVisibility } from './app-stream-events.js'
 
@@ -16,6 +17,21 @@ interface Authorized {
 }
 
 const TOKEN_EVENTS: ReadonlySet<string> = new Set(['token.authorized', 'token.scopes_changed', 'token.deauthorized'])
+
+/**
+ * May an app whose users granted it `scopes` see `channel`? A public channel
+ * through anyone who gave it a messaging scope; any other, as REST decides
+ * for an app token, through a member the ACLs name who gave it `messages`.
+ * With `userId`, that user's own activity there: they read the channel and
+ * gave the app a scope that reaches it.
+ */
+function seesChannel(scopes: ReadonlyMap<number, ReadonlySet<string>>, channel: ChannelRow, userId?: number): boolean {
+  const reaches = (granted: ReadonlySet<string> | undefined): boolean =>
+    granted !== undefined && (granted.has('messages') || (granted.has('public_messages') && isPublicChannel(channel) && channel.type !== PM_TYPE))
+  if (userId !== undefined) return atLeast(aclLevel(channel, userId), 'read') && reaches(scopes.get(userId))
+  if (isPublicChannel(channel)) for (const granted of scopes.values()) if (granted.has('messages') || granted.has('public_messages')) return true
+  return namedMembers(channel).some((id) => scopes.get(id)?.has('messages') === true)
+}
 
 export class AppAudiences {
   private readonly byApp = new Map<number, Promise<Authorized>>()
@@ -46,12 +62,11 @@ export class AppAudiences {
         return scopes !== undefined && visibility.scopes.some((s) => scopes.has(s))
       }
       case 'channel': {
+        // Decided at delivery: access lost since the event (an ACL change) hides it, as REST would.
+        const now = await this.read.channels.get(visibility.channel.id)
+        if (!now) return false
         const { scopes } = await this.of(appId)
-        const { channel } = visibility
-        // A public channel is seen through anyone who gave the app a messaging scope; any other through a member who gave it `messages`.
-        if (isPublicChannel(channel)) for (const granted of scopes.values()) if (granted.has('messages') || granted.has('public_messages')) return true
-        for (const id of new Set([...visibility.readerIds, ...namedMembers(channel)])) if (scopes.get(id)?.has('messages')) return true
-        return false
+        return seesChannel(scopes, visibility.channel, visibility.userId) && seesChannel(scopes, now, visibility.userId)
       }
     }
   }

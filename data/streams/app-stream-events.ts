@@ -32,10 +32,15 @@ export type AppVisibility =
   | { rule: 'public' }
   /** Only when this user authorized the app (mutes, blocks, profile updates). */
   | { rule: 'authorized'; userId: number }
-  /** A stream marker: its user authorized the app with one of these scopes. */
+  /** A post stream marker or a file: its user authorized the app with one of these scopes. */
   | { rule: 'scoped'; userId: number; scopes: readonly string[] }
-  /** A channel's activity: a user who may read the channel authorized the app for messages. */
-  | { rule: 'channel'; channel: ChannelRow; readerIds: readonly number[] }
+  /**
+   * A channel's activity: the app may read the channel by the REST rule, as
+   * the event had it and as it is when delivered (a member the ACLs name
+   * authorized the app for messages). With `userId` (a channel marker) that
+   * user must also read the channel and have let the app see it.
+   */
+  | { rule: 'channel'; channel: ChannelRow; userId?: number }
   /** Token events: only the app's own tokens. */
   | { rule: 'app'; appId: number }
 
@@ -58,7 +63,7 @@ export interface AppStreamItem {
   visibility: AppVisibility
 }
 
-const MESSAGE_SCOPES = ['messages', 'public_messages'] as const
+const POST_MARKER_SCOPES = ['stream', 'messages', 'public_messages'] as const
 const ids = (list: readonly number[]): string[] => list.map(String)
 
 type Mapper<P> = (payload: P, at: number) => AppStreamItem[]
@@ -109,35 +114,20 @@ const message =
       String(message.id),
       at,
       { shape: 'message', message },
-      { rule: 'channel', channel, readerIds: [message.user_id, ...subscribed_user_ids] },
+      { rule: 'channel', channel },
       { channel_type: channel.type, subscribed_user_ids: ids(subscribed_user_ids) },
       deleted,
     ),
   ]
 
 const channel: Mapper<DomainEvents['channel.created']> = ({ channel, subscribed_user_ids }, at) => [
-  item(
-    'channel',
-    String(channel.id),
-    at,
-    { shape: 'channel', channel },
-    { rule: 'channel', channel, readerIds: [channel.owner_id, ...subscribed_user_ids] },
-    { subscribed_user_ids: ids(subscribed_user_ids) },
-  ),
+  item('channel', String(channel.id), at, { shape: 'channel', channel }, { rule: 'channel', channel }, { subscribed_user_ids: ids(subscribed_user_ids) }),
 ]
 
 const subscription =
   (deleted: boolean): Mapper<DomainEvents['subscription.added']> =>
   ({ channel, user }, at) => [
-    item(
-      'channel_subscription',
-      `${user.id}:${channel.id}`,
-      at,
-      { shape: 'channel_subscription', user, channel },
-      { rule: 'channel', channel, readerIds: [user.id, channel.owner_id] },
-      {},
-      deleted,
-    ),
+    item('channel_subscription', `${user.id}:${channel.id}`, at, { shape: 'channel_subscription', user, channel }, { rule: 'channel', channel }, {}, deleted),
   ]
 
 const token =
@@ -165,8 +155,8 @@ const marker: Mapper<DomainEvents['marker.set']> = ({ marker, user, channel }, a
     extra.channel_type = channel.type
   }
   const id = channel ? `${user.id}:channel:${channel.id}` : `${user.id}:${marker.name}`
-  const scopes = channel ? MESSAGE_SCOPES : ['stream', ...MESSAGE_SCOPES]
-  return [item('stream_marker', id, at, { shape: 'marker', marker, user }, { rule: 'scoped', userId: user.id, scopes }, extra)]
+  const visibility: AppVisibility = channel ? { rule: 'channel', channel, userId: user.id } : { rule: 'scoped', userId: user.id, scopes: POST_MARKER_SCOPES }
+  return [item('stream_marker', id, at, { shape: 'marker', marker, user }, visibility, extra)]
 }
 
 const file =

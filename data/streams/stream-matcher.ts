@@ -128,21 +128,24 @@ export class StreamMatcher {
   private async matchChannels(viewer: Viewer, me: UserRow, sub: StreamSubscriptionRow, event: DomainEvent): Promise<StreamMatch | null> {
     const filter = this.s.channelViews.filter(viewer, { channel_types: sub.filters.channel_types, include_read: sub.filters.include_read })
     const subscribed = async (channel: ChannelRow) => (await this.s.read.subscriptions.one('pair', pair(channel.id, me.id))) !== null
+    // The inbox lists only channels its user can read now: an event of a channel they lost shows nothing of it.
+    const readable = (channel: ChannelRow) => this.s.channelAccess.canStillRead(viewer, channel)
     switch (event.name) {
       case 'channel.created':
       case 'channel.updated': {
         const { channel, subscribed_user_ids } = (event as DomainEvent<'channel.created'>).payload
-        if (!subscribed_user_ids.includes(me.id) || !(await filter(channel))) return null
+        if (!subscribed_user_ids.includes(me.id) || !(await readable(channel)) || !(await filter(channel))) return null
         return { type: 'channel', shape: 'channels', page: pageOf(channel, channel.id) }
       }
       case 'subscription.added':
       case 'subscription.removed': {
         const { channel, user } = (event as DomainEvent<'subscription.added'>).payload
         if (user.id !== me.id || !(await filter(channel))) return null
-        const page = pageOf(channel, channel.id)
-        return event.name === 'subscription.added'
-          ? { type: 'channel', shape: 'channels', page }
-          : { type: 'channel', shape: 'channels', page, deletedId: channel.id }
+        if (event.name === 'subscription.added')
+          return (await readable(channel)) ? { type: 'channel', shape: 'channels', page: pageOf(channel, channel.id) } : null
+        // Leaving a channel they can no longer read still tells the client to drop it, without showing the channel.
+        const page = (await readable(channel)) ? pageOf(channel, channel.id) : emptyPage<ChannelRow>()
+        return { type: 'channel', shape: 'channels', page, deletedId: channel.id }
       }
       case 'message.created':
       case 'message.deleted': {
@@ -156,7 +159,7 @@ export class StreamMatcher {
       }
       case 'marker.set': {
         const { marker, channel } = (event as DomainEvent<'marker.set'>).payload
-        if (!channel || marker.user_id !== me.id || !(await subscribed(channel))) return null
+        if (!channel || marker.user_id !== me.id || !(await subscribed(channel)) || !(await readable(channel))) return null
         return { type: 'channel', shape: 'channels', page: pageOf(channel, channel.id), marker: { name: marker.name, row: marker } }
       }
       default:
@@ -167,7 +170,7 @@ export class StreamMatcher {
   private async matchSubscribers(viewer: Viewer, sub: StreamSubscriptionRow, event: DomainEvent): Promise<StreamMatch | null> {
     if (event.name !== 'subscription.added' && event.name !== 'subscription.removed') return null
     const { channel, user } = (event as DomainEvent<'subscription.added'>).payload
-    if (channel.id !== sub.target || !(await this.s.channelAccess.canRead(viewer, channel))) return null
+    if (channel.id !== sub.target || !(await this.s.channelAccess.canStillRead(viewer, channel))) return null
     const row = await this.s.read.subscriptions.one('pair', pair(channel.id, user.id))
     const page = pageOf(user, row?.id ?? user.id)
     return event.name === 'subscription.added'
@@ -177,9 +180,10 @@ export class StreamMatcher {
 
   private async matchMessages(viewer: Viewer, me: UserRow, sub: StreamSubscriptionRow, event: DomainEvent): Promise<StreamMatch | null> {
     if (event.name === 'marker.set') {
-      const { marker } = (event as DomainEvent<'marker.set'>).payload
+      const { marker, channel } = (event as DomainEvent<'marker.set'>).payload
       const name = channelMarkerName(sub.target ?? 0)
       if (marker.user_id !== me.id || marker.name !== name) return null
+      if (channel && !(await this.s.channelAccess.canStillRead(viewer, channel))) return null
       return { type: 'stream_marker', shape: 'messages', page: emptyPage(), marker: { name, row: marker } }
     }
     if (event.name !== 'message.created' && event.name !== 'message.deleted') return null

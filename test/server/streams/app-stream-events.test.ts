@@ -306,3 +306,64 @@ t.test('posts created in one burst reach two streams each once, in order, on lin
     )
   }
 })
+
+t.test('carol removed from a private channel: an app only she authorized sees nothing more of it, queued events included', async (t) => {
+  const { svc } = await listeningInstance(t)
+  const [alice, bob] = await svc.people('alice', 'bob')
+  const { app } = await svc.domain.apps.create({ name: 'Carols Client', redirect_uris: ['http://carol.example/cb'] })
+  const carolUser = await svc.domain.users.create({ username: 'carol', password: 'correct horse', name: 'Carol' })
+  const { access_token: carolToken } = await svc.domain.tokens.issueUserToken(app, carolUser, ['basic', 'stream', 'messages', 'public_messages', 'write_post'])
+  const carol = { user: carolUser, token: carolToken, auth: { authorization: `Bearer ${carolToken}` } }
+  const { access_token: appToken } = await svc.domain.tokens.issueAppToken(app)
+  const { id, endpoint } = await appStream(svc, appToken, { object_types: ['post', 'message', 'channel', 'channel_subscription', 'stream_marker'] })
+
+  const channel = await call(svc, alice, 'POST', '/stream/0/channels', {
+    type: 'com.example.chat',
+    writers: { user_ids: ['@bob', '@carol'] },
+    auto_subscribe: true,
+  })
+  let client = await readChunked(endpoint)
+  const before = await call(svc, alice, 'POST', `/stream/0/channels/${channel.id}/messages`, { text: 'carol is here' })
+  const seen = await nextOf(client, 'message')
+  t.equal(seen.meta.id, before.id, 'through carol, the app reads the channel')
+  t.ok(seen.meta.subscribed_user_ids.includes(String(carol.user.id)))
+  client.close()
+  await waitUntil(() => !appConsumerConnected(svc, id), 'the server to see the consumer leave')
+
+  // While nobody reads the stream: a message carol could read, then she is removed.
+  await call(svc, alice, 'POST', `/stream/0/channels/${channel.id}/messages`, { text: 'queued while carol was in' })
+  await call(svc, alice, 'PATCH', `/stream/0/channels/${channel.id}`, { writers: { user_ids: ['@bob'] } })
+  await call(svc, alice, 'POST', `/stream/0/channels/${channel.id}/messages`, { text: 'carol is gone' })
+  await call(svc, bob, 'POST', '/stream/0/posts/marker', { name: `channel:${channel.id}`, id: before.id })
+  await call(svc, carol, 'POST', '/stream/0/posts', { text: 'the end' })
+
+  client = await readChunked(endpoint)
+  t.teardown(() => client.close())
+  const sentinel = await nextOf(client, 'post')
+  t.equal(sentinel.data.text, 'the end')
+  t.same(
+    client.frames.filter((f) => f.meta?.type !== 'post').map((f) => `${f.meta.type}:${f.meta.is_deleted}`),
+    [],
+    'nothing of the channel after her removal, decided when delivered: no message, channel, subscription or marker',
+  )
+})
+
+t.test('channel markers reach an app only through a user who can read the channel', async (t) => {
+  const { svc } = await listeningInstance(t)
+  const [alice, bob] = await svc.people('alice', 'bob')
+  const { app } = await svc.domain.apps.create({ name: 'Bobs Client', redirect_uris: ['http://bob.example/cb'] })
+  await svc.domain.tokens.issueUserToken(app, bob.user, ['basic', 'public_messages'])
+  const { access_token: appToken } = await svc.domain.tokens.issueAppToken(app)
+  const client = await readChunked((await appStream(svc, appToken, { object_types: ['post', 'stream_marker'] })).endpoint)
+  t.teardown(() => client.close())
+  const channel = await call(svc, alice, 'POST', '/stream/0/channels', { type: 'com.example.chat', readers: { user_ids: ['@bob'] } })
+  const message = await call(svc, alice, 'POST', `/stream/0/channels/${channel.id}/messages`, { text: 'private' })
+  await call(svc, bob, 'POST', '/stream/0/posts/marker', { name: `channel:${channel.id}`, id: message.id })
+  await call(svc, bob, 'POST', '/stream/0/posts', { text: 'the end' })
+  t.equal((await nextOf(client, 'post')).data.text, 'the end')
+  t.same(
+    client.frames.map((f) => f.meta.type),
+    ['post'],
+    'bob let the app see public channels only: his marker in a private channel stays out',
+  )
+})

@@ -129,3 +129,42 @@ t.test('a subscription is made only under the creation conditions', async (t) =>
   t.match((await ids('')).length, 1, 'a generated subscription id')
   stream.close()
 })
+
+t.test('carol removed from a private channel: her stream drops it and shows nothing of it again', async (t) => {
+  const { svc, base } = await listeningInstance(t)
+  const [alice, bob, carol] = await svc.people('alice', 'bob', 'carol')
+  const channel = await openChannel(svc, alice, { writers: { user_ids: ['@bob', '@carol'] }, auto_subscribe: true })
+  const stream = await openWebSocket(base, carol.token)
+  for (const [path, id] of [
+    ['channels', 'inbox'],
+    [`channels/${channel.id}/messages`, 'messages'],
+    [`channels/${channel.id}/subscribers`, 'subscribers'],
+    ['users/me/posts', 'mine'],
+  ]) {
+    const res = await svc.call('GET', `/stream/0/${path}?connection_id=${stream.connectionId}&subscription_id=${id}`, { token: carol.token })
+    t.same(res.body.meta.subscription_ids, [id], `${path} subscribed`)
+  }
+  await sendMessage(svc, alice, channel.id, { text: 'welcome' })
+  const welcome = [await stream.next(), await stream.next()]
+  t.same(welcome.map((f) => f.meta.subscription_ids[0]).sort(), ['inbox', 'messages'], 'a member sees the channel')
+
+  await svc.call('PATCH', `/stream/0/channels/${channel.id}`, { token: alice.token, payload: { writers: { user_ids: ['@bob'] } } })
+  const left = await stream.next()
+  t.same(
+    [left.meta.type, left.meta.subscription_ids, left.meta.is_deleted, left.meta.deleted_id, left.data],
+    ['channel', ['inbox'], true, channel.id, []],
+    'her inbox is told to drop the channel, which it no longer shows',
+  )
+
+  await sendMessage(svc, alice, channel.id, { text: 'carol is gone' })
+  await svc.call('PATCH', `/stream/0/channels/${channel.id}`, {
+    token: alice.token,
+    payload: { annotations: [{ type: 'com.example.topic', value: { t: 'new' } }] },
+  })
+  await svc.call('POST', `/stream/0/channels/${channel.id}/subscribe`, { token: bob.token })
+  await svc.call('DELETE', `/stream/0/channels/${channel.id}/subscribe`, { token: bob.token })
+  await svc.call('POST', '/stream/0/posts', { token: carol.token, payload: { text: 'the end' } })
+  const next = await stream.next()
+  t.same([next.meta.subscription_ids, next.data[0].text], [['mine'], 'the end'], 'no message, channel update (with its counts) or subscriber came in between')
+  stream.close()
+})
