@@ -33,6 +33,14 @@ type Filling = RenderOptions & { now: number }
 
 const iso = (signed: SignedContent): string => new Date(signed.expires * 1000).toISOString().replace(/\.\d{3}Z$/, 'Z')
 
+/**
+ * The only unsealed base marks still completed: those svc itself stored
+ * before marks were sealed (a `+svc.core.user` value's avatar, cover and
+ * profile addresses). Whoever wrote one, it can only lead to svc's own
+ * image or profile page.
+ */
+const LEGACY_BASE_MARK = new RegExp(`^${BASE_URL_MARK}/(images/[A-Za-z0-9_-]+(\\.[A-Za-z0-9]+)*|@[a-z0-9_]+)$`)
+
 export class AnnotationRenderer {
   constructor(private readonly links: FileLinks) {}
 
@@ -88,7 +96,7 @@ export class AnnotationRenderer {
 
   /** A sealed base mark as an address on svc's own origin; anything else (a client's own mark) takes its key away. */
   private base(sealed: string, o: Filling): string | undefined {
-    const text = this.links.unseal(sealed)
+    const text = this.links.unseal(sealed) ?? (LEGACY_BASE_MARK.test(sealed) ? sealed : null)
     const path = text?.slice(BASE_URL_MARK.length)
     if (path === undefined || !path.startsWith('/')) return undefined
     const url = o.baseUrl + path

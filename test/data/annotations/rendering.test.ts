@@ -82,3 +82,16 @@ t.test('an svc-base mark a client wrote is dropped, never completed into a link 
   t.same(renderer.render(value, { baseUrl: 'http://127.0.0.1:8099', grant: null }), { kept: 'plain text' }, 'unsealed or wrongly sealed marks go')
   t.throws(() => renderer.baseMark('@evil.example/login'), 'svc itself only ever marks a path')
 })
+
+t.test('the unsealed marks svc stored before marks were sealed still lead to its own avatars and profiles, nothing else', async (t) => {
+  const svc = await makeInstance(t)
+  const renderer = svc.domain.annotationRenderer
+  const value = {
+    avatar: 'svc-base:/images/default-avatar.png',
+    profile: 'svc-base:/@alice',
+    elsewhere: 'svc-base://evil.example/images/x.png',
+    userinfo: 'svc-base:/@alice@evil.example',
+    other: 'svc-base:/oauth/authenticate',
+  }
+  t.same(renderer.render(value, { baseUrl: BASE, grant: null }), { avatar: `${BASE}/images/default-avatar.png`, profile: `${BASE}/@alice` })
+})
