@@ -20,13 +20,15 @@ function holdScans(svc: Instance, n: number) {
   }
 }
 
-t.test('a search past the scans the server runs at once is refused with 429 and Retry-After, then taken again', async (t) => {
+t.test('a search past the scans the server runs and queues at once is refused with 429 and Retry-After, then taken again', async (t) => {
   const svc = await makeInstance(t, { search: { window_posts: 100_000, concurrent_scans: 2 } })
   const alice = await svc.person('alice')
   const hello = await post(svc, alice, 'hello #world')
   await svc.call('POST', '/stream/0/channels', { token: alice.token, payload: { type: 'com.example.chat', readers: { public: true } } })
-  const release = await holdScans(svc, 2)
+  const queue = svc.domain.scanGate.queue
+  const release = await holdScans(svc, 2 + queue)
   t.equal(svc.domain.scanGate.active, 2, 'two long searches run')
+  t.equal(svc.domain.scanGate.queued, queue, 'and as many as may wait are waiting')
 
   for (const url of [
     '/stream/0/posts/search?query=hello',
@@ -36,7 +38,7 @@ t.test('a search past the scans the server runs at once is refused with 429 and 
     '/stream/0/channels/search?q=x',
   ]) {
     const busy = await svc.call('GET', url, { token: alice.token })
-    t.equal(busy.status, 429, `${url}: the third scan waits its turn`)
+    t.equal(busy.status, 429, `${url}: a scan past those is refused`)
     t.equal(busy.body.meta.code, 429)
     t.equal(busy.body.meta.error_slug, 'search-busy')
     t.equal(busy.headers['retry-after'], '1', 'and is told when to come back')
@@ -45,12 +47,27 @@ t.test('a search past the scans the server runs at once is refused with 429 and 
   t.equal((await svc.call('GET', '/stream/0/posts/search', { token: alice.token })).status, 400, 'a malformed search is answered as such, not as busy')
 
   await release()
-  t.equal(svc.domain.scanGate.active, 0)
+  t.equal(svc.domain.scanGate.active, 0, 'the queued scans ran, then gave their places back')
+  t.equal(svc.domain.scanGate.queued, 0)
   const ok = await svc.call('GET', '/stream/0/posts/search?query=hello', { token: alice.token })
   t.equal(ok.status, 200)
   t.same(ids(ok), [hello.id])
   t.equal((await svc.call('GET', '/stream/0/users/search?q=alice', { token: alice.token })).status, 200)
   t.equal(svc.domain.scanGate.active, 0, 'a finished search gives its place back')
+})
+
+t.test('a search while the scans run waits for a place and is answered once one frees up', async (t) => {
+  const svc = await makeInstance(t, { search: { window_posts: 100_000, concurrent_scans: 1 } })
+  const alice = await svc.person('alice')
+  const hello = await post(svc, alice, 'hello')
+  const release = await holdScans(svc, 1)
+  const waiting = svc.call('GET', '/stream/0/posts/search?query=hello', { token: alice.token })
+  while (svc.domain.scanGate.queued === 0) await new Promise((resolve) => setImmediate(resolve))
+  t.equal(svc.domain.scanGate.queued, 1, 'the search waits in line')
+  await release()
+  const answer = await waiting
+  t.equal(answer.status, 200)
+  t.same(ids(answer), [hello.id])
 })
 
 t.test('a search looks at the newest window_posts posts only, in either order and through a filter index', async (t) => {
