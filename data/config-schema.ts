@@ -14,6 +14,16 @@ const windowOf = (d: { limit: number; window_s: number }) =>
     window_s: Joi.number().integer().min(1).default(d.window_s),
   }).default()
 
+/**
+ * A host as a Host header names it: a DNS name or IPv4 address, or an IPv6
+ * address in brackets, then an optional port. Captures the name and the port.
+ */
+export const HOST_PATTERN = /^(\[[0-9a-f:.]+\]|[a-z0-9](?:[a-z0-9.-]*[a-z0-9])?)(?::(\d{1,5}))?$/i
+
+/** What proxy-addr takes beside addresses and CIDR ranges. */
+const PROXY_NAMES = ['loopback', 'linklocal', 'uniquelocal']
+const ipOrRange = Joi.string().ip({ cidr: 'optional' })
+
 const schemaOf = (d: InstanceConfig) =>
   Joi.object({
     name: Joi.string().trim().min(1).max(INSTANCE_NAME_MAX).default(d.name),
@@ -24,11 +34,26 @@ const schemaOf = (d: InstanceConfig) =>
       .uri({ scheme: ['http', 'https'] })
       .default(d.public_url)
       .messages({ 'string.uri': '{#label} must be "" or an http(s) URL', 'string.uriCustomScheme': '{#label} must be "" or an http(s) URL' }),
+    allowed_hosts: Joi.array()
+      .items(
+        Joi.string()
+          .pattern(HOST_PATTERN)
+          .messages({ 'string.pattern.base': '{#label} must be a host name, with a port or without ("svc.example", "svc.example:8080", "[::1]")' }),
+      )
+      .default(d.allowed_hosts),
+    trusted_proxies: Joi.array()
+      .items(
+        Joi.string()
+          .custom((value: string, helpers) => (PROXY_NAMES.includes(value) || !ipOrRange.validate(value).error ? value : helpers.error('any.invalid')))
+          .messages({ 'any.invalid': `{#label} must be an IP address, a CIDR range or one of ${PROXY_NAMES.join(', ')}` }),
+      )
+      .default(d.trusted_proxies),
     rate_limits: Joi.object({
       enabled: Joi.boolean().default(d.rate_limits.enabled),
       authenticated: windowOf(d.rate_limits.authenticated),
       write: windowOf(d.rate_limits.write),
       unauthenticated: windowOf(d.rate_limits.unauthenticated),
+      pages: windowOf(d.rate_limits.pages),
     }).default(),
     limits: Joi.object({
       following: Joi.number().integer().min(0).default(d.limits.following),

@@ -17,13 +17,19 @@ export interface InstanceConfig {
   description: string
   /** Anyone may create an account at /signup. */
   open_registration: boolean
-  /** Public base URL (for canonical URLs and image links); empty: derived from each request. */
+  /** Public base URL (for canonical URLs and image links); empty: derived from each request whose Host is this machine's or allowed. */
   public_url: string
+  /** Host names (`host` or `host:port`) svc answers as when `public_url` is empty, beside this machine's own (localhost, its addresses). */
+  allowed_hosts: string[]
+  /** Proxies whose X-Forwarded-For, -Proto and -Host are believed: addresses, CIDR ranges, or `loopback`, `linklocal`, `uniquelocal`. */
+  trusted_proxies: string[]
   rate_limits: {
     enabled: boolean
     authenticated: { limit: number; window_s: number }
     write: { limit: number; window_s: number }
     unauthenticated: { limit: number; window_s: number }
+    /** HTML pages (the web client's page, user and post pages, the OAuth pages), per address. */
+    pages: { limit: number; window_s: number }
   }
   limits: { following: number; max_file_size: number; storage: number }
   /** The event log: events are kept `retention_seconds` (clients resume within about 600 s), at most `max_events` of them. */
@@ -43,11 +49,14 @@ export const defaultConfig = (): InstanceConfig => ({
   description: 'A small social network. Sign up to post, follow people and message friends.',
   open_registration: true,
   public_url: '',
+  allowed_hosts: [],
+  trusted_proxies: [],
   rate_limits: {
     enabled: true,
     authenticated: { limit: 5000, window_s: 3600 },
     write: { limit: 20, window_s: 60 },
     unauthenticated: { limit: 50, window_s: 60 },
+    pages: { limit: 300, window_s: 60 },
   },
   limits: { following: 40000, max_file_size: 10_000_000, storage: 500_000_000 },
   events: { retention_seconds: 900, max_events: 200_000 },

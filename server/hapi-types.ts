@@ -1,5 +1,6 @@
 /** Typing of what svc keeps on hapi's request and route objects. */
 import type { Scope, Viewer } from '../data/index.js'
+import type { RequestTrust } from './request-trust.js'
 import type { UpgradeProbe } from './streams/websocket.js'
 
 /** Which token an endpoint takes (the spec's Token column). `none` still reads a token when one is sent. */
@@ -9,8 +10,15 @@ export interface SvcRouteConfig {
   token: TokenKind
   /** The token needs at least one of these scopes (user tokens only). */
   scopes?: readonly Scope[]
-  /** Leave the route out of rate limiting (avatar and cover redirects, image files). */
+  /** Leave the route out of rate limiting (avatar and cover redirects, image files, the web client's built files). */
   unlimited?: boolean
+  /**
+   * How the rate limits count the route when it is not the API's usual call:
+   * `page`, an HTML page for browsers, counted in the address's page bucket
+   * alone (a refusal is a page too); `read`, never a write whatever its
+   * method (read markers), so it counts against the token's calls only.
+   */
+  rateAs?: 'page' | 'read'
   /** Answer as-is, without the JSON envelope (OAuth token endpoint, pages, redirects). */
   raw?: boolean
   /** A raw route's own error body (RFC 6749 errors on the token endpoint); `null` falls back to the envelope. */
@@ -23,6 +31,9 @@ declare module '@hapi/hapi' {
   }
   interface PluginsStates {
     svcUpgrade?: UpgradeProbe
+  }
+  interface ServerApplicationState {
+    trust?: RequestTrust
   }
   interface RequestApplicationState {
     viewer?: Viewer

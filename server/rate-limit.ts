@@ -1,11 +1,14 @@
 /**
  * Rate limits as App.net had them: every authenticated call counts against
- * its token, writes (POST/PUT/PATCH/DELETE) also against the token's smaller
- * write bucket, and unauthenticated calls against the client's IP. Every
- * response of a limited route reports the most restrictive bucket in
- * `X-RateLimit-Limit`, `-Remaining` and `-Reset` (seconds until the window
- * ends, not an epoch); a call over a limit is a 429 with `Retry-After`,
- * refused before its handler runs.
+ * its token, writes (POST/PUT/PATCH/DELETE, but read markers) also against
+ * the token's smaller write bucket, and unauthenticated calls against the
+ * client's address (`clientAddressOf`). Every response of a limited API
+ * route reports the most restrictive bucket in `X-RateLimit-Limit`,
+ * `-Remaining` and `-Reset` (seconds until the window ends, not an epoch); a
+ * call over a limit is a 429 with `Retry-After`, refused before its handler
+ * runs. HTML pages are not API calls: they count in the address's own page
+ * bucket, report no API bucket, and a refused one is an HTML 429 page with
+ * `Retry-After`. The web client's built files are never counted.
  *
  * The counting itself is rate-limiter-flexible's, one limiter per bucket
  * (see rate-limiters.ts). Not a hapi rate-limit plugin: hapi-rate-limit keys
@@ -13,11 +16,12 @@
  * onPostAuth), has no method-dependent bucket and reports the reset as a
  * timestamp; hapi-rate-limitor needs Redis.
  */
-import type { Plugin, Request } from '@hapi/hapi'
+import type { Plugin, Request, ResponseToolkit } from '@hapi/hapi'
 import { DomainError, isDomainError, type Domain, type Viewer } from '../data/index.js'
 import { tokenOf } from './auth.js'
 import { clientAddressOf } from './client-address.js'
-import { RateLimiters, type BucketState, type MakeLimiter } from './rate-limiters.js'
+import { errorPage, htmlResponse } from './pages/layout.js'
+import { RateLimiters, type BucketState, type MakeLimiter, type RateAs } from './rate-limiters.js'
 import { setWireHeader } from './wire-headers.js'
 
 /** Does the environment turn rate limiting off? `SVC_RATE_LIMIT=off` does, for test and benchmark runs. */
@@ -25,14 +29,21 @@ export const rateLimitOffIn = (env: Record<string, string | undefined>): boolean
   ['off', '0', 'false'].includes((env.SVC_RATE_LIMIT ?? '').trim().toLowerCase())
 
 /**
- * Avatar, cover and image routes opt out with `svc.unlimited`. The OAuth
- * pages and the token endpoint stay limited per IP: they check passwords and
- * create accounts, and 50 a minute is far above a person's pace.
+ * Avatar, cover and image routes and the web client's files opt out with
+ * `svc.unlimited`. The OAuth pages are pages (their password checks have a
+ * guard of their own); the token endpoint stays limited per address.
  */
 const limited = (request: Request): boolean => {
   const svc = request.route.settings.plugins?.svc
   return svc !== undefined && !svc.unlimited
 }
+
+const rateAsOf = (request: Request): RateAs => request.route.settings.plugins?.svc?.rateAs ?? 'api'
+
+const tooManyPages = (h: ResponseToolkit, state: BucketState) =>
+  htmlResponse(h, errorPage('Too many requests', `Pages were asked for too quickly from your address. Please try again in ${state.reset_s} seconds.`), 429)
+    .header('Retry-After', String(state.reset_s))
+    .takeover()
 
 export const rateLimitPlugin: Plugin<{ domain: Domain; makeLimiter?: MakeLimiter }> = {
   name: 'svc-rate-limit',
@@ -48,8 +59,10 @@ export const rateLimitPlugin: Plugin<{ domain: Domain; makeLimiter?: MakeLimiter
       'onPostAuth',
       async (request, h) => {
         if (!limited(request)) return h.continue
-        const state = await limiters.take(request.method, request.app.viewer ?? {}, ipOf(request))
+        const rateAs = rateAsOf(request)
+        const state = await limiters.take(request.method, request.app.viewer ?? {}, ipOf(request), rateAs)
         counted.set(request, state)
+        if (state.refused && rateAs === 'page') return tooManyPages(h, state)
         if (state.refused) throw new DomainError('rate_limited', `Too Many Requests: rate limit exceeded, retry in ${state.reset_s} seconds.`)
         return h.continue
       },
@@ -76,8 +89,11 @@ export const rateLimitPlugin: Plugin<{ domain: Domain; makeLimiter?: MakeLimiter
       'onPreResponse',
       async (request, h) => {
         if (!limited(request)) return h.continue
+        const rateAs = rateAsOf(request)
         // A request refused before onPostAuth is counted here but keeps its own error: it never reached a handler.
-        const state = counted.get(request) ?? (await limiters.take(request.method, await viewerOfEarlyFailure(request), ipOf(request)))
+        const state = counted.get(request) ?? (await limiters.take(request.method, await viewerOfEarlyFailure(request), ipOf(request), rateAs))
+        // The X-RateLimit headers tell API clients of their API buckets; a page's bucket is no API client's business.
+        if (rateAs === 'page') return h.continue
         const headers: Record<string, string> = {
           'X-RateLimit-Limit': String(state.limit),
           'X-RateLimit-Remaining': String(state.remaining),

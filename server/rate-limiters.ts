@@ -1,16 +1,19 @@
 /**
  * The counters behind the rate limits: one rate-limiter-flexible limiter per
  * bucket (a token's calls, a token's writes, an address's unauthenticated
- * calls), every one of them made by a `MakeLimiter`. The default keeps fixed
+ * calls, an address's HTML pages), every one of them made by a `MakeLimiter`. The default keeps fixed
  * windows in this process's memory: right for one node, and counts restart
  * from zero with the server. Several nodes behind one name share their
  * counters in Redis (the bus): `redisLimiter`, rate-limiter-flexible's Redis
  * limiter with the same points and duration.
  */
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible'
-import type { InstanceConfig, Viewer } from '../data/index.js'
+import { defaultConfig, type InstanceConfig, type Viewer } from '../data/index.js'
 
-export type BucketName = 'token' | 'write' | 'ip'
+export type BucketName = 'token' | 'write' | 'ip' | 'page'
+
+/** How a route is counted beside its method (see `SvcRouteConfig.rateAs`). */
+export type RateAs = 'api' | 'page' | 'read'
 
 export interface RateWindow {
   limit: number
@@ -49,24 +52,32 @@ const WRITES = new Set(['post', 'put', 'patch', 'delete'])
 
 const secondsOf = (ms: number): number => Math.max(1, Math.ceil(ms / 1000))
 
-/** The limiters of an instance's three buckets, built once from its `rate_limits`. */
+/** The limiters of an instance's four buckets, built once from its `rate_limits`. */
 export class RateLimiters {
   private readonly limiters: Record<BucketName, RateLimiterAbstract>
 
   constructor(limits: InstanceConfig['rate_limits'], make: MakeLimiter = memoryLimiter) {
-    this.limiters = { token: make('token', limits.authenticated), write: make('write', limits.write), ip: make('ip', limits.unauthenticated) }
+    // Config given in code (tests, benchmarks) may name its windows without the page bucket's.
+    const pages = limits.pages ?? defaultConfig().rate_limits.pages
+    this.limiters = {
+      token: make('token', limits.authenticated),
+      write: make('write', limits.write),
+      ip: make('ip', limits.unauthenticated),
+      page: make('page', pages),
+    }
   }
 
   /**
    * Counts one request against each of its buckets (its token's, plus the
-   * write bucket for writes, else its address's), or against none when one
-   * of them is full: a refused call costs nothing. Answers the bucket to
-   * report: when refused, the full one that frees up last (`Retry-After`
-   * must cover them all); else the one with the fewest calls left.
+   * write bucket for writes but read markers, else its address's; a page
+   * only its address's page bucket), or against none when one of them is
+   * full: a refused call costs nothing. Answers the bucket to report: when
+   * refused, the full one that frees up last (`Retry-After` must cover them
+   * all); else the one with the fewest calls left.
    */
-  async take(method: string, viewer: Viewer, ip: string): Promise<BucketState> {
+  async take(method: string, viewer: Viewer, ip: string, rateAs: RateAs = 'api'): Promise<BucketState> {
     const taken = await Promise.all(
-      bucketsOf(method, viewer, ip).map(async (bucket) => {
+      bucketsOf(method, viewer, ip, rateAs).map(async (bucket) => {
         const limiter = this.limiters[bucket.name]
         const answer = await limiter.consume(bucket.key).then(
           (res) => ({ res, over: false }),
@@ -91,11 +102,12 @@ export class RateLimiters {
   }
 }
 
-function bucketsOf(method: string, viewer: Viewer, ip: string): Bucket[] {
+function bucketsOf(method: string, viewer: Viewer, ip: string, rateAs: RateAs): Bucket[] {
+  // Pages are a browser's, whoever is signed in: they never spend a token's calls.
+  if (rateAs === 'page') return [{ name: 'page', key: ip }]
   const token = viewer.token
-  // Only the client's own address: X-Forwarded-For is anyone's to write.
   if (!token) return [{ name: 'ip', key: ip }]
   const buckets: Bucket[] = [{ name: 'token', key: String(token.id) }]
-  if (WRITES.has(method.toLowerCase())) buckets.push({ name: 'write', key: String(token.id) })
+  if (rateAs !== 'read' && WRITES.has(method.toLowerCase())) buckets.push({ name: 'write', key: String(token.id) })
   return buckets
 }

@@ -1,6 +1,7 @@
 /**
  * Builds the hapi server over a domain: envelope, auth, rate limits,
- * validation errors in the envelope, CORS, and every route. `listen` is the
+ * validation errors in the envelope, CORS, nosniff, what it believes of
+ * forwarded headers and Host (request-trust.ts), and every route. `listen` is the
  * caller's choice, so tests use `server.inject` without a port.
  */
 import Hapi, { type Server } from '@hapi/hapi'
@@ -15,6 +16,7 @@ import { rateLimitPlugin } from './rate-limit.js'
 import { memoryLimiter, redisLimiter } from './rate-limiters.js'
 import './hapi-types.js'
 import { mount } from './route.js'
+import { trustRequests } from './request-trust.js'
 import { allRoutes } from './routes/index.js'
 import { VALIDATION_PREFS } from './validation.js'
 import { setWireHeader } from './wire-headers.js'
@@ -36,6 +38,8 @@ export async function createServer(domain: Domain, options: ServerOptions = {}):
         additionalHeaders: ['X-SVC-Pretty-JSON', 'X-SVC-Migration-Overrides', 'Identity-Delegate-Token', 'Identity-Delegate-Endpoint'],
         additionalExposedHeaders: ['X-OAuth-Scopes', 'X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset', 'Retry-After', 'Connection-Id'],
       },
+      // No answer is to be read as another type than it says (a JSON body as HTML, an upload as script), nor framed: on every one, errors and 404s too.
+      security: { hsts: false, xframe: 'deny', xss: false, noOpen: false, noSniff: true, referrer: false },
       validate: {
         options: VALIDATION_PREFS,
         failAction: async (_request, _h, err) => {
@@ -50,6 +54,7 @@ export async function createServer(domain: Domain, options: ServerOptions = {}):
     },
     router: { stripTrailingSlash: true },
   })
+  trustRequests(server, domain.config)
   await server.register(Inert)
   await server.register(formBodyPlugin)
   await server.register({ plugin: authPlugin, options: { domain } })

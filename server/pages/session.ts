@@ -7,6 +7,7 @@
  */
 import type { Plugin, Request, ResponseToolkit } from '@hapi/hapi'
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto'
+import { overHttps } from '../base-url.js'
 
 export const SESSION_COOKIE = 'svc_session'
 const TTL_MS = 30 * 24 * 3600 * 1000
@@ -22,7 +23,7 @@ export interface Session {
 // iron refuses passwords under 32 characters. `svc init` makes 43; a shorter one an operator typed is stretched the same way at every start, so cookies outlive restarts.
 const ironPassword = (secret: string): string => (secret.length >= 32 ? secret : createHash('sha256').update(secret).digest('hex'))
 
-/** Declares the session cookie on the server: sealed with iron, HttpOnly, SameSite=Lax, Secure when the request came over https. */
+/** Declares the session cookie on the server: sealed with iron, HttpOnly, SameSite=Lax, Secure when svc is reached over https (`overHttps`). */
 export const sessionCookiePlugin: Plugin<{ secret: string }> = {
   name: 'svc-session-cookie',
   register(server, { secret }) {
@@ -38,7 +39,7 @@ export const sessionCookiePlugin: Plugin<{ secret: string }> = {
       ignoreErrors: true,
       clearInvalid: true,
       contextualize: (definition, request) => {
-        definition.isSecure = request.server.info.protocol === 'https' || request.headers['x-forwarded-proto'] === 'https'
+        definition.isSecure = overHttps(request)
       },
     })
   },

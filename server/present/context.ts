@@ -2,6 +2,7 @@
 import type { Request } from '@hapi/hapi'
 import type { Domain, DomainViews, Touch, Viewer } from '../../data/index.js'
 import { viewerOf } from '../auth.js'
+import { baseUrlOf } from '../base-url.js'
 
 export interface PresentOptions {
   include_annotations?: boolean
@@ -32,15 +33,9 @@ export interface PresentContext {
   reads?: Touch[] | null
 }
 
-export const baseUrlOf = (request: Request, domain: Domain): string => {
-  if (domain.config.public_url) return domain.config.public_url.replace(/\/$/, '')
-  const proto = (request.headers['x-forwarded-proto'] as string | undefined) ?? request.server.info.protocol
-  return `${proto}://${request.info.host}`
-}
-
 export const contextOf = (request: Request, domain: Domain): PresentContext => ({
   views: domain,
   viewer: viewerOf(request),
-  baseUrl: baseUrlOf(request, domain),
+  baseUrl: baseUrlOf(request),
   options: request.query as PresentOptions,
 })

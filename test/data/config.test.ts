@@ -23,12 +23,12 @@ t.test('a mistake in config.json stops the start with one line naming the file, 
     ['{"open_registration": "no"}', /: open_registration must be a boolean$/],
     [
       '{"open_registraton": false}',
-      /: unknown key open_registraton: expected one of name, description, open_registration, public_url, rate_limits, limits, events, search, store, bus, session_secret$/,
+      /: unknown key open_registraton: expected one of name, description, open_registration, public_url, allowed_hosts, trusted_proxies, rate_limits, limits, events, search, store, bus, session_secret$/,
     ],
     ['{"rate_limits": {"write": {"limit": -5}}}', /: rate_limits\.write\.limit must be greater than or equal to 1$/],
     [
       '{"rate_limits": {"wrte": {"limit": 5}}}',
-      /: unknown key rate_limits\.wrte: expected one of enabled, authenticated, write, unauthenticated in rate_limits$/,
+      /: unknown key rate_limits\.wrte: expected one of enabled, authenticated, write, unauthenticated, pages in rate_limits$/,
     ],
     ['{"public_url": "svc.example"}', /: public_url must be "" or an http\(s\) URL$/],
     ['{"store": "mysql://db/svc"}', /: store must be "" \(the embedded store\) or a postgres:\/\/ URL$/],
@@ -39,6 +39,16 @@ t.test('a mistake in config.json stops the start with one line naming the file, 
     ['{"events": {"max_event": 5000}}', /: unknown key events\.max_event: expected one of retention_seconds, max_events in events$/],
     ['{"search": {"concurrent_scans": 0}}', /: search\.concurrent_scans must be greater than or equal to 1$/],
     ['["svc"]', /: the file must hold a JSON object$/],
+    ['{"trusted_proxies": "loopback"}', /: trusted_proxies must be an array$/],
+    [
+      '{"trusted_proxies": ["loopback", "proxy.example"]}',
+      /: trusted_proxies\[1\] must be an IP address, a CIDR range or one of loopback, linklocal, uniquelocal$/,
+    ],
+    [
+      '{"allowed_hosts": ["https://svc.example/"]}',
+      /: allowed_hosts\[0\] must be a host name, with a port or without \("svc\.example", "svc\.example:8080", "\[::1\]"\)$/,
+    ],
+    ['{"rate_limits": {"pages": {"window_s": 0}}}', /: rate_limits\.pages\.window_s must be greater than or equal to 1$/],
   ]
   for (const [text, reason] of cases) {
     const dir = await withConfig(t, text)
@@ -73,12 +83,24 @@ t.test("alice's partial config keeps her values, takes defaults for the rest, an
   t.same(domain.config.limits, { following: 40000, max_file_size: 10_000_000, storage: 500_000_000 })
   t.same(domain.config.events, { retention_seconds: 900, max_events: 200_000 }, 'events are kept 15 minutes, at most 200000 of them')
   t.same(domain.config.search, { window_posts: 100_000, concurrent_scans: 2 }, 'post search looks at the newest 100000 posts, two searches scan at once')
+  t.same(domain.config.rate_limits.pages, { limit: 300, window_s: 60 }, 'pages: 300 a minute per address')
+  t.same([domain.config.trusted_proxies, domain.config.allowed_hosts], [[], []], 'no proxy is trusted and no other host allowed unless named')
   const written = JSON.parse(readFileSync(join(dir, 'config.json'), 'utf8'))
   t.same(written, { ...JSON.parse(text), session_secret: domain.config.session_secret }, 'only the generated secret was added')
 
   const again = await openDomain(dir)
   await again.close()
   t.equal(again.config.session_secret, domain.config.session_secret, 'the secret outlives a restart')
+})
+
+t.test('the proxies and host names an operator gives are taken as written', async (t) => {
+  const proxies = ['loopback', '10.0.0.0/8', '192.0.2.1', '2001:db8::/32']
+  const hosts = ['svc.example', 'svc.example:8080', '192.0.2.10', '[2001:db8::1]:443']
+  const dir = await withConfig(t, JSON.stringify({ trusted_proxies: proxies, allowed_hosts: hosts }))
+  const domain = await openDomain(dir)
+  await domain.close()
+  t.same(domain.config.trusted_proxies, proxies)
+  t.same(domain.config.allowed_hosts, hosts)
 })
 
 t.test('a complete config.json is never rewritten', async (t) => {

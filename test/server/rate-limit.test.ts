@@ -1,13 +1,23 @@
 import t from 'tap'
+import { readdirSync } from 'node:fs'
+import { join } from 'node:path'
 import { makeInstance, type Instance } from '../fixtures/instance.js'
+import { ROOT } from '../project-root.js'
 import type { Viewer } from '../../data/index.js'
 import { rateLimitOffIn } from '../../server/rate-limit.js'
 import { memoryLimiter, RateLimiters } from '../../server/rate-limiters.js'
 
-/** Small limits so a test can run a bucket dry: 6 calls an hour per token, 3 writes a minute, 4 unauthenticated calls a minute per IP. */
-const SMALL = { enabled: true, authenticated: { limit: 6, window_s: 3600 }, write: { limit: 3, window_s: 60 }, unauthenticated: { limit: 4, window_s: 60 } }
+/** Small limits so a test can run a bucket dry: 6 calls an hour per token, 3 writes a minute, 4 unauthenticated calls and 5 pages a minute per IP. */
+const SMALL = {
+  enabled: true,
+  authenticated: { limit: 6, window_s: 3600 },
+  write: { limit: 3, window_s: 60 },
+  unauthenticated: { limit: 4, window_s: 60 },
+  pages: { limit: 5, window_s: 60 },
+}
 
-const limited = (t: Parameters<typeof makeInstance>[0], rate_limits: typeof SMALL = SMALL) => makeInstance(t, { rate_limits })
+const limited = (t: Parameters<typeof makeInstance>[0], rate_limits: typeof SMALL = SMALL, config: Record<string, unknown> = {}) =>
+  makeInstance(t, { rate_limits, ...config })
 
 const rateHeaders = (res: { headers: Record<string, unknown> }) => ({
   limit: res.headers['x-ratelimit-limit'],
@@ -167,6 +177,7 @@ t.test('the limiters: the tighter bucket is reported, a refused call costs nothi
     authenticated: { limit: 3, window_s: 3600 },
     write: { limit: 1, window_s: 2 },
     unauthenticated: SMALL.unauthenticated,
+    pages: SMALL.pages,
   })
   const alice = { token: { id: 7 } } as unknown as Viewer
   t.match(await limiters.take('GET', alice, '203.0.113.1'), { limit: 3, remaining: 2, reset_s: 3600, refused: false })
@@ -192,6 +203,84 @@ t.test('the limiters are built in one place, so another store can stand in for m
     made.push(`${bucket} ${window.limit}/${window.window_s}s`)
     return memoryLimiter(bucket, window)
   })
-  t.same(made, ['token 6/3600s', 'write 3/60s', 'ip 4/60s'])
+  t.same(made, ['token 6/3600s', 'write 3/60s', 'ip 4/60s', 'page 5/60s'])
   t.match(await limiters.take('GET', {}, '198.51.100.1'), { limit: 4, remaining: 3 })
+})
+
+const inject = (svc: Instance, url: string, options: { ip?: string; headers?: Record<string, string> } = {}) =>
+  svc.server.inject({ method: 'GET', url, remoteAddress: options.ip ?? '203.0.113.20', headers: options.headers })
+
+t.test('a visitor reloading the web client never spends the API calls of their address: its files are not counted', async (t) => {
+  const svc = await limited(t)
+  await svc.person('alice')
+  const files = readdirSync(join(ROOT, 'dist', 'web', 'assets')).filter((f) => !f.endsWith('.map'))
+  t.ok(files.length >= 2, 'the built script and stylesheet')
+  for (let reload = 0; reload < 4; reload++) {
+    t.equal((await inject(svc, '/')).statusCode, 200, `reload ${reload + 1}: the page`)
+    for (const file of files) {
+      const res = await inject(svc, `/assets/${file}`)
+      t.equal(res.statusCode, 200, `reload ${reload + 1}: ${file}`)
+      t.notOk('x-ratelimit-limit' in res.headers, 'a file reports no bucket')
+    }
+  }
+  const api = await inject(svc, '/stream/0/users/@alice')
+  t.equal(api.statusCode, 200)
+  t.same(rateHeaders(api), { limit: '4', remaining: '3', reset: '60' }, "the address's API calls are all still there")
+})
+
+t.test('pages have a bucket of their own per address; over it, a page answers the 429, with Retry-After', async (t) => {
+  const svc = await limited(t)
+  const alice = await svc.person('alice')
+  const web = await svc.domain.apps.ensureWebClient()
+  const authorize = `/oauth/authenticate?${new URLSearchParams({ client_id: web.client_id, response_type: 'token', redirect_uri: 'http://127.0.0.1:0/', scope: 'basic' })}`
+  for (const url of ['/', '/home', '/@alice', authorize, '/signup']) {
+    const res = await inject(svc, url, { headers: alice.auth })
+    t.equal(res.statusCode, 200, url)
+    t.notOk('x-ratelimit-limit' in res.headers, `${url}: pages report no API bucket`)
+  }
+  const refused = await inject(svc, '/@alice')
+  t.equal(refused.statusCode, 429)
+  t.match(refused.headers['content-type'], /^text\/html/, 'a browser gets a page, not JSON')
+  t.match(refused.payload, /Too many requests/)
+  t.ok(Number(refused.headers['retry-after']) >= 1 && Number(refused.headers['retry-after']) <= 60, 'Retry-After in seconds')
+  t.match(refused.headers['content-security-policy'], "frame-ancestors 'none'", 'with the headers of every page')
+  t.equal((await inject(svc, '/')).statusCode, 429, "the web client's page is a page too")
+  const api = await inject(svc, '/stream/0/users/@alice')
+  t.same(rateHeaders(api), { limit: '4', remaining: '3', reset: '60' }, "pages never touch the address's API calls")
+  t.equal((await svc.call('GET', '/users/me', { token: alice.token })).headers['x-ratelimit-remaining'], '5', "nor alice's token, though she sent it")
+  t.equal((await inject(svc, '/@alice', { ip: '203.0.113.21' })).statusCode, 200, 'the next address has its own pages')
+})
+
+t.test("alice's read markers count against her token but not her writes: a quick chat is not cut short", async (t) => {
+  const svc = await limited(t, { ...SMALL, authenticated: { limit: 100, window_s: 3600 } })
+  const alice = await svc.person('alice')
+  const hello = await svc.call('POST', '/posts', { token: alice.token, payload: { text: 'hello' } })
+  for (let i = 0; i < 5; i++) {
+    for (const path of ['/posts/marker', '/stream/0/posts/marker']) {
+      const marker = await svc.call('POST', path, { token: alice.token, payload: { name: 'global', id: hello.body.data.id, percentage: i } })
+      t.equal(marker.status, 200, `${path} ${i + 1}`)
+      t.equal(marker.headers['x-ratelimit-limit'], '100', 'reported against her calls')
+    }
+  }
+  const reply = await svc.call('POST', '/posts', { token: alice.token, payload: { text: 'still here', reply_to: hello.body.data.id } })
+  t.equal(reply.status, 200)
+  t.same(rateHeaders(reply), { limit: '3', remaining: '1', reset: '60' }, 'the two posts are her only writes')
+  t.equal((await svc.call('GET', '/users/me', { token: alice.token })).headers['x-ratelimit-remaining'], '87', 'every marker was one of her calls')
+})
+
+t.test("behind the operator's proxy each visitor's address counts; anyone else's X-Forwarded-For is their own to write, and ignored", async (t) => {
+  const svc = await limited(t, SMALL, { trusted_proxies: ['192.0.2.1', '10.0.0.0/8'] })
+  await svc.person('alice')
+  const viaProxy = (visitor: string, proxy = '192.0.2.1') => inject(svc, '/stream/0/users/@alice', { ip: proxy, headers: { 'x-forwarded-for': visitor } })
+  for (let i = 0; i < 4; i++) t.equal((await viaProxy('198.51.100.1')).statusCode, 200)
+  t.equal((await viaProxy('198.51.100.1')).statusCode, 429, "bob's address ran dry")
+  t.same(rateHeaders(await viaProxy('198.51.100.2')), { limit: '4', remaining: '3', reset: '60' }, 'carol, behind the same proxy, has her own calls')
+  t.same(
+    rateHeaders(await viaProxy('6.6.6.6, 198.51.100.3')),
+    { limit: '4', remaining: '3', reset: '60' },
+    'the address the proxy saw, not one the visitor wrote',
+  )
+  t.equal((await viaProxy('198.51.100.1', '10.1.2.3')).statusCode, 429, 'a chain of trusted proxies: still bob')
+  for (let i = 0; i < 4; i++) t.equal((await viaProxy(`192.0.2.${100 + i}`, '203.0.113.66')).statusCode, 200)
+  t.equal((await viaProxy('192.0.2.200', '203.0.113.66')).statusCode, 429, 'a visitor who is not a proxy cannot spread calls over made-up addresses')
 })

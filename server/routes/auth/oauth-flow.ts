@@ -11,7 +11,7 @@ import { expiredSessionPage, htmlResponse, invalidInputPage, pageHandler } from 
 import { consentPage, requestFields, signInPage } from '../../pages/oauth-pages.js'
 import { checkedSession, ensureSession, newSession, writeSession, type Session } from '../../pages/session.js'
 import type { SvcRoute } from '../../route.js'
-import { baseUrlOf } from '../../present/context.js'
+import { originOf } from '../../base-url.js'
 
 const field = (max: number) => Joi.string().max(max).allow('')
 
@@ -50,13 +50,12 @@ function render(h: ResponseToolkit, mode: FlowMode, request: AuthorizationReques
 }
 
 export const oauthFlowRoutes = (domain: Domain): SvcRoute[] => {
-  const originOf = (request: Request): string => new URL(baseUrlOf(request, domain)).origin
   const flowRoutes = (mode: FlowMode): SvcRoute[] => [
     {
       method: 'GET',
       path: `/oauth/${mode}`,
       rootOnly: true,
-      svc: { token: 'none', raw: true },
+      svc: { token: 'none', raw: true, rateAs: 'page' },
       options: { validate: { query: Joi.object(flowFields).unknown(true), failAction: invalidInputPage } },
       handler: pageHandler(async (request: Request, h) => {
         const session = ensureSession(request, h)
@@ -70,7 +69,7 @@ export const oauthFlowRoutes = (domain: Domain): SvcRoute[] => {
       method: 'POST',
       path: `/oauth/${mode}`,
       rootOnly: true,
-      svc: { token: 'none', raw: true },
+      svc: { token: 'none', raw: true, rateAs: 'page' },
       options: {
         validate: {
           payload: Joi.object({

@@ -19,7 +19,7 @@ export const signupRoutes = (domain: Domain): SvcRoute[] => [
     method: 'GET',
     path: '/signup',
     rootOnly: true,
-    svc: { token: 'none', raw: true },
+    svc: { token: 'none', raw: true, rateAs: 'page' },
     options: {
       validate: {
         query: Joi.object({ next }),
@@ -36,7 +36,7 @@ export const signupRoutes = (domain: Domain): SvcRoute[] => [
     method: 'POST',
     path: '/signup',
     rootOnly: true,
-    svc: { token: 'none', raw: true },
+    svc: { token: 'none', raw: true, rateAs: 'page' },
     options: {
       validate: {
         payload: Joi.object({

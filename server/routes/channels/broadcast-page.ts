@@ -8,7 +8,7 @@ import { idOfCode, type Domain } from '../../../data/index.js'
 import { broadcastMessagePage, broadcastPage } from '../../pages/broadcast-page.js'
 import { htmlResponse, invalidInputPage, pageHandler } from '../../pages/layout.js'
 import { idParam } from '../../params.js'
-import { baseUrlOf } from '../../present/context.js'
+import { baseUrlOf } from '../../base-url.js'
 import type { SvcRoute } from '../../route.js'
 
 // Ten base-36 digits stay below 2^53.
@@ -19,7 +19,7 @@ export const broadcastPageRoutes = (domain: Domain): SvcRoute[] => [
     method: 'GET',
     path: '/c/{channel}',
     rootOnly: true,
-    svc: { token: 'none', raw: true },
+    svc: { token: 'none', raw: true, rateAs: 'page' },
     options: {
       validate: {
         params: Joi.object({ channel: code().required() }),
@@ -31,7 +31,7 @@ export const broadcastPageRoutes = (domain: Domain): SvcRoute[] => [
     handler: pageHandler(async (request, h) => {
       const before = request.query.before_id as string | undefined
       const found = await domain.publicReads.broadcast(idOfCode(request.params.channel as string), before === undefined ? undefined : Number(before))
-      const base = baseUrlOf(request, domain)
+      const base = baseUrlOf(request)
       return htmlResponse(h, broadcastPage(found, base), 200, base)
     }),
   },
@@ -39,14 +39,14 @@ export const broadcastPageRoutes = (domain: Domain): SvcRoute[] => [
     method: 'GET',
     path: '/c/{channel}/m/{message}',
     rootOnly: true,
-    svc: { token: 'none', raw: true },
+    svc: { token: 'none', raw: true, rateAs: 'page' },
     options: { validate: { params: Joi.object({ channel: code().required(), message: code().required() }), failAction: invalidInputPage } },
     handler: pageHandler(async (request, h) => {
       const { channel, message } = await domain.publicReads.broadcastMessage(
         idOfCode(request.params.channel as string),
         idOfCode(request.params.message as string),
       )
-      const base = baseUrlOf(request, domain)
+      const base = baseUrlOf(request)
       return htmlResponse(h, broadcastMessagePage(channel, message, base), 200, base)
     }),
   },

@@ -1,4 +1,4 @@
-/** Stream markers: `POST /posts/marker` sets one marker or a list of them. */
+/** Stream markers: `POST /posts/marker` sets one marker or a list of them (counted as a read by the rate limits). */
 import Joi from 'joi'
 import type { Domain } from '../../../data/index.js'
 import { viewerOf } from '../../auth.js'
@@ -18,7 +18,8 @@ export const markerRoutes = (domain: Domain): SvcRoute[] => [
   {
     method: 'POST',
     path: '/posts/marker',
-    svc: { token: 'user' },
+    // Where a person has read to moves as they read: a write to the store, but not one the write limit is for.
+    svc: { token: 'user', rateAs: 'read' },
     options: {
       validate: {
         query: Joi.object({ ...commonQuery, reset_read_id: flag().default(false) }),

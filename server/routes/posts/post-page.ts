@@ -4,7 +4,7 @@ import type { Domain } from '../../../data/index.js'
 import { htmlResponse, invalidInputPage, pageHandler } from '../../pages/layout.js'
 import { postPage } from '../../pages/post-page.js'
 import { idParam } from '../../params.js'
-import { baseUrlOf } from '../../present/context.js'
+import { baseUrlOf } from '../../base-url.js'
 import { postCanonicalUrl } from '../../present/posts/post.js'
 import type { SvcRoute } from '../../route.js'
 import { usernameParam } from '../users/user-page.js'
@@ -14,13 +14,13 @@ export const postPageRoutes = (domain: Domain): SvcRoute[] => [
     method: 'GET',
     path: '/@{username}/post/{post_id}',
     rootOnly: true,
-    svc: { token: 'none', raw: true },
+    svc: { token: 'none', raw: true, rateAs: 'page' },
     options: { validate: { params: Joi.object({ username: usernameParam().required(), post_id: idParam().required() }), failAction: invalidInputPage } },
     handler: pageHandler(async (request, h) => {
       const { username, post_id } = request.params as { username: string; post_id: string }
       const found = await domain.publicReads.post(Number(post_id))
       const { post, user } = found.view
-      const base = baseUrlOf(request, domain)
+      const base = baseUrlOf(request)
       // The id alone names the post: a link naming someone else (a mistyped or former username)
       // or a repost (whose page is its original's) is sent on to the post's own address, not refused.
       if (post.id !== Number(post_id) || user?.username !== username.toLowerCase()) return h.redirect(postCanonicalUrl(base, post, user))

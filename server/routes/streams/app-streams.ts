@@ -9,7 +9,8 @@ import { anonymous, DomainError, notFound, type AppStreamInput, type Domain } fr
 import { viewerOf } from '../../auth.js'
 import { ok } from '../../envelope.js'
 import { commonQuery, flag, idParam, listParam } from '../../params.js'
-import { baseUrlOf, contextOf } from '../../present/context.js'
+import { baseUrlOf } from '../../base-url.js'
+import { contextOf } from '../../present/context.js'
 import { presentAppStream, presentAppStreams } from '../../present/streams/app-stream.js'
 import type { SvcRoute } from '../../route.js'
 import { AppChunkedSink } from '../../streams/app-stream-sink.js'
@@ -107,7 +108,7 @@ export const appStreamRoutes = (domain: Domain): SvcRoute[] => [
       if (viewer.token && viewer.token.app_id !== stream.app_id) throw new DomainError('forbidden', "this token is not of the stream's app")
       const out = new PassThrough()
       // Objects are shown as to anyone: what the app may see was decided by the hub.
-      const sink = new AppChunkedSink(out, domain, baseUrlOf(request, domain), anonymous)
+      const sink = new AppChunkedSink(out, domain, baseUrlOf(request), anonymous)
       domain.appStreamHub.connect(stream, { purge: request.query.purge as boolean, autoDelete: request.query.auto_delete as boolean }, sink)
       const gone = () => {
         sink.gone()

@@ -8,7 +8,7 @@ import Joi from 'joi'
 import type { Domain } from '../../../data/index.js'
 import { viewerOf } from '../../auth.js'
 import { ok } from '../../envelope.js'
-import { baseUrlOf } from '../../present/context.js'
+import { baseUrlOf } from '../../base-url.js'
 import type { SvcRoute } from '../../route.js'
 import { connectQuery, openInputOf } from '../../streams/connect-query.js'
 import { ChunkedSink } from '../../streams/stream-sinks.js'
@@ -30,11 +30,11 @@ export const userStreamRoutes = (domain: Domain): SvcRoute[] => [
         // A WebSocket handshake, checked by the same rules (token, rate limit, query, the stream limit); the upgrade itself follows.
         probe.opened = await domain.streamHub.open(viewerOf(request), input)
         probe.options = input.options
-        probe.baseUrl = baseUrlOf(request, domain)
+        probe.baseUrl = baseUrlOf(request)
         return ok(null)
       }
       const out = new PassThrough()
-      const sink = new ChunkedSink(out, domain, baseUrlOf(request, domain), input.options)
+      const sink = new ChunkedSink(out, domain, baseUrlOf(request), input.options)
       const { connectionId } = await domain.streamHub.connect(viewerOf(request), input, sink)
       const gone = () => {
         sink.gone()

@@ -5,7 +5,8 @@ import { IMAGE_KINDS, IMAGE_UPLOAD_LIMITS, imageOf, imageTooLarge, type Domain, 
 import { viewerOf } from '../../auth.js'
 import { ok } from '../../envelope.js'
 import { commonQuery, userGeneralQuery, userRef } from '../../params.js'
-import { baseUrlOf, contextOf } from '../../present/context.js'
+import { baseUrlOf } from '../../base-url.js'
+import { contextOf } from '../../present/context.js'
 import { imageUrl, presentUser } from '../../present/users/user.js'
 import type { SvcRoute } from '../../route.js'
 import { imageSizeQuery } from '../images/images.js'
@@ -54,7 +55,7 @@ const redirect = (domain: Domain, kind: ImageKind): SvcRoute => ({
   handler: async (request, h) => {
     const user = await domain.users.resolve(request.params.user_id as string, viewerOf(request))
     const { w, h: height } = request.query as { w?: number; h?: number }
-    return h.redirect(imageUrl(baseUrlOf(request, domain), imageOf(user, kind).file, { w, h: height }))
+    return h.redirect(imageUrl(baseUrlOf(request), imageOf(user, kind).file, { w, h: height }))
   },
 })
 

@@ -3,7 +3,7 @@ import Joi from 'joi'
 import { anonymous, imageOf, type Domain } from '../../../data/index.js'
 import { htmlResponse, invalidInputPage, pageHandler } from '../../pages/layout.js'
 import { userPage } from '../../pages/user-page.js'
-import { baseUrlOf } from '../../present/context.js'
+import { baseUrlOf } from '../../base-url.js'
 import { imageUrl } from '../../present/users/user.js'
 import { postCanonicalUrl } from '../../present/posts/post.js'
 import type { SvcRoute } from '../../route.js'
@@ -19,11 +19,11 @@ export const userPageRoutes = (domain: Domain): SvcRoute[] => [
     method: 'GET',
     path: '/@{username}',
     rootOnly: true,
-    svc: { token: 'none', raw: true },
+    svc: { token: 'none', raw: true, rateAs: 'page' },
     options: { validate: { params: Joi.object({ username: usernameParam().required() }), failAction: invalidInputPage } },
     handler: pageHandler(async (request, h) => {
       const { user, counts } = await domain.userViews.view(await domain.users.resolve(`@${request.params.username as string}`, {}), {})
-      const base = baseUrlOf(request, domain)
+      const base = baseUrlOf(request)
       // What an anonymous API call may read of their posts, as the page is read by anyone.
       const { page: latest } = await domain.postStreams.ofUser(anonymous, String(user.id), { count: LATEST_POSTS })
       const posts = latest.items.map(({ item }) => ({ post: item, url: postCanonicalUrl(base, item, user) }))

@@ -5,12 +5,14 @@
  * client cannot learn from the API: the instance's name and description and
  * the client_id svc registered for it (see `AppService.ensureWebClient`).
  */
+import { randomBytes } from 'node:crypto'
 import { readFile } from 'node:fs/promises'
 import { fileURLToPath } from 'node:url'
 import Boom from '@hapi/boom'
 import Joi from 'joi'
 import type { Request, ResponseToolkit } from '@hapi/hapi'
 import type { Domain } from '../../../data/index.js'
+import { baseUrlOf } from '../../base-url.js'
 import type { SvcRoute } from '../../route.js'
 import { esc } from '../../pages/layout.js'
 
@@ -23,22 +25,35 @@ export const WEB_CLIENT_SECTIONS = ['home', 'mentions', 'global', 'explore', 'in
 /** What Vite names a built file: a name, its content hash, an extension. */
 const ASSET_NAME = /^[\w.-]{1,128}$/
 
-const CSP = [
-  "default-src 'self'",
-  "img-src 'self' data: blob:",
-  "style-src 'self' 'unsafe-inline'",
-  "connect-src 'self' ws: wss:",
-  "frame-ancestors 'none'",
-  "base-uri 'none'",
-  "form-action 'self'",
-].join('; ')
+/**
+ * The page's policy. Scripts: only those the page itself names, by a nonce
+ * new for each answer (and what they load, 'strict-dynamic'): a `<script>`
+ * slipped into the page, say one pointing at a JSONP answer of the API
+ * (`?callback=`, served as JavaScript from the same origin), is refused.
+ * Connections: this origin and its own WebSocket address only.
+ */
+const cspOf = (nonce: string, base: URL): string =>
+  [
+    "default-src 'self'",
+    `script-src 'nonce-${nonce}' 'strict-dynamic'`,
+    "object-src 'none'",
+    "img-src 'self' data: blob:",
+    "style-src 'self' 'unsafe-inline'",
+    `connect-src 'self' ${base.protocol === 'https:' ? 'wss' : 'ws'}://${base.host}`,
+    "frame-ancestors 'none'",
+    "base-uri 'none'",
+    "form-action 'self'",
+  ].join('; ')
+
+/** The built page's own script and preload tags, each given the answer's nonce. */
+const withNonce = (html: string, nonce: string): string => html.replace(/<(script|link rel="modulepreload")\b/g, `<$1 nonce="${nonce}"`)
 
 /** JSON safe inside a <script> element. */
 const scriptJson = (value: unknown): string => JSON.stringify(value).replace(/</g, '\\u003c')
 
 export const webClientRoutes = (domain: Domain): SvcRoute[] => {
   let template: Promise<string> | null = null
-  const page = async (_request: Request, h: ResponseToolkit) => {
+  const page = async (request: Request, h: ResponseToolkit) => {
     template ??= readFile(`${WEB_DIST}index.html`, 'utf8').catch(() => {
       template = null
       throw Boom.serverUnavailable('the web client is not built: run `npm run build`')
@@ -46,7 +61,8 @@ export const webClientRoutes = (domain: Domain): SvcRoute[] => {
     const app = await domain.apps.ensureWebClient()
     const { name, description, open_registration } = domain.config
     const settings = scriptJson({ name, description, client_id: app.client_id, open_registration })
-    const html = (await template)
+    const nonce = randomBytes(18).toString('base64')
+    const html = withNonce(await template, nonce)
       .replace(/<title>[^<]*<\/title>/, `<title>${esc(name)}</title>`)
       .replace(
         '</head>',
@@ -56,10 +72,11 @@ export const webClientRoutes = (domain: Domain): SvcRoute[] => {
       .response(html)
       .type('text/html; charset=utf-8')
       .header('Cache-Control', 'no-cache')
-      .header('Content-Security-Policy', CSP)
+      .header('Content-Security-Policy', cspOf(nonce, new URL(baseUrlOf(request))))
       .header('X-Frame-Options', 'DENY')
+      .header('Referrer-Policy', 'no-referrer')
   }
-  const pageRoute = (path: string): SvcRoute => ({ method: 'GET', path, rootOnly: true, svc: { token: 'none', raw: true }, handler: page })
+  const pageRoute = (path: string): SvcRoute => ({ method: 'GET', path, rootOnly: true, svc: { token: 'none', raw: true, rateAs: 'page' }, handler: page })
   return [
     pageRoute('/'),
     ...WEB_CLIENT_SECTIONS.flatMap((section) => [pageRoute(`/${section}`), pageRoute(`/${section}/{rest*}`)]),
@@ -67,7 +84,8 @@ export const webClientRoutes = (domain: Domain): SvcRoute[] => {
       method: 'GET',
       path: '/assets/{file}',
       rootOnly: true,
-      svc: { token: 'none', raw: true },
+      // Files, not calls: a page load fetches several, and a person reloading is not an API client.
+      svc: { token: 'none', raw: true, unlimited: true },
       options: {
         // Built file names carry a content hash: they never change, so browsers may keep them.
         cache: { privacy: 'public', expiresIn: 365 * 24 * 3600 * 1000 },

@@ -102,22 +102,25 @@ t.test('the page reads as nobody: a viewer blocked by the author still sees it',
   t.equal(res.statusCode, 200, 'the page takes no token')
 })
 
-t.test('the page counts against the same per-IP bucket as the user page', async (t) => {
+t.test('the page counts against the same per-address page bucket as the user page, not the API calls', async (t) => {
   const rate_limits = {
     enabled: true,
     authenticated: { limit: 6, window_s: 3600 },
     write: { limit: 3, window_s: 60 },
     unauthenticated: { limit: 3, window_s: 60 },
+    pages: { limit: 3, window_s: 60 },
   }
   const svc = await makeInstance(t, { rate_limits })
   const alice = await svc.person('alice')
   const hello = await post(svc, alice, { text: 'hello' })
   const fromIp = (url: string) => svc.server.inject({ url, remoteAddress: '198.51.100.7' })
-  t.equal((await fromIp('/@alice')).headers['x-ratelimit-remaining'], '2')
+  t.equal((await fromIp('/@alice')).statusCode, 200)
   const first = await fromIp(`/@alice/post/${hello.id}`)
   t.equal(first.statusCode, 200)
-  t.equal(first.headers['x-ratelimit-remaining'], '1')
+  t.notOk('x-ratelimit-remaining' in first.headers, 'a page reports no API bucket')
   await fromIp('/@alice')
   const refused = await fromIp(`/@alice/post/${hello.id}`)
   t.equal(refused.statusCode, 429)
+  t.match(refused.headers['content-type'], /^text\/html/, 'refused with a page')
+  t.equal((await fromIp('/stream/0/users/@alice')).headers['x-ratelimit-remaining'], '2', "the address's API calls are untouched")
 })

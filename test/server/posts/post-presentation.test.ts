@@ -60,7 +60,7 @@ t.test('a deleted post is shown stripped at once', async (t) => {
 })
 
 t.test('html, annotations and the host asked for apply to a post presented before', async (t) => {
-  const svc = await makeInstance(t)
+  const svc = await makeInstance(t, { allowed_hosts: ['social.example:8080'] })
   const alice = await svc.person('alice')
   const hello = (
     await svc.call('POST', '/posts', { token: alice.token, payload: { text: 'hello #svc', annotations: [{ type: 'net.example.x', value: { a: 1 } }] } })

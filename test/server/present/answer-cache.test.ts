@@ -108,7 +108,7 @@ t.test('a user’s posts, mentions and personal stream follow new posts at once'
 })
 
 t.test('a kept answer is the asking viewer’s own, at the address they asked', async (t) => {
-  const svc = await makeInstance(t)
+  const svc = await makeInstance(t, { allowed_hosts: ['svc.example'] })
   const [alice, bob] = await svc.people('alice', 'bob')
   const hello = await post(svc, alice, { text: 'hello' })
   await svc.call('POST', `/posts/${hello.id}/star`, { token: bob.token })

@@ -49,7 +49,7 @@ t.test('built files are served by their names, cached for good; anything else is
 })
 
 t.test('svc web signs people in only back to the root of the address the request reached', async (t) => {
-  const svc = await makeInstance(t)
+  const svc = await makeInstance(t, { allowed_hosts: ['svc.example'] })
   const web = await svc.domain.apps.ensureWebClient()
   t.equal((await svc.domain.apps.ensureWebClient()).id, web.id, 'registered once')
   const authorize = (redirect: string, host = '127.0.0.1:0') =>
@@ -58,7 +58,8 @@ t.test('svc web signs people in only back to the root of the address the request
       headers: { host },
     })
   t.equal((await authorize('http://127.0.0.1:0/')).statusCode, 200, 'its own root: the sign-in page')
-  t.equal((await authorize('http://svc.example/', 'svc.example')).statusCode, 200, 'whatever the address it is reached at')
+  t.equal((await authorize('http://svc.example/', 'svc.example')).statusCode, 200, 'at a name the operator allowed too')
+  t.equal((await authorize('http://evil.example/', 'evil.example')).statusCode, 400, 'never at a Host the visitor wrote')
   for (const elsewhere of ['http://evil.example/', 'http://127.0.0.1:0/home', 'http://127.0.0.1:1/', 'https://127.0.0.1:0/']) {
     const res = await authorize(elsewhere)
     t.equal(res.statusCode, 400, `not ${elsewhere}`)
@@ -67,4 +68,34 @@ t.test('svc web signs people in only back to the root of the address the request
     `/oauth/authenticate?${new URLSearchParams({ client_id: svc.app.client_id, response_type: 'token', redirect_uri: 'http://127.0.0.1:0/', scope: 'basic' })}`,
   )
   t.equal(other.statusCode, 400, 'another app may not borrow that rule')
+})
+
+const directive = (csp: string, name: string): string | undefined =>
+  csp
+    .split(';')
+    .map((d) => d.trim())
+    .find((d) => d.startsWith(`${name} `))
+
+t.test('the page runs only its own scripts, by a nonce new for each answer, and connects only to its own address', async (t) => {
+  const svc = await makeInstance(t)
+  const [one, two] = [await svc.server.inject('/'), await svc.server.inject('/home')]
+  const nonces = [one, two].map((res) => {
+    const csp = String(res.headers['content-security-policy'])
+    const scripts = directive(csp, 'script-src') ?? ''
+    const nonce = /^script-src 'nonce-([A-Za-z0-9+/=]{24})' 'strict-dynamic'$/.exec(scripts)?.[1]
+    t.ok(nonce, `script-src names a nonce and no source of its own: ${scripts}`)
+    const tags = [...res.payload.matchAll(/<script\b[^>]*>/g)].map((m) => m[0]).filter((tag) => !tag.includes('application/json'))
+    t.ok(tags.length >= 1, 'the built page has its script')
+    for (const tag of tags) t.match(tag, `nonce="${nonce}"`, 'each of its scripts carries the nonce')
+    t.equal(directive(csp, 'connect-src'), "connect-src 'self' ws://127.0.0.1:0", 'its own origin and its own WebSocket, not any ws: or wss: host')
+    t.equal(directive(csp, 'frame-ancestors'), "frame-ancestors 'none'")
+    t.equal(directive(csp, 'object-src'), "object-src 'none'")
+    t.equal(res.headers['x-content-type-options'], 'nosniff')
+    t.equal(res.headers['referrer-policy'], 'no-referrer')
+    return nonce
+  })
+  t.not(nonces[0], nonces[1], 'a new nonce for each answer')
+  const secure = await makeInstance(t, { public_url: 'https://svc.example' })
+  const csp = String((await secure.server.inject({ url: '/', headers: { host: 'evil.example' } })).headers['content-security-policy'])
+  t.equal(directive(csp, 'connect-src'), "connect-src 'self' wss://svc.example", 'over https, the secure WebSocket of the public address')
 })
