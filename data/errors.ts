@@ -14,17 +14,21 @@ export interface DomainErrorOptions {
   slug?: string
   /** Extra detail for logs only; never sent to clients. */
   cause?: unknown
+  /** For `rate_limited`: whole seconds until trying again may succeed (HTTP's `Retry-After`). */
+  retryAfter?: number
 }
 
 export class DomainError extends Error {
   readonly code: ErrorCode
   readonly slug?: string
+  readonly retryAfter?: number
 
   constructor(code: ErrorCode, message: string, options: DomainErrorOptions = {}) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause })
     this.name = 'DomainError'
     this.code = code
     this.slug = options.slug
+    if (options.retryAfter !== undefined) this.retryAfter = options.retryAfter
   }
 }
 

@@ -141,20 +141,23 @@ export const envelopePlugin: Plugin<void> = {
         for (const [k, v] of Object.entries((response as ResponseObject).headers)) res.header(k, String(v))
         return res
       }
+      // A domain error that knows when trying again may succeed says so, whichever body it gets.
+      const retry = (res: ResponseObject): ResponseObject =>
+        isDomainError(response) && response.retryAfter !== undefined ? res.header('Retry-After', String(response.retryAfter)) : res
       const own = svc?.raw ? svc.errorBody?.(response) : null
-      if (own) return h.response(own.body).code(own.status).header('Cache-Control', 'no-store')
+      if (own) return retry(h.response(own.body).code(own.status).header('Cache-Control', 'no-store'))
       let err: Boom.Boom = response
       if (isDomainError(err)) err = Boom.boomify(err, { statusCode: errorStatus[err.code] })
       const allow = err.output.statusCode === 404 && request.route.path === '/{p*}' ? allowedMethods(request.server, request.path) : []
       const body: Envelope = { meta: errorMeta(err, request) }
       if (allow.length > 0) body.meta = { ...body.meta, code: 405, error_message: `Method not allowed. Please use: ${allow.join(',')}` }
       if (svc?.raw && request.route.path !== '/{p*}') {
-        return h.response(body).code(body.meta.code as number)
+        return retry(h.response(body).code(body.meta.code as number))
       }
       const res = render(request, h, body, body.meta.code as number)
       if (allow.length > 0) res.header('Allow', allow.join(','))
       for (const [k, v] of Object.entries(err.output.headers)) res.header(k, String(v))
-      return res
+      return retry(res)
     })
     // A catch-all so that unknown paths and wrong methods get the envelope.
     server.route({
