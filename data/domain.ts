@@ -14,6 +14,8 @@ import { AppService } from './auth/apps.js'
 import { DelegationService } from './auth/delegation.js'
 import { OAuthService } from './auth/oauth.js'
 import { SignInFlow } from './auth/sign-in-flow.js'
+import { memoryGuardCounters, redisGuardCounters, SignInGuard } from './auth/sign-in-guard.js'
+import { PASSWORD_COST, PasswordHasher } from './security/passwords.js'
 import { ExploreService } from './explore/explore.js'
 import { FilterService } from './filters/filters.js'
 import { FileBytes } from './files/file-bytes.js'
@@ -138,6 +140,13 @@ export interface OpenDomainOptions extends FileStoreOptions {
   bus?: string
   /** Search the bundled GeoNames cities too (default true; tests that need only their own places leave them out, as loading them takes seconds). */
   bundledPlaces?: boolean
+  /**
+   * scrypt's N for new password hashes (a power of 2; default
+   * `PASSWORD_COST.N`, 2^17). Tests lower it: they make hundreds of accounts.
+   * Deliberately neither a config key nor an environment variable, so no
+   * deployment weakens its hashes by mistake.
+   */
+  passwordCost?: number
 }
 
 /**
@@ -165,7 +174,8 @@ export async function openDomain(dataDir: string, options: OpenDomainOptions = {
     throw err
   }
   const events = await EventLog.open(store, config.events)
-  const { domain, moderated } = wireDomainParts(dataDir, config, store, events, { bundledPlaces: options.bundledPlaces ?? true, node, bus })
+  const passwords = new PasswordHasher({ ...PASSWORD_COST, N: options.passwordCost ?? PASSWORD_COST.N })
+  const { domain, moderated } = wireDomainParts(dataDir, config, store, events, { bundledPlaces: options.bundledPlaces ?? true, node, bus, passwords })
   // Before any request: every post filter asks it.
   await moderated.load(store.read)
   // A fresh store starts with the explore streams App.net shipped.
@@ -195,13 +205,20 @@ function wireDomainParts(
   config: InstanceConfig,
   store: Store,
   events: EventLog,
-  { bundledPlaces = true, node = SOLE_NODE, bus = null }: { bundledPlaces?: boolean; node?: Node; bus?: Bus | null } = {},
+  {
+    bundledPlaces = true,
+    node = SOLE_NODE,
+    bus = null,
+    passwords = new PasswordHasher(),
+  }: { bundledPlaces?: boolean; node?: Node; bus?: Bus | null; passwords?: PasswordHasher } = {},
 ): { domain: Domain; moderated: ModeratedUsers } {
   const imagesDir = join(dataDir, 'images')
   const moderated = new ModeratedUsers(events)
   const scanGate = new ScanGate(config.search.concurrent_scans)
-  const users = new UserService(store)
-  const apps = new AppService(store)
+  const users = new UserService(store, passwords)
+  // Guessing is counted once for the instance: in Redis when nodes share a bus.
+  const signInGuard = new SignInGuard(bus ? redisGuardCounters(bus) : memoryGuardCounters)
+  const apps = new AppService(store, signInGuard)
   const fileLinks = new FileLinks(config.session_secret)
   const places = new PlaceService(placesDirOf(dataDir), { bundled: bundledPlaces })
   const replacer = new AnnotationReplacer(store, fileLinks, users, places)
@@ -217,7 +234,7 @@ function wireDomainParts(
   const files = new FileService(store, new FileBytes(join(dataDir, 'files')), config.limits, fileLinks, replacer, grants)
   const tokens = new TokenService(store, config.limits, (userId) => files.usedBy(userId))
   const delegation = new DelegationService(store, apps, tokens)
-  const oauth = new OAuthService(store, apps, users, tokens, delegation, config)
+  const oauth = new OAuthService(store, apps, users, tokens, delegation, config, signInGuard)
   const postViews = new PostViewService(store)
   const messageViews = new MessageViewService(store)
   const postStreams = new PostStreamService(store, posts, users, markers, moderated)
@@ -248,7 +265,7 @@ function wireDomainParts(
     config,
     events,
     users,
-    moderation: new ModerationService(store, files.bytes),
+    moderation: new ModerationService(store, passwords, files.bytes),
     profiles: new ProfileService(store, users, replacer),
     userSearch: new UserSearchService(store, scanGate),
     userImages: new UserImageService(store, imagesDir),

@@ -5,6 +5,7 @@ import { hashSecret, newSecret } from '../security/secrets.js'
 import type { Store } from '../store/port.js'
 import { isoNow } from '../time.js'
 import { timingSafeEqual } from 'node:crypto'
+import type { SignInGuard } from './sign-in-guard.js'
 import { revokeAllTokens } from './tokens.js'
 
 export interface CreateAppInput {
@@ -20,7 +21,10 @@ export const WEB_CLIENT_NAME = 'svc web'
 const sameHash = (a: string, b: string): boolean => a.length === b.length && timingSafeEqual(Buffer.from(a), Buffer.from(b))
 
 export class AppService {
-  constructor(private readonly store: Store) {}
+  constructor(
+    private readonly store: Store,
+    private readonly guard: SignInGuard,
+  ) {}
 
   /**
    * Registers an app. Answers the row and the client secret and the
@@ -68,8 +72,8 @@ export class AppService {
     return this.store.read.apps.get(id)
   }
 
-  /** The app whose client_id and secret match; `password_grant` also accepts the password-grant secret. */
-  async authenticate(clientId: string, secret: string, options: { passwordGrant?: boolean } = {}): Promise<AppRow | null> {
+  /** The app whose client_id and secret match; `password_grant` also accepts the password-grant secret. Unguarded: `verify` is the way in. */
+  private async match(clientId: string, secret: string, options: { passwordGrant?: boolean } = {}): Promise<AppRow | null> {
     const app = await this.byClientId(clientId)
     if (!app) return null
     const hash = hashSecret(secret)
@@ -79,13 +83,14 @@ export class AppService {
   }
 
   /**
-   * Like `authenticate`, for grants that must not go on without the client:
-   * answers the app. Errors: `unauthenticated` with slug `invalid-client`
-   * (unknown client_id or wrong secret; one message for both, so the answer
-   * does not tell which client ids exist).
+   * Checks a client's credentials for grants that must not go on without
+   * the client: answers the app. Each check is a guess from `address` (see `SignInGuard`).
+   * Errors: `unauthenticated` with slug `invalid-client` (unknown client_id or
+   * wrong secret; one message for both, so the answer does not tell which
+   * client ids exist), `rate_limited` (too many wrong ones from `address`).
    */
-  async verify(clientId: string, secret: string, options: { passwordGrant?: boolean } = {}): Promise<AppRow> {
-    const app = await this.authenticate(clientId, secret, options)
+  async verify(clientId: string, secret: string, address: string, options: { passwordGrant?: boolean } = {}): Promise<AppRow> {
+    const app = await this.guard.attempt({ address }, () => this.match(clientId, secret, options))
     if (!app) throw new DomainError('unauthenticated', 'Client authentication failed: unknown client_id or wrong secret.', { slug: 'invalid-client' })
     return app
   }

@@ -52,12 +52,14 @@ export class DelegationService {
 
   /**
    * Checks a delegate token presented by the client `clientId` (with its
-   * secret) and answers the facts of the user token it was minted from.
+   * secret, a guess from `address` as `AppService.verify` counts it) and
+   * answers the facts of the user token it was minted from.
    * Errors: `unauthenticated` (wrong client credentials, unknown or expired
-   * delegate token, a token minted for another client, a revoked user token).
+   * delegate token, a token minted for another client, a revoked user token),
+   * `rate_limited` (too many wrong client secrets from `address`).
    */
-  async verify(input: { client_id: string; client_secret: string; delegate_token: string }): Promise<TokenInfo> {
-    await this.apps.verify(input.client_id, input.client_secret)
+  async verify(input: { client_id: string; client_secret: string; delegate_token: string }, address: string): Promise<TokenInfo> {
+    await this.apps.verify(input.client_id, input.client_secret, address)
     const row = await this.store.read.delegate_tokens.one('hash', hashSecret(input.delegate_token))
     if (!row || row.delegate_client_id !== input.client_id || Date.parse(row.expires_at) <= Date.now()) throw notValid()
     const token = await this.store.read.tokens.get(row.token_id)

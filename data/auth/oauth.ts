@@ -14,9 +14,10 @@ import { isoNow } from '../time.js'
 import type { Viewer } from '../viewer.js'
 import type { AppService } from './apps.js'
 import type { DelegationService } from './delegation.js'
+import type { SignInGuard } from './sign-in-guard.js'
 import { accountSuspended, parseScopes, type Scope, type TokenInfo, type TokenService } from './tokens.js'
 import { isModerated } from '../users/moderated-users.js'
-import type { UserService } from '../users/users.js'
+import type { SessionClaim, UserService } from '../users/users.js'
 
 export const CODE_TTL_MS = 10 * 60 * 1000
 
@@ -68,6 +69,7 @@ export class OAuthService {
     private readonly tokens: TokenService,
     private readonly delegation: DelegationService,
     private readonly settings: OAuthSettings,
+    private readonly guard: SignInGuard,
   ) {}
 
   /** Is anyone allowed to create an account at /signup? */
@@ -103,12 +105,12 @@ export class OAuthService {
   /**
    * The signed-in user's answer on the consent page: where the browser goes
    * next (as `approve` or `deny`). Errors: as `prepare`; `unauthenticated`
-   * when the account is gone or was suspended.
+   * when the session no longer holds (`UserService.sessionUser`).
    */
-  async decide(request: AuthorizationRequest, userId: number, approved: boolean): Promise<string> {
+  async decide(request: AuthorizationRequest, session: SessionClaim, approved: boolean): Promise<string> {
     const authorization = await this.prepare(request)
-    const user = await this.users.get(userId)
-    if (!user || isModerated(user)) throw new DomainError('unauthenticated', 'Please sign in again.')
+    const user = await this.users.sessionUser(session)
+    if (!user) throw new DomainError('unauthenticated', 'Please sign in again.')
     return approved ? this.approve(user, authorization) : this.deny(authorization)
   }
 
@@ -163,24 +165,27 @@ export class OAuthService {
   }
 
   /**
-   * The token endpoint: one call per grant type. Answers a new access token
-   * with its facts, or a delegate token.
+   * The token endpoint: one call per grant type, for a request from
+   * `address` (client secrets and passwords checked are guesses from there,
+   * see `SignInGuard`). Answers a new access token with its facts, or a
+   * delegate token.
    * Errors: `unauthenticated` slug `invalid-client` (client credentials) or
-   * `invalid-grant` (wrong username/password); `invalid` slugs
+   * `invalid-grant` (wrong username/password); `rate_limited` (too many wrong
+   * guesses from `address` or at the account); `invalid` slugs
    * `unsupported-grant-type`, `invalid-request` (a field missing),
    * `invalid-grant` (unknown code, or one for another client or redirect URI),
    * `code-used` (which also revokes the token the code gave), `token-expired`,
    * `redirect-uri-required`; plus those of `DelegationService.mint`. Emits the
    * token events of `TokenService`.
    */
-  async grant(input: GrantInput, viewer: Viewer): Promise<GrantResult> {
+  async grant(input: GrantInput, viewer: Viewer, address: string): Promise<GrantResult> {
     switch (input.grant_type) {
       case 'authorization_code':
-        return this.exchangeCode(input)
+        return this.exchangeCode(input, address)
       case 'password':
-        return this.passwordGrant(input)
+        return this.passwordGrant(input, address)
       case 'client_credentials': {
-        const app = await this.client(input, false)
+        const app = await this.client(input, false, address)
         return this.answer(await this.tokens.issueAppToken(app))
       }
       case 'delegate':
@@ -191,12 +196,14 @@ export class OAuthService {
   }
 
   /**
-   * Signs a user in with username and password (the sign-in page, the password grant).
+   * Signs a user in with username and password (the sign-in page, the password grant), a guess from `address`
+   * at the account `username` (see `SignInGuard`; a success clears the account's failures).
    * Errors: `invalid` slug `invalid-grant` (a 400, as RFC 6749 §5.2 answers a bad grant; the client itself was fine),
-   * `forbidden` slug `account-suspended` (right password, suspended account).
+   * `forbidden` slug `account-suspended` (right password, suspended account), `rate_limited` (with `retryAfter`:
+   * too many failures from `address` or at the account; the password was not checked).
    */
-  async signIn(username: string, password: string): Promise<UserRow> {
-    const user = await this.users.checkPassword(username, password)
+  async signIn(username: string, password: string, address: string): Promise<UserRow> {
+    const user = await this.guard.attempt({ address, account: username }, () => this.users.checkPassword(username, password))
     if (!user) throw oauthError('invalid', 'invalid-grant', 'Authentication failed: wrong username or password.')
     if (isModerated(user)) throw accountSuspended()
     return user
@@ -213,20 +220,20 @@ export class OAuthService {
     return this.users.create({ username: input.username, password: input.password, name: input.name || undefined, type: 'human' })
   }
 
-  private async client(input: GrantInput, passwordGrant: boolean): Promise<AppRow> {
+  private async client(input: GrantInput, passwordGrant: boolean, address: string): Promise<AppRow> {
     const clientId = need(input.client_id, 'client_id')
     const secret = passwordGrant ? (input.password_grant_secret ?? input.client_secret) : input.client_secret
-    return this.apps.verify(clientId, need(secret, passwordGrant ? 'client_secret or password_grant_secret' : 'client_secret'), { passwordGrant })
+    return this.apps.verify(clientId, need(secret, passwordGrant ? 'client_secret or password_grant_secret' : 'client_secret'), address, { passwordGrant })
   }
 
-  private async passwordGrant(input: GrantInput): Promise<GrantResult> {
-    const app = await this.client(input, true)
-    const user = await this.signIn(need(input.username, 'username'), need(input.password, 'password'))
+  private async passwordGrant(input: GrantInput, address: string): Promise<GrantResult> {
+    const app = await this.client(input, true, address)
+    const user = await this.signIn(need(input.username, 'username'), need(input.password, 'password'), address)
     return this.answer(await this.tokens.issueUserToken(app, user, parseScopes(input.scope)))
   }
 
-  private async exchangeCode(input: GrantInput): Promise<GrantResult> {
-    const app = await this.client(input, false)
+  private async exchangeCode(input: GrantInput, address: string): Promise<GrantResult> {
+    const app = await this.client(input, false, address)
     const code = need(input.code, 'code')
     if (!input.redirect_uri) throw oauthError('invalid', 'redirect-uri-required', 'redirect_uri is required to exchange a code')
     const now = Date.now()

@@ -7,8 +7,7 @@
  */
 import { isDomainError } from '../errors.js'
 import type { UserRow } from '../model/user.js'
-import type { UserService } from '../users/users.js'
-import { isModerated } from '../users/moderated-users.js'
+import { sessionEpochOf, type SessionClaim, type UserService } from '../users/users.js'
 import type { Authorization, AuthorizationRequest, OAuthService } from './oauth.js'
 
 export type FlowMode = 'authenticate' | 'authorize'
@@ -22,21 +21,36 @@ export interface FlowInput {
   request: AuthorizationRequest
   /** The user the visitor's session is signed in as, if any. */
   userId?: number
+  /** The credential generation the session was signed in under (absent: 0); a stale one reads as signed out. */
+  epoch?: number
+  /** Where the visitor's request came from: a password tried is a guess from there. */
+  address: string
   action: FlowAction
   /** App.net's `adnview`: `appstore` hides the sign-up link, as App.net did for apps sold in app stores. */
   view?: string
 }
 
+/** Why the last sign-in failed, and what was typed; `retryAfter` (seconds) when it was refused for too many failures. */
+export interface SignInFailure {
+  message: string
+  username: string
+  retryAfter?: number
+}
+
 /** What the browser flow shows or does next. */
 export type FlowStep =
-  | { kind: 'sign-in'; authorization: Authorization; offerSignUp: boolean; failed?: { message: string; username: string } }
+  | { kind: 'sign-in'; authorization: Authorization; offerSignUp: boolean; failed?: SignInFailure }
   | { kind: 'consent'; authorization: Authorization; user: UserRow }
   | { kind: 'redirect'; location: string }
 
 export interface FlowOutcome {
   step: FlowStep
-  /** The session starts over (a new CSRF token), signed in as `userId` or signed out without one; absent: it stays as it is. */
-  newSession?: { userId?: number }
+  /**
+   * The session starts over (a new CSRF token), signed in as `userId` under
+   * credential generation `epoch`, or signed out without them; absent: it
+   * stays as it is.
+   */
+  newSession?: { userId?: number; epoch?: number }
 }
 
 export type SignUpOutcome = { kind: 'signed-up'; user: UserRow; next?: string } | { kind: 'retry'; message: string }
@@ -53,40 +67,50 @@ export class SignInFlow {
   }
 
   /**
-   * The step after `input.action`. Signing in with a wrong password shows
-   * the sign-in step again with `failed`; approving or denying while signed
-   * out leads to the sign-in step. At `authenticate`, a signed-in user who
-   * already granted every asked scope goes straight back to the client (as
-   * `OAuthService.approve`). Errors: as `OAuthService.prepare` (the request
-   * itself is wrong: no redirect may happen); `unauthenticated` when the
-   * session's account is gone at approval. Emits the token events of an
+   * The step after `input.action`. A session whose account is gone or
+   * suspended, or whose password was reset or which was suspended since it
+   * signed in, is over: it reads as signed out and starts over without a
+   * user. Signing in with a wrong password, or too often
+   * (`failed.retryAfter`), shows the sign-in step again with `failed`;
+   * approving or denying while signed out leads to the sign-in step. At
+   * `authenticate`, a signed-in user who already granted every asked scope
+   * goes straight back to the client (as `OAuthService.approve`).
+   * Errors: as `OAuthService.prepare` (the request itself is wrong: no
+   * redirect may happen); `unauthenticated` when the session's account
+   * stopped holding during approval. Emits the token events of an
    * implicit-flow approval. A suspended account's right password shows the
    * sign-in step again, saying it is suspended.
    */
   async next(input: FlowInput): Promise<FlowOutcome> {
     const { action } = input
+    const claim: SessionClaim | null = input.userId === undefined ? null : { userId: input.userId, epoch: input.epoch ?? 0 }
+    const user = claim ? await this.users.sessionUser(claim) : null
+    // A session that no longer holds ends, unless this step starts another anyway.
+    const ended = claim !== null && user === null ? { newSession: {} } : {}
     switch (action.kind) {
       case 'view':
-        return { step: await this.step(input, input.userId) }
+        return { step: await this.step(input, user), ...ended }
       case 'sign_out':
-        return { step: await this.step(input, undefined), newSession: {} }
+        return { step: await this.step(input, null), newSession: {} }
       case 'approve':
       case 'deny': {
-        if (input.userId === undefined) return { step: await this.step(input, undefined) }
-        return { step: { kind: 'redirect', location: await this.oauth.decide(input.request, input.userId, action.kind === 'approve') } }
+        if (!user || !claim) return { step: await this.step(input, null), ...ended }
+        return { step: { kind: 'redirect', location: await this.oauth.decide(input.request, claim, action.kind === 'approve') } }
       }
       case 'sign_in': {
-        let failure = 'Wrong username or password.'
-        const user = await this.oauth.signIn(action.username, action.password).catch((err: unknown) => {
-          if (!isDomainError(err) || (err.slug !== 'invalid-grant' && err.slug !== 'account-suspended')) return Promise.reject(err)
-          if (err.slug === 'account-suspended') failure = err.message
+        let failed: SignInFailure = { message: 'Wrong username or password.', username: action.username }
+        const signedIn = await this.oauth.signIn(action.username, action.password, input.address).catch((err: unknown) => {
+          if (!isDomainError(err)) return Promise.reject(err)
+          if (err.code === 'rate_limited') failed = { ...failed, message: err.message, retryAfter: err.retryAfter }
+          else if (err.slug === 'account-suspended') failed = { ...failed, message: err.message }
+          else if (err.slug !== 'invalid-grant') return Promise.reject(err)
           return null
         })
-        if (!user) {
-          const step = await this.step(input, undefined)
-          return { step: step.kind === 'sign-in' ? { ...step, failed: { message: failure, username: action.username } } : step }
+        if (!signedIn) {
+          const step = await this.step(input, null)
+          return { step: step.kind === 'sign-in' ? { ...step, failed } : step, ...ended }
         }
-        return { step: await this.step(input, user.id), newSession: { userId: user.id } }
+        return { step: await this.step(input, signedIn), newSession: { userId: signedIn.id, epoch: sessionEpochOf(signedIn) } }
       }
     }
   }
@@ -108,11 +132,8 @@ export class SignInFlow {
     }
   }
 
-  private async step(input: FlowInput, userId: number | undefined): Promise<FlowStep> {
+  private async step(input: FlowInput, user: UserRow | null): Promise<FlowStep> {
     const authorization = await this.oauth.prepare(input.request)
-    const found = userId === undefined ? null : await this.users.get(userId)
-    // A session of an account suspended since is signed out.
-    const user = found && !isModerated(found) ? found : null
     if (!user) return { kind: 'sign-in', authorization, offerSignUp: this.signUpOpen && input.view !== 'appstore' }
     if (input.mode === 'authenticate' && (await this.oauth.alreadyGranted(user, authorization))) {
       return { kind: 'redirect', location: await this.oauth.approve(user, authorization) }

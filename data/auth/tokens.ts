@@ -11,6 +11,7 @@ import { pair } from '../store/schema.js'
 import { isoNow } from '../time.js'
 import type { Viewer } from '../viewer.js'
 import { isModerated } from '../users/moderated-users.js'
+import { sessionEpochOf } from '../users/users.js'
 
 export const SCOPES = ['basic', 'stream', 'write_post', 'follow', 'update_profile', 'public_messages', 'messages', 'files', 'export'] as const
 export type Scope = (typeof SCOPES)[number]
@@ -108,7 +109,8 @@ export class TokenService {
    * and the row. Emits `token.authorized` when the user had not authorized the
    * app before, `token.scopes_changed` when the scopes differ from before.
    * Errors: `forbidden` slug `account-suspended` (suspended or deleted),
-   * `not_found` (the app was deleted).
+   * `unauthenticated` (its password was reset, or it was suspended and
+   * restored, since `user` was read), `not_found` (the app was deleted).
    */
   async issueUserToken(app: AppRow, user: UserRow, scopes: readonly string[]): Promise<{ access_token: string; token: TokenRow }> {
     const access_token = newSecret()
@@ -117,6 +119,10 @@ export class TokenService {
       // Read again in the transaction: a suspension or deletion that committed since the caller read them wins.
       const current = await tx.users.get(user.id)
       if (!current || isModerated(current)) throw accountSuspended()
+      // Whoever proved the credentials of an earlier generation is signed out with it.
+      if (sessionEpochOf(current) !== sessionEpochOf(user)) {
+        throw new DomainError('unauthenticated', 'The account was signed out everywhere meanwhile: sign in again.')
+      }
       if (!(await tx.apps.get(app.id))) throw new DomainError('not_found', `app ${app.client_id} was deleted`)
       const [prevId] = await tx.tokens.ids('app_user', pair(app.id, user.id), { limit: 1 })
       const previous = prevId === undefined ? null : await tx.tokens.get(prevId)

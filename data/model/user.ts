@@ -19,6 +19,12 @@ export interface UserRow {
   name: string
   /** scrypt hash, `scrypt$N$r$p$salt$hash`; absent for accounts that cannot sign in. */
   password_hash?: string
+  /**
+   * The account's credential generation (absent: 0), raised by a password
+   * reset and a suspension: a sign-in session carries the one it began
+   * under and ends when they differ.
+   */
+  session_epoch?: number
   type: UserType
   locale: string
   timezone: string

@@ -10,12 +10,12 @@ import { notFound } from '../errors.js'
 import type { UserRow } from '../model/user.js'
 import { revokeAllTokens } from '../auth/tokens.js'
 import { deletePostIn } from '../posts/posts.js'
-import { hashPassword } from '../security/secrets.js'
+import type { PasswordHasher } from '../security/passwords.js'
 import type { Store, Tx } from '../store/port.js'
 import { isoNow } from '../time.js'
 import type { FileBytes } from '../files/file-bytes.js'
 import { storedNames } from '../files/files.js'
-import { checkPasswordRule } from './users.js'
+import { checkPasswordRule, sessionEpochOf } from './users.js'
 
 /** Rows removed per transaction while an account is deleted. */
 export const DELETE_BATCH = 200
@@ -25,14 +25,17 @@ const ALL = Number.MAX_SAFE_INTEGER
 export class ModerationService {
   constructor(
     private readonly store: Store,
+    private readonly passwords: PasswordHasher,
     /** Where the files' bytes live: a deleted account's go with its rows. */
     private readonly fileBytes?: Pick<FileBytes, 'remove'>,
   ) {}
 
   /**
    * Suspends the account: from the commit on it cannot sign in or use a
-   * token, and its posts are hidden from everyone. Then every token of it is
-   * revoked (in batches) and its pending authorization codes are dropped.
+   * token, its sign-in sessions are over for good (lifting the suspension
+   * does not bring them back), and its posts are hidden from everyone. Then
+   * every token of it is revoked (in batches) and its pending authorization
+   * codes are dropped.
    * Suspending twice answers the row again. Answers the suspended row.
    * Errors: `not_found` (unknown or deleted). Emits `user.suspended` (once),
    * `token.deauthorized` per token.
@@ -42,7 +45,7 @@ export class ModerationService {
       const row = await liveAccount(tx, userId)
       for (const id of await tx.auth_codes.ids('user', userId, { limit: ALL })) tx.auth_codes.remove(id)
       if (row.suspended_at !== undefined) return row
-      const user = tx.users.put({ ...row, suspended_at: isoNow() })
+      const user = tx.users.put({ ...row, suspended_at: isoNow(), session_epoch: sessionEpochOf(row) + 1 })
       tx.emit('user.suspended', { user })
       return user
     })
@@ -67,14 +70,20 @@ export class ModerationService {
   }
 
   /**
-   * Sets a new password (the account rules apply) and revokes every token
-   * of the account, so whoever held the old password is out. Answers the row.
+   * Sets a new password (the account rules apply) and signs the account out
+   * everywhere, so whoever held the old password is out: its sign-in
+   * sessions end and its pending authorization codes go at the commit, then
+   * every token of it is revoked. Answers the row.
    * Errors: `invalid` (password rules), `not_found`. Emits `token.deauthorized` per token.
    */
   async resetPassword(userId: number, password: string): Promise<UserRow> {
     checkPasswordRule(password)
-    const password_hash = await hashPassword(password)
-    const user = await this.store.transact(async (tx) => tx.users.put({ ...(await liveAccount(tx, userId)), password_hash }))
+    const password_hash = await this.passwords.hash(password)
+    const user = await this.store.transact(async (tx) => {
+      const row = await liveAccount(tx, userId)
+      for (const id of await tx.auth_codes.ids('user', userId, { limit: ALL })) tx.auth_codes.remove(id)
+      return tx.users.put({ ...row, password_hash, session_epoch: sessionEpochOf(row) + 1 })
+    })
     await revokeAllTokens(this.store, 'user', userId)
     return user
   }

@@ -1,10 +1,11 @@
 /**
  * Accounts: creation with username rules and a hashed password, lookup by id,
- * `me` or `@username`.
+ * `me` or `@username`, password checks, and whether a sign-in session still
+ * holds.
  */
 import { DomainError, invalid, notFound } from '../errors.js'
 import type { UserRow, UserType } from '../model/user.js'
-import { hashPassword, verifyPassword } from '../security/secrets.js'
+import type { PasswordHasher } from '../security/passwords.js'
 import type { Store } from '../store/port.js'
 import { NAME_MAX_LENGTH, PASSWORD_MIN_LENGTH, USERNAME_MAX_LENGTH } from '../limits.js'
 import { isoNow } from '../time.js'
@@ -18,6 +19,18 @@ export function checkPasswordRule(password: string): void {
   if (password.length < PASSWORD_MIN_LENGTH) throw invalid(`password must be at least ${PASSWORD_MIN_LENGTH} characters`)
 }
 
+/** The lookup key of a username as typed: case-insensitive, with or without its `@`. */
+export const usernameKey = (username: string): string => username.replace(/^@/, '').toLowerCase()
+
+/** What a sign-in session holds: who signed in, under which credential generation of the account. */
+export interface SessionClaim {
+  userId: number
+  epoch: number
+}
+
+/** The credential generation a session that begins now carries (see `UserRow.session_epoch`). */
+export const sessionEpochOf = (user: UserRow): number => user.session_epoch ?? 0
+
 export interface CreateUserInput {
   username: string
   password?: string
@@ -28,7 +41,10 @@ export interface CreateUserInput {
 }
 
 export class UserService {
-  constructor(private readonly store: Store) {}
+  constructor(
+    private readonly store: Store,
+    private readonly passwords: PasswordHasher,
+  ) {}
 
   /**
    * Creates an account. Usernames are case-insensitive and kept lower-cased.
@@ -43,7 +59,7 @@ export class UserService {
     if (input.password !== undefined) checkPasswordRule(input.password)
     const name = input.name ?? username
     if ([...name].length > NAME_MAX_LENGTH) throw invalid(`name is longer than ${NAME_MAX_LENGTH} characters`)
-    const password_hash = input.password === undefined ? undefined : await hashPassword(input.password)
+    const password_hash = input.password === undefined ? undefined : await this.passwords.hash(input.password)
     const user = await this.store.transact(async (tx) => {
       if (await tx.users.one('username', username)) throw new DomainError('conflict', `username ${username} is taken`)
       const user = tx.users.insert({
@@ -80,7 +96,7 @@ export class UserService {
   }
 
   byUsername(username: string): Promise<UserRow | null> {
-    return this.store.read.users.one('username', username.replace(/^@/, '').toLowerCase())
+    return this.store.read.users.one('username', usernameKey(username))
   }
 
   /**
@@ -107,10 +123,36 @@ export class UserService {
     return user && !isModerated(user) ? user : null
   }
 
-  /** Checks a username/password pair; answers the user, or null. */
+  /**
+   * Checks a username/password pair; answers the user, or null. Every answer
+   * costs one password hash, whether the account exists, has a password or
+   * not. A right password stored below the current hashing cost is hashed
+   * again and stored (the row answered carries the new hash).
+   */
   async checkPassword(username: string, password: string): Promise<UserRow | null> {
     const user = await this.byUsername(username)
-    if (!user || !(await verifyPassword(password, user.password_hash))) return null
-    return user
+    const { ok, stale } = await this.passwords.verify(password, user?.password_hash)
+    if (!user || !ok) return null
+    return stale ? this.rehash(user, password) : user
+  }
+
+  /**
+   * The account a sign-in session still speaks for: null when it is gone or
+   * suspended, or when its password was reset or it was suspended since the
+   * session began (another credential generation).
+   */
+  async sessionUser(claim: SessionClaim): Promise<UserRow | null> {
+    const user = await this.get(claim.userId)
+    return user && !isModerated(user) && sessionEpochOf(user) === claim.epoch ? user : null
+  }
+
+  /** Stores a new hash of `password`, unless the password was reset meanwhile: then the one proved is no longer the account's (null). */
+  private async rehash(user: UserRow, password: string): Promise<UserRow | null> {
+    const password_hash = await this.passwords.hash(password)
+    return this.store.transact(async (tx) => {
+      const current = await tx.users.get(user.id)
+      if (!current || current.password_hash !== user.password_hash) return null
+      return tx.users.put({ ...current, password_hash })
+    })
   }
 }

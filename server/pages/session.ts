@@ -1,9 +1,12 @@
 /**
  * The web sign-in state of the OAuth pages: one cookie holding the signed-in
- * user (if any), a CSRF token the forms echo, and an expiry. hapi's own
- * cookie state seals it with iron (encrypted and authenticated) under the
- * instance's `session_secret`; a cookie that does not unseal is ignored and
- * cleared, so a tampered or foreign one reads as signed out.
+ * user (if any) with the credential generation of the account it signed in
+ * under (the domain ends the session once the account's moves on: a
+ * password reset, a suspension), a CSRF token the forms echo, and an
+ * expiry. hapi's own cookie state seals it with iron (encrypted and
+ * authenticated) under the instance's `session_secret`; a cookie that does
+ * not unseal is ignored and cleared, so a tampered or foreign one reads as
+ * signed out.
  */
 import type { Plugin, Request, ResponseToolkit } from '@hapi/hapi'
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto'
@@ -15,6 +18,8 @@ const TTL_MS = 30 * 24 * 3600 * 1000
 export interface Session {
   /** The signed-in user's id. */
   user_id?: number
+  /** The account's credential generation at sign-in (absent: 0). */
+  epoch?: number
   /** Echoed by every form as `csrf`. */
   csrf: string
   expires: number
@@ -52,7 +57,8 @@ const isSession = (value: unknown): value is Session => {
     s !== null &&
     typeof s.csrf === 'string' &&
     typeof s.expires === 'number' &&
-    (s.user_id === undefined || typeof s.user_id === 'number')
+    (s.user_id === undefined || typeof s.user_id === 'number') &&
+    (s.epoch === undefined || typeof s.epoch === 'number')
   )
 }
 
@@ -62,9 +68,9 @@ export function readSession(request: Request): Session | null {
   return isSession(session) && session.expires > Date.now() ? session : null
 }
 
-/** A fresh session (a new CSRF token each time, so signing in rotates it). */
-export const newSession = (user_id?: number): Session => ({
-  ...(user_id === undefined ? {} : { user_id }),
+/** A fresh session (a new CSRF token each time, so signing in rotates it), signed in as `userId` under `epoch` when given. */
+export const newSession = (signedIn: { userId?: number; epoch?: number } = {}): Session => ({
+  ...(signedIn.userId === undefined ? {} : { user_id: signedIn.userId, epoch: signedIn.epoch ?? 0 }),
   csrf: randomBytes(18).toString('base64url'),
   expires: Date.now() + TTL_MS,
 })
@@ -72,6 +78,11 @@ export const newSession = (user_id?: number): Session => ({
 /** Sets the session cookie on the response being built. */
 export function writeSession(h: ResponseToolkit, session: Session): void {
   h.state(SESSION_COOKIE, session)
+}
+
+/** Ends the session of a request that carries the cookie (valid or not): the response clears it. */
+export function endSession(request: Request, h: ResponseToolkit): void {
+  if (request.state?.[SESSION_COOKIE] !== undefined) h.unstate(SESSION_COOKIE)
 }
 
 /** The session of a page view, starting one when there is none (a sign-in form needs a CSRF token too). */

@@ -5,7 +5,7 @@
 import t from 'tap'
 import { serve, svcJson, tempDir } from '../bin/svc-process.js'
 import { killUnderLoad } from './kill-under-load.js'
-import { passwordGrant } from './password-grant.js'
+import { appTokenGrant } from './password-grant.js'
 
 const WORKERS = 16
 const KILL_AFTER_ACKS = 60
@@ -16,10 +16,9 @@ t.test('tokens the server acknowledged survive a kill -9 in the middle of writin
   let server = await serve(dir)
   t.teardown(() => server.stop())
   const app = await svcJson(['app', 'create', '--name', 'Robo Client', ...d])
-  await svcJson(['user', 'create', '--username', 'robo', '--password', 'beep boop beep', '--type', 'bot', ...d])
 
   const { acknowledged } = await killUnderLoad(server, WORKERS, KILL_AFTER_ACKS, async () => {
-    const res = await passwordGrant(server.url, app, 'robo', 'beep boop beep', 'stream')
+    const res = await appTokenGrant(server.url, app)
     if (res.status !== 200) throw new Error(`grant answered ${res.status}`)
     return ((await res.json()) as { access_token: string }).access_token
   })

@@ -1,9 +1,21 @@
-/** The OAuth password grant and API calls as a client outside the server sends them, for the e2e stories. */
+/** The OAuth grants and API calls as a client outside the server sends them, for the e2e stories. */
 
 export interface GrantClient {
   client_id: string
   password_grant_secret: string
 }
+
+/**
+ * POSTs the client credentials grant (an app token) to a running server at
+ * `url`; answers the raw response. What the write-load stories send: each is
+ * a durable write of a token, without the half second of a password hash.
+ */
+export const appTokenGrant = (url: string, app: { client_id: string; client_secret: string }): Promise<Response> =>
+  fetch(`${url}/oauth/access_token`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({ grant_type: 'client_credentials', client_id: app.client_id, client_secret: app.client_secret }).toString(),
+  })
 
 /** POSTs the form-encoded password grant to a running server at `url`; answers the raw response. */
 export const passwordGrant = (url: string, app: GrantClient, username: string, password: string, scope: string): Promise<Response> =>

@@ -11,7 +11,7 @@ import { execFile, spawn, type ChildProcess } from 'node:child_process'
 import { join } from 'node:path'
 import { ROOT } from '../project-root.js'
 import '../fixtures/child-env.js'
-import { passwordGrant } from './password-grant.js'
+import { appTokenGrant } from './password-grant.js'
 
 /** The `svc` command line of this checkout. */
 export const SVC = join(ROOT, 'bin/svc.js')
@@ -75,7 +75,6 @@ export async function restartCycles(dir: string, cycles: number, onCycle: (r: Cy
     let server = await serveUnreaped(dir, shells)
     const d = ['--data-dir', dir]
     const app = await svcJson(['app', 'create', '--name', 'Robo Client', ...d])
-    await svcJson(['user', 'create', '--username', 'robo', '--password', 'beep boop beep', '--type', 'bot', ...d])
 
     const results: CycleResult[] = []
     for (let cycle = 1; cycle <= cycles; cycle++) {
@@ -85,7 +84,7 @@ export async function restartCycles(dir: string, cycles: number, onCycle: (r: Cy
       const worker = async () => {
         while (killedAt === 0) {
           try {
-            const res = await passwordGrant(target.url, app, 'robo', 'beep boop beep', 'stream')
+            const res = await appTokenGrant(target.url, app)
             if (res.status !== 200) throw new Error(`grant answered ${res.status}`)
             acknowledged.push(((await res.json()) as { access_token: string }).access_token)
           } catch (err) {

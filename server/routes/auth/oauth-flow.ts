@@ -12,6 +12,7 @@ import { consentPage, requestFields, signInPage } from '../../pages/oauth-pages.
 import { checkedSession, ensureSession, newSession, writeSession, type Session } from '../../pages/session.js'
 import type { SvcRoute } from '../../route.js'
 import { originOf } from '../../base-url.js'
+import { clientAddressOf } from '../../client-address.js'
 
 const field = (max: number) => Joi.string().max(max).allow('')
 
@@ -36,9 +37,14 @@ const actionOf = (form: FlowForm): FlowAction =>
     ? { kind: 'sign_in', username: form.username ?? '', password: form.password ?? '' }
     : { kind: form.action as 'sign_out' | 'approve' | 'deny' }
 
-/** The outcome as an answer: a new session first when the flow starts one, then the redirect or the step's page with the session's CSRF token. */
+/**
+ * The outcome as an answer: a new session first when the flow starts one,
+ * then the redirect or the step's page with the session's CSRF token. A
+ * failed sign-in is a 401; one refused for too many failures a 429 with
+ * `Retry-After`, as the page says in words.
+ */
 function render(h: ResponseToolkit, mode: FlowMode, request: AuthorizationRequest, session: Session, outcome: FlowOutcome) {
-  const current = outcome.newSession ? newSession(outcome.newSession.userId) : session
+  const current = outcome.newSession ? newSession(outcome.newSession) : session
   if (current !== session) writeSession(h, current)
   const { step } = outcome
   if (step.kind === 'redirect') return h.redirect(step.location)
@@ -46,8 +52,14 @@ function render(h: ResponseToolkit, mode: FlowMode, request: AuthorizationReques
   if (step.kind === 'consent') return htmlResponse(h, consentPage(page, step.user))
   const fields = Object.entries(requestFields(request)).filter((e): e is [string, string] => e[1] !== undefined)
   const signupHref = step.offerSignUp ? `/signup?next=${encodeURIComponent(`/oauth/${mode}?${new URLSearchParams(fields)}`)}` : undefined
-  return htmlResponse(h, signInPage({ ...page, error: step.failed?.message }, { signupHref, username: step.failed?.username }), step.failed ? 401 : 200)
+  const retryAfter = step.failed?.retryAfter
+  const status = retryAfter !== undefined ? 429 : step.failed ? 401 : 200
+  const response = htmlResponse(h, signInPage({ ...page, error: step.failed?.message }, { signupHref, username: step.failed?.username }), status)
+  return retryAfter === undefined ? response : response.header('Retry-After', String(retryAfter))
 }
+
+/** Who the session is signed in as, and from where the request came: what the flow decides on besides the action. */
+const signedIn = (session: Session, request: Request) => ({ userId: session.user_id, epoch: session.epoch, address: clientAddressOf(request) })
 
 export const oauthFlowRoutes = (domain: Domain): SvcRoute[] => {
   const flowRoutes = (mode: FlowMode): SvcRoute[] => [
@@ -61,7 +73,7 @@ export const oauthFlowRoutes = (domain: Domain): SvcRoute[] => {
         const session = ensureSession(request, h)
         const query = request.query as FlowForm
         const input = requestOf(query, originOf(request))
-        const outcome = await domain.signInFlow.next({ mode, request: input, userId: session.user_id, action: { kind: 'view' }, view: query.adnview })
+        const outcome = await domain.signInFlow.next({ mode, request: input, ...signedIn(session, request), action: { kind: 'view' }, view: query.adnview })
         return render(h, mode, input, session, outcome)
       }),
     },
@@ -88,7 +100,7 @@ export const oauthFlowRoutes = (domain: Domain): SvcRoute[] => {
         if (!session) return expiredSessionPage(h)
         const input = requestOf(form, originOf(request))
         const view = (request.query as FlowForm).adnview ?? form.adnview
-        const outcome = await domain.signInFlow.next({ mode, request: input, userId: session.user_id, action: actionOf(form), view })
+        const outcome = await domain.signInFlow.next({ mode, request: input, ...signedIn(session, request), action: actionOf(form), view })
         return render(h, mode, input, session, outcome)
       }),
     },

@@ -8,6 +8,7 @@ import Joi from 'joi'
 import type { Domain, GrantInput } from '../../../data/index.js'
 import { viewerOf } from '../../auth.js'
 import { basicCredentials } from '../../basic-auth.js'
+import { clientAddressOf } from '../../client-address.js'
 import { contextOf } from '../../present/context.js'
 import { presentGrant, presentOAuthError } from '../../present/auth/token.js'
 import type { SvcRoute } from '../../route.js'
@@ -44,7 +45,7 @@ export const oauthRoutes = (domain: Domain): SvcRoute[] => [
     handler: async (request, h) => {
       // Client credentials may come with HTTP Basic instead of the body (RFC 6749 §2.3.1).
       const input: GrantInput = { ...(request.payload as GrantInput), ...basicCredentials(request) }
-      const result = await domain.oauth.grant(input, viewerOf(request))
+      const result = await domain.oauth.grant(input, viewerOf(request), clientAddressOf(request))
       return h
         .response(await presentGrant(contextOf(request, domain), result))
         .header('Cache-Control', 'no-store')

@@ -58,7 +58,7 @@ export const signupRoutes = (domain: Domain): SvcRoute[] => [
       if (outcome.kind === 'retry') {
         return htmlResponse(h, signupPage({ csrf: session.csrf, next: body.next, username: body.username, name: body.name, error: outcome.message }), 400)
       }
-      writeSession(h, newSession(outcome.user.id))
+      writeSession(h, newSession({ userId: outcome.user.id, epoch: outcome.user.session_epoch }))
       return outcome.next ? h.redirect(outcome.next) : htmlResponse(h, welcomePage(outcome.user))
     }),
   },

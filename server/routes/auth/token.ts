@@ -1,14 +1,18 @@
 /**
  * The token itself: inspect it, deauthorize it, and the delegation endpoint
  * (`GET /token` called by a delegate client with its own credentials and the
- * delegate token, instead of an access token).
+ * delegate token, instead of an access token). Deauthorizing is also how
+ * svc's web client signs out: sent with the browser's sign-in cookie, it
+ * ends that session too, so the next sign-in page asks for a password.
  */
 import type { Request } from '@hapi/hapi'
 import Joi from 'joi'
 import type { Domain } from '../../../data/index.js'
 import { checkAccess, viewerOf } from '../../auth.js'
 import { basicCredentials } from '../../basic-auth.js'
+import { clientAddressOf } from '../../client-address.js'
 import { ok } from '../../envelope.js'
+import { endSession } from '../../pages/session.js'
 import { commonQuery, userGeneralQuery } from '../../params.js'
 import { contextOf } from '../../present/context.js'
 import { presentToken } from '../../present/auth/token.js'
@@ -46,7 +50,7 @@ export const tokenRoutes = (domain: Domain): SvcRoute[] => [
     },
     handler: async (request) => {
       const delegation = delegationOf(request)
-      if (delegation) return ok(await presentToken(contextOf(request, domain), await domain.delegation.verify(delegation)))
+      if (delegation) return ok(await presentToken(contextOf(request, domain), await domain.delegation.verify(delegation, clientAddressOf(request))))
       checkAccess(viewerOf(request), 'any', undefined)
       return answerSubscribing(request, domain, { endpoint: 'token', paginated: false }, async () =>
         ok(await presentToken(contextOf(request, domain), await domain.tokens.inspect(viewerOf(request)))),
@@ -58,8 +62,9 @@ export const tokenRoutes = (domain: Domain): SvcRoute[] => [
     path: '/token',
     svc: { token: 'any' },
     options: { validate: { query: Joi.object({ ...commonQuery, ...userGeneralQuery }) } },
-    handler: async (request) => {
+    handler: async (request, h) => {
       const info = await domain.tokens.deauthorize(viewerOf(request))
+      endSession(request, h)
       return ok(await presentToken(contextOf(request, domain), info))
     },
   },

@@ -1,7 +1,7 @@
 import t from 'tap'
 import { createHash } from 'node:crypto'
 import { parseScopes } from '../../../data/index.js'
-import { makeInstance } from '../../fixtures/instance.js'
+import { HERE, makeInstance } from '../../fixtures/instance.js'
 
 const sha256 = (s: string) => createHash('sha256').update(s).digest('hex')
 
@@ -30,15 +30,15 @@ t.test('tokens and app secrets are kept only as hashes', async (t) => {
 t.test('apps.verify tells nothing about which part was wrong', async (t) => {
   const svc = await makeInstance(t)
   const { app, client_secret, password_grant_secret } = await svc.domain.apps.create({ name: 'Robo', redirect_uris: ['https://robo.example/cb'] })
-  t.equal((await svc.domain.apps.verify(app.client_id, client_secret)).id, app.id)
+  t.equal((await svc.domain.apps.verify(app.client_id, client_secret, HERE)).id, app.id)
   await t.rejects(
-    svc.domain.apps.verify(app.client_id, password_grant_secret),
+    svc.domain.apps.verify(app.client_id, password_grant_secret, HERE),
     { code: 'unauthenticated', slug: 'invalid-client' },
     'the password-grant secret is for the password grant only',
   )
-  t.equal((await svc.domain.apps.verify(app.client_id, password_grant_secret, { passwordGrant: true })).id, app.id)
-  const unknown = await svc.domain.apps.verify('nobody', client_secret).catch((e: Error) => e.message)
-  const wrong = await svc.domain.apps.verify(app.client_id, 'nope').catch((e: Error) => e.message)
+  t.equal((await svc.domain.apps.verify(app.client_id, password_grant_secret, HERE, { passwordGrant: true })).id, app.id)
+  const unknown = await svc.domain.apps.verify('nobody', client_secret, HERE).catch((e: Error) => e.message)
+  const wrong = await svc.domain.apps.verify(app.client_id, 'nope', HERE).catch((e: Error) => e.message)
   t.equal(unknown, wrong)
   t.ok(svc.domain.apps.redirectAllowed(app, 'https://robo.example/cb'))
   t.notOk(svc.domain.apps.redirectAllowed(app, 'https://robo.example/cb/'))
@@ -76,7 +76,7 @@ t.test('two exchanges of one code race: exactly one wins', async (t) => {
   const authorization = await svc.domain.oauth.prepare({ client_id: app.client_id, response_type: 'code', scope: 'stream' })
   const code = new URL(await svc.domain.oauth.approve(alice, authorization)).searchParams.get('code') ?? ''
   const input = { grant_type: 'authorization_code', client_id: app.client_id, client_secret, redirect_uri: 'https://robo.example/cb', code }
-  const results = await Promise.allSettled([svc.domain.oauth.grant(input, {}), svc.domain.oauth.grant(input, {})])
+  const results = await Promise.allSettled([svc.domain.oauth.grant(input, {}, HERE), svc.domain.oauth.grant(input, {}, HERE)])
   t.equal(results.filter((r) => r.status === 'fulfilled').length, 1)
   const failed = results.find((r) => r.status === 'rejected') as PromiseRejectedResult
   t.equal(failed.reason.slug, 'code-used')
@@ -95,7 +95,7 @@ t.test('an expired code cannot be exchanged', async (t) => {
   t.notOk(JSON.stringify(row).includes(code))
   await svc.store.transact((tx) => tx.auth_codes.put({ ...row, expires_at: '2000-01-01T00:00:00Z' }))
   const input = { grant_type: 'authorization_code', client_id: app.client_id, client_secret, redirect_uri: 'https://robo.example/cb', code }
-  await t.rejects(svc.domain.oauth.grant(input, {}), { name: 'DomainError', slug: 'token-expired' })
+  await t.rejects(svc.domain.oauth.grant(input, {}, HERE), { name: 'DomainError', slug: 'token-expired' })
 })
 
 t.test('token events come after the commit, so a listener can read what they announce', async (t) => {
@@ -132,11 +132,11 @@ t.test('a delegate token expires and belongs to one client', async (t) => {
   const viewer = await svc.domain.tokens.authenticate(alice.token)
   const { delegate_token } = await svc.domain.delegation.mint(viewer, robo.app.client_id)
   const credentials = { client_id: robo.app.client_id, client_secret: robo.client_secret, delegate_token }
-  t.equal((await svc.domain.delegation.verify(credentials)).user?.username, 'alice')
+  t.equal((await svc.domain.delegation.verify(credentials, HERE)).user?.username, 'alice')
   const row = await svc.store.read.delegate_tokens.one('hash', sha256(delegate_token))
   if (!row) return t.fail('the delegate token is stored under its hash')
   await svc.store.transact((tx) => tx.delegate_tokens.put({ ...row, expires_at: '2000-01-01T00:00:00Z' }))
-  await t.rejects(svc.domain.delegation.verify(credentials), { code: 'unauthenticated' })
+  await t.rejects(svc.domain.delegation.verify(credentials, HERE), { code: 'unauthenticated' })
   // Minting again drops the expired one.
   await svc.domain.delegation.mint(viewer, robo.app.client_id)
   t.equal(await svc.store.read.delegate_tokens.get(row.id), null)

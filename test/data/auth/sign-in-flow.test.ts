@@ -5,7 +5,7 @@
  */
 import t from 'tap'
 import type { FlowAction, FlowInput } from '../../../data/index.js'
-import { makeInstance } from '../../fixtures/instance.js'
+import { HERE, makeInstance } from '../../fixtures/instance.js'
 
 const REDIRECT = 'https://robo.example/cb'
 
@@ -15,7 +15,7 @@ async function setUp(t: Parameters<typeof makeInstance>[0], config: Record<strin
   const { app } = await svc.domain.apps.create({ name: 'Robo', redirect_uris: [REDIRECT] })
   const request = { client_id: app.client_id, response_type: 'code', redirect_uri: REDIRECT, scope: 'stream', state: 's1' }
   const flow = svc.domain.signInFlow
-  const next = (action: FlowAction, more: Partial<FlowInput> = {}) => flow.next({ mode: 'authenticate', request, action, ...more })
+  const next = (action: FlowAction, more: Partial<FlowInput> = {}) => flow.next({ mode: 'authenticate', request, address: HERE, action, ...more })
   return { svc, alice, app, request, flow, next }
 }
 
@@ -75,10 +75,13 @@ t.test('no sign-up link for the app store view, nor when registration is closed'
 
 t.test('a bad request is an error, never a step: nothing may redirect to an unregistered address', async (t) => {
   const { request, flow } = await setUp(t)
-  await t.rejects(flow.next({ mode: 'authenticate', request: { ...request, redirect_uri: 'https://evil.example/cb' }, action: { kind: 'view' } }), {
-    name: 'DomainError',
-    slug: 'invalid-redirect-uri',
-  })
+  await t.rejects(
+    flow.next({ mode: 'authenticate', address: HERE, request: { ...request, redirect_uri: 'https://evil.example/cb' }, action: { kind: 'view' } }),
+    {
+      name: 'DomainError',
+      slug: 'invalid-redirect-uri',
+    },
+  )
 })
 
 t.test('carol signs up and goes on; a taken name is for the form to retry; closed registration refuses', async (t) => {

@@ -1,5 +1,6 @@
 import t from 'tap'
-import { hashPassword, newSecret, verifyPassword } from '../../../data/security/secrets.js'
+import { newSecret } from '../../../data/security/secrets.js'
+import { PasswordHasher } from '../../../data/security/passwords.js'
 
 t.test('secrets are letters and digits only, so none reads as a command-line option', async (t) => {
   const drawn = Array.from({ length: 2000 }, () => newSecret())
@@ -12,8 +13,10 @@ t.test('secrets are letters and digits only, so none reads as a command-line opt
 })
 
 t.test('a password verifies against its hash and nothing else', async (t) => {
-  const stored = await hashPassword('correct horse')
-  t.ok(await verifyPassword('correct horse', stored))
-  t.notOk(await verifyPassword('correct hors', stored))
-  t.notOk(await verifyPassword('correct horse', undefined))
+  const passwords = new PasswordHasher({ N: 2 ** 10, r: 8, p: 1 })
+  const stored = await passwords.hash('correct horse')
+  t.same(await passwords.verify('correct horse', stored), { ok: true, stale: false })
+  t.same(await passwords.verify('correct hors', stored), { ok: false, stale: false })
+  t.same(await passwords.verify('correct horse', undefined), { ok: false, stale: false })
+  t.same(await passwords.verify('correct horse', 'scrypt$1099511627776$8$1$c2FsdA$aGFzaA'), { ok: false, stale: false }, 'a cost no sign-in may spend')
 })

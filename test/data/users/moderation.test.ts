@@ -7,7 +7,7 @@ import t from 'tap'
 import { anonymous, type Viewer } from '../../../data/index.js'
 import { DELETE_BATCH } from '../../../data/users/moderation.js'
 import { onFirst, recordEvents } from '../../fixtures/events.js'
-import { makeInstance, type Instance, type Person } from '../../fixtures/instance.js'
+import { HERE, makeInstance, type Instance, type Person } from '../../fixtures/instance.js'
 import { writePost } from '../../fixtures/post-rows.js'
 import { upload } from '../../fixtures/files.js'
 import { existsSync } from 'node:fs'
@@ -91,26 +91,66 @@ t.test('a suspended bob cannot sign in, by password grant, by the sign-in page o
   await svc.domain.moderation.suspend(bob.user.id)
 
   const grant = { grant_type: 'password', client_id: app.client_id, client_secret, username: 'bob', password: 'correct horse' }
-  await t.rejects(svc.domain.oauth.grant(grant, anonymous), { code: 'forbidden', slug: 'account-suspended', message: /suspended/ })
+  await t.rejects(svc.domain.oauth.grant(grant, anonymous, HERE), { code: 'forbidden', slug: 'account-suspended', message: /suspended/ })
   await t.rejects(
-    svc.domain.oauth.grant({ ...grant, password: 'wrong horse' }, anonymous),
+    svc.domain.oauth.grant({ ...grant, password: 'wrong horse' }, anonymous, HERE),
     { name: 'DomainError', slug: 'invalid-grant' },
     'a wrong password tells nothing',
   )
   const exchange = { grant_type: 'authorization_code', client_id: app.client_id, client_secret, code, redirect_uri: 'https://robo.example/cb' }
-  await t.rejects(svc.domain.oauth.grant(exchange, anonymous), { code: 'invalid' }, 'his pending code was dropped')
+  await t.rejects(svc.domain.oauth.grant(exchange, anonymous, HERE), { code: 'invalid' }, 'his pending code was dropped')
 
-  const page = await svc.domain.signInFlow.next({ mode: 'authenticate', request, action: { kind: 'sign_in', username: 'bob', password: 'correct horse' } })
+  const page = await svc.domain.signInFlow.next({
+    mode: 'authenticate',
+    request,
+    address: HERE,
+    action: { kind: 'sign_in', username: 'bob', password: 'correct horse' },
+  })
   t.match(page.step, { kind: 'sign-in', failed: { message: /suspended/ } }, 'the sign-in page says why')
   t.notOk(page.newSession)
-  const session = await svc.domain.signInFlow.next({ mode: 'authenticate', request, userId: bob.user.id, action: { kind: 'view' } })
+  const session = await svc.domain.signInFlow.next({ mode: 'authenticate', request, address: HERE, userId: bob.user.id, action: { kind: 'view' } })
   t.equal(session.step.kind, 'sign-in', 'a session he already had is signed out')
   await t.rejects(svc.domain.tokens.issueUserToken(app, bob.user, ['basic']), { code: 'forbidden' }, 'no token is issued for him')
 
   await svc.domain.moderation.unsuspend(bob.user.id)
-  t.ok(await svc.domain.oauth.grant(grant, anonymous), 'restored, he signs in again')
+  t.ok(await svc.domain.oauth.grant(grant, anonymous, HERE), 'restored, he signs in again')
   await t.rejects(svc.domain.moderation.suspend(9999), { code: 'not_found' })
   await t.rejects(svc.domain.moderation.unsuspend(9999), { code: 'not_found' })
+})
+
+t.test('bob’s sign-in sessions end when his password is reset or he is suspended, and lifting it does not bring them back', async (t) => {
+  const svc = await makeInstance(t)
+  const bob = await svc.person('bob')
+  const { app } = await svc.domain.apps.create({ name: 'Robo', redirect_uris: ['https://robo.example/cb'] })
+  const request = { client_id: app.client_id, response_type: 'code', redirect_uri: 'https://robo.example/cb', scope: 'stream' }
+  const flow = svc.domain.signInFlow
+  const signIn = async (password: string) => {
+    const outcome = await flow.next({ mode: 'authorize', request, address: HERE, action: { kind: 'sign_in', username: 'bob', password } })
+    return outcome.newSession ?? {}
+  }
+  const view = (session: { userId?: number; epoch?: number }) => flow.next({ mode: 'authorize', request, address: HERE, ...session, action: { kind: 'view' } })
+
+  const first = await signIn('correct horse')
+  t.match((await view(first)).step, { kind: 'consent' }, 'signed in')
+  const events = recordEvents(svc)
+  await svc.domain.moderation.resetPassword(bob.user.id, 'battery staple')
+  t.same(
+    events.map((e) => e.name),
+    ['token.deauthorized'],
+    'his token is revoked the way a token is',
+  )
+  const afterReset = await view(first)
+  t.match(afterReset, { step: { kind: 'sign-in' }, newSession: {} }, 'the session from before is over')
+  t.notOk(afterReset.newSession?.userId)
+  const approved = await flow.next({ mode: 'authorize', request, address: HERE, ...first, action: { kind: 'approve' } })
+  t.match(approved.step, { kind: 'sign-in' }, 'and approves nothing')
+
+  const second = await signIn('battery staple')
+  t.match((await view(second)).step, { kind: 'consent' }, 'the new password signs him in again')
+  await svc.domain.moderation.suspend(bob.user.id)
+  await svc.domain.moderation.unsuspend(bob.user.id)
+  t.match((await view(second)).step, { kind: 'sign-in' }, 'a session from before the suspension stays over')
+  t.match((await view(await signIn('battery staple'))).step, { kind: 'consent' }, 'a new one holds')
 })
 
 t.test('deleting bob removes his posts, tokens and relations both ways, frees his username and keeps a tombstone', async (t) => {
@@ -221,7 +261,7 @@ t.test('deleting an app revokes its user and app tokens and its clients cannot s
   await t.rejects(svc.domain.tokens.authenticate(user.access_token), { code: 'unauthenticated' })
   await t.rejects(svc.domain.tokens.authenticate(appToken.access_token), { code: 'unauthenticated' })
   const grant = { grant_type: 'password', client_id: app.client_id, client_secret, username: 'alice', password: 'correct horse' }
-  await t.rejects(svc.domain.oauth.grant(grant, anonymous), { name: 'DomainError', slug: 'invalid-client' })
+  await t.rejects(svc.domain.oauth.grant(grant, anonymous, HERE), { name: 'DomainError', slug: 'invalid-client' })
   t.ok(await svc.domain.tokens.authenticate(alice.token), "other apps' tokens live on")
   await t.rejects(svc.domain.apps.delete(app.id), { code: 'not_found' })
 })

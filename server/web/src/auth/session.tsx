@@ -2,7 +2,9 @@
  * Signing in: the OAuth implicit flow against svc's own pages, as the
  * client app svc registered for itself. The token comes back in the
  * fragment of `/`, is checked against the state we sent, and is kept in
- * localStorage; a refused token signs the person out.
+ * localStorage; a refused token signs the person out. Signing out
+ * deauthorizes the token on the server (which also ends the browser's
+ * sign-in session of the OAuth pages) before forgetting it.
  */
 import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from 'react'
 import { api, setApiToken } from '../api/client'
@@ -22,7 +24,7 @@ export interface Session {
   error: string | null
   signIn(returnTo?: string): void
   signUp(returnTo?: string): void
-  signOut(): void
+  signOut(): Promise<void>
   /** Reads the signed-in person again (after a profile change). */
   refreshMe(): Promise<void>
 }
@@ -71,12 +73,19 @@ export function SessionProvider({ children, onReturn }: { children: ReactNode; o
   })
   const [me, setMe] = useState<User | null>(null)
 
-  const signOut = useCallback(() => {
+  const forget = useCallback(() => {
     localStorage.removeItem(TOKEN_KEY)
     setToken(null)
     setMe(null)
   }, [])
-  setApiToken(token, signOut)
+  // A refused token is only forgotten: asking the server to deauthorize it again would be refused again.
+  setApiToken(token, forget)
+
+  const signOut = useCallback(async () => {
+    // Forgotten even when the server cannot be reached: the person asked to be signed out here.
+    await api.delete('/token').catch(() => undefined)
+    forget()
+  }, [forget])
 
   const refreshMe = useCallback(async () => {
     if (!token) return

@@ -50,7 +50,7 @@ export function Layout({ children }: { children: ReactNode }) {
           )}
           {token && <NavLink href={paths.settings}>Settings</NavLink>}
           {token ? (
-            <button type="button" onClick={signOut}>
+            <button type="button" onClick={() => void signOut()}>
               Sign out
             </button>
           ) : (
