@@ -5,6 +5,7 @@
  * stale, so the sign-in that proved the password can store a new one.
  */
 import { randomBytes, scrypt as scryptCb, timingSafeEqual, type ScryptOptions } from 'node:crypto'
+import pLimit from 'p-limit'
 
 /** scrypt's parameters: N (CPU and memory cost, a power of 2), r (block size), p (parallelism). */
 export interface ScryptCost {
@@ -20,10 +21,17 @@ export const PASSWORD_COST: ScryptCost = { N: 2 ** 17, r: 8, p: 1 }
 const MAX_N = 2 ** 20
 const KEYLEN = 32
 
+/**
+ * Hashes run in libuv's thread pool (4 threads), which the store's file
+ * reads and writes share: two at a time leave it room, however many
+ * sign-ins arrive at once, and bound the memory they take (128 MiB each).
+ */
+const hashing = pLimit(2)
+
 const scrypt = (password: string, salt: Buffer, keylen: number, cost: ScryptCost): Promise<Buffer> => {
   // node refuses more than 32 MiB by default; scrypt needs 128·N·r bytes, and this leaves room for its small buffers.
   const options: ScryptOptions = { ...cost, maxmem: 128 * cost.N * cost.r + 16 * 1024 * 1024 }
-  return new Promise((resolve, reject) => scryptCb(password, salt, keylen, options, (err, key) => (err ? reject(err) : resolve(key))))
+  return hashing(() => new Promise((resolve, reject) => scryptCb(password, salt, keylen, options, (err, key) => (err ? reject(err) : resolve(key)))))
 }
 
 /** Parameters scrypt takes, within what a sign-in may spend. */
