@@ -35,7 +35,8 @@ import { FileBytes } from './file-bytes.js'
 import { imageInfoOf, makeThumbnail, THUMBNAIL_KEYS, thumbnailProblem } from './file-images.js'
 import { FileLinks, type Grant, type SignedContent } from './file-links.js'
 import type { GrantChecker } from './file-grants.js'
-import { checkDerivedKey, checkFileName, checkFileType, checkKind, guessKind, totalSize } from './file-rules.js'
+import { checkDerivedKey, checkFileName, checkFileType, checkKind, derivedName, guessKind, totalSize } from './file-rules.js'
+import { deliveryOf, type Delivery } from './file-delivery.js'
 
 /** Scopes that allow uploads but not the rest of file use. */
 export const UPLOAD_SCOPES = ['files', 'write_post', 'messages', 'public_messages', 'update_profile'] as const
@@ -89,9 +90,10 @@ export interface FileView {
   app: AppRow | null
 }
 
-/** A byte file to serve. */
-export interface FileContent {
+/** A byte file to serve, and how (see file-delivery.ts). */
+export interface FileContent extends Delivery {
   path: string
+  /** The type the client gave, as the API reports it; `type` is what is sent. */
   mime_type: string
   size: number
   name?: string
@@ -389,17 +391,18 @@ export class FileService {
     return file?.public && file.complete ? file : null
   }
 
-  /** The bytes a signed content URL points at. Errors: `not_found` (unknown, deleted, expired or forged). */
+  /**
+   * The bytes a signed content URL points at, with how to hand them out
+   * (inline only for an image svc decoded). Errors: `not_found` (unknown,
+   * deleted, expired or forged).
+   */
   async openSigned(id: number, key: string | undefined, signed: SignedContent): Promise<FileContent> {
     const file = await this.store.read.files.get(id)
     if (!file || !this.links.checkContent(file, key, signed)) throw notFound('this file address is unknown or has expired')
     const content = (key === undefined ? file.content : file.derived[key]) as StoredContent
-    return {
-      path: this.bytes.pathOf(content.stored) as string,
-      mime_type: content.mime_type,
-      size: content.size,
-      name: key === undefined ? file.name : file.derived[key].name,
-    }
+    const path = this.bytes.pathOf(content.stored) as string
+    const name = key === undefined ? file.name : derivedName(file, key)
+    return { path, mime_type: content.mime_type, size: content.size, ...(name === undefined ? {} : { name }), ...(await deliveryOf(content, path)) }
   }
 
   /** Deletes byte files no row points at and every unfinished upload; answers how many byte files went. */

@@ -3,6 +3,7 @@ import Joi from 'joi'
 import { MAX_IMAGE_SIDE, type Domain } from '../../../data/index.js'
 import { commonQuery } from '../../params.js'
 import type { SvcRoute } from '../../route.js'
+import { asUserContent } from '../../user-content.js'
 
 /** `w` and `h` on image URLs. */
 export const imageSizeQuery = {
@@ -33,10 +34,12 @@ export const imageRoutes = (domain: Domain): SvcRoute[] => [
     handler: async (request, h) => {
       const { w, h: height } = request.query as { w?: number; h?: number }
       const image = await domain.userImages.serve(request.params.file as string, { w, h: height })
-      return h
-        .response(image.data)
-        .type(image.mime)
-        .header('cache-control', image.immutable ? FOREVER : A_DAY)
+      return asUserContent(
+        h
+          .response(image.data)
+          .type(image.mime)
+          .header('cache-control', image.immutable ? FOREVER : A_DAY),
+      )
     },
   },
 ]
