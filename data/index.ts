@@ -64,6 +64,7 @@ export {
   type FileView,
 } from './files/files.js'
 export { derivedName, totalSize } from './files/file-rules.js'
+export type { UploadTicket } from './files/upload-gate.js'
 export type { Grant, GrantKind, SignedContent } from './files/file-links.js'
 export { AnnotationRenderer, type RenderOptions } from './annotations/rendering.js'
 export type { FilterInput, FilterClauseInput, CheckedFilter } from './filters/filter-input.js'

@@ -53,6 +53,10 @@ export const IMAGE_UPLOAD_LIMITS = {
 } as const satisfies Record<string, { maxBytes: number; minWidth: number }>
 /** The largest `w` or `h` a client may ask an image to be resized to. */
 export const MAX_IMAGE_SIDE = 2048
+/** Uploads of one user under way at once (bodies arriving or being stored): the web client sends a post's 4 photos together. */
+export const UPLOADS_PER_USER = 4
+/** Uploads under way at once on one node, all users together. */
+export const UPLOADS_AT_ONCE = 32
 /** Decoding cap: a small file of one flat colour can claim a huge canvas, and decoding it would take gigabytes. */
 export const MAX_INPUT_PIXELS = 40_000_000
 

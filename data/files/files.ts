@@ -37,6 +37,7 @@ import { FileLinks, type Grant, type SignedContent } from './file-links.js'
 import type { GrantChecker } from './file-grants.js'
 import { checkDerivedKey, checkFileName, checkFileType, checkKind, derivedName, guessKind, totalSize } from './file-rules.js'
 import { deliveryOf, type Delivery } from './file-delivery.js'
+import { UploadGate, type UploadTicket } from './upload-gate.js'
 
 /** Scopes that allow uploads but not the rest of file use. */
 export const UPLOAD_SCOPES = ['files', 'write_post', 'messages', 'public_messages', 'update_profile'] as const
@@ -110,6 +111,7 @@ const UPLOAD_SWEEP_EVERY_MS = 60_000
 
 export class FileService {
   private sweeper: NodeJS.Timeout | null = null
+  private readonly gate = new UploadGate()
 
   constructor(
     private readonly store: Store,
@@ -134,6 +136,31 @@ export class FileService {
    */
   receiver(maxBytes: number = this.limits.max_file_size) {
     return this.bytes.receiver(maxBytes, () => quota(`files may be at most ${this.limits.max_file_size} bytes; nothing was stored`))
+  }
+
+  /**
+   * Admits one upload body of the viewer's before a byte of it is read:
+   * `declared` is the least the body says it holds (from its length),
+   * `oneFile` that the body is the file itself (so `max_file_size` bounds it
+   * too). The ticket's `take` counts the bytes as they arrive and stops the
+   * body once the user's uploads in flight pass the storage left; `release`
+   * it however the request ends. Errors: `unauthenticated` (no token),
+   * `forbidden` (not a user token), `quota` (more than the storage left or a
+   * file's limit), `rate_limited` (too many uploads at once, the user's or
+   * everyone's).
+   */
+  async admitUpload(viewer: Viewer, { declared = 0, oneFile = false }: { declared?: number; oneFile?: boolean }): Promise<UploadTicket> {
+    if (!viewer.token) throw required()
+    if (viewer.token.kind !== 'user' || !viewer.user) throw forbidden('files belong to a user; use a user token')
+    const userId = viewer.user.id
+    if (oneFile && declared > this.limits.max_file_size) throw quota(`files may be at most ${this.limits.max_file_size} bytes; nothing was stored`)
+    const left = this.limits.storage - (await this.usedBy(userId))
+    if (declared > left - this.gate.inFlight(userId)) throw this.overStorage(Math.max(0, left - this.gate.inFlight(userId)))
+    return this.gate.enter(userId, left, (remaining) => this.overStorage(remaining))
+  }
+
+  private overStorage(left: number): DomainError {
+    return quota(`not enough storage: ${left} of ${this.limits.storage} bytes left; nothing was stored`)
   }
 
   /** Removes temporary uploads a request wrote and no call adopted. */
