@@ -29,6 +29,7 @@ export { type ProfileService, type ProfileInput, type DescriptionInput } from '.
 export type { UserSearchService, UserSearchInput } from './users/user-search.js'
 export type { UserImageService, ServedImage } from './users/user-images.js'
 export { IMAGE_KINDS, DEFAULT_IMAGES, imageOf, imageTooLarge, type ImageKind } from './images/image-rules.js'
+export { snapImageSize } from './images/image-sizes.js'
 export type { ImageSize } from './images/resize-image.js'
 export { lockHolder } from './store/lock.js'
 export { adminOperations, isAdminOperation, type AdminArgs, type AdminOperation, type AdminOperationName, type AdminValue } from './admin/operations.js'
