@@ -14,8 +14,8 @@
  * nothing from it. A read token (`file_token_read`) reads the file, whoever
  * asks, while the object it names grants it: a public file its own (or
  * another public file carrying it), a post, message, channel or user that
- * carries it in its annotations while it exists and the caller may see it
- * (see file-grants.ts). Everyone else finds no such file.
+ * carries it in its annotations while it exists, still carries it, and the
+ * caller may see it (see file-grants.ts). Everyone else finds no such file.
  */
 import { DomainError, forbidden, invalid, notFound } from '../errors.js'
 import { MAX_CUSTOM_DERIVED_FILES, MAX_FILE_IDS } from '../limits.js'
@@ -475,11 +475,12 @@ export class FileService {
     return grant && (await this.grantHolds(viewer, file, grant)) ? 'read_token' : null
   }
 
-  /** Does `grant` still let `viewer` read `file`? A file grants while it is public. */
+  /** Does `grant` still let `viewer` read `file`? A file grants itself while it is public, another file while it is public and attaches it. */
   private async grantHolds(viewer: Viewer, file: FileRow, grant: Grant): Promise<boolean> {
-    if (grant.kind !== 'f') return (await this.grants?.holds(viewer, grant)) ?? false
-    const granting = grant.id === file.id ? file : await this.store.read.files.get(grant.id)
-    return Boolean(granting?.public)
+    if (grant.kind !== 'f') return (await this.grants?.holds(viewer, grant, file.id)) ?? false
+    if (grant.id === file.id) return file.public
+    const granting = await this.store.read.files.get(grant.id)
+    return Boolean(granting?.public && this.grants?.carries(granting.annotations, file.id))
   }
 
   /** The file, when the viewer may change it (owner with `files`, or its write token). */
