@@ -230,7 +230,7 @@ function wireDomainParts(
   const messages = new MessageService(store, channelAccess, users, markers, replacer)
   const channels = new ChannelService(store, channelAccess, channelViews, users, replacer)
   // Read tokens handed out in annotations hold while their object does, as these services answer.
-  const grants = new GrantObjects({ posts, messages, channels, users })
+  const grants = new GrantObjects({ posts, messages, channels, users }, annotationRenderer)
   const files = new FileService(store, new FileBytes(join(dataDir, 'files')), config.limits, fileLinks, replacer, grants)
   const tokens = new TokenService(store, config.limits, (userId) => files.usedBy(userId))
   const delegation = new DelegationService(store, apps, tokens)

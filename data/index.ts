@@ -29,6 +29,7 @@ export { type ProfileService, type ProfileInput, type DescriptionInput } from '.
 export type { UserSearchService, UserSearchInput } from './users/user-search.js'
 export type { UserImageService, ServedImage } from './users/user-images.js'
 export { IMAGE_KINDS, DEFAULT_IMAGES, imageOf, imageTooLarge, type ImageKind } from './images/image-rules.js'
+export { snapImageSize } from './images/image-sizes.js'
 export type { ImageSize } from './images/resize-image.js'
 export { lockHolder } from './store/lock.js'
 export { adminOperations, isAdminOperation, type AdminArgs, type AdminOperation, type AdminOperationName, type AdminValue } from './admin/operations.js'
@@ -65,6 +66,7 @@ export {
   type FileView,
 } from './files/files.js'
 export { derivedName, totalSize } from './files/file-rules.js'
+export type { UploadTicket } from './files/upload-gate.js'
 export type { Grant, GrantKind, SignedContent } from './files/file-links.js'
 export { AnnotationRenderer, type RenderOptions } from './annotations/rendering.js'
 export type { FilterInput, FilterClauseInput, CheckedFilter } from './filters/filter-input.js'

@@ -53,6 +53,21 @@ export const IMAGE_UPLOAD_LIMITS = {
 } as const satisfies Record<string, { maxBytes: number; minWidth: number }>
 /** The largest `w` or `h` a client may ask an image to be resized to. */
 export const MAX_IMAGE_SIDE = 2048
+/**
+ * The sides an image is resized to: an asked `w` or `h` snaps up to the next
+ * of these, so one image has a few hundred variants at most, not millions.
+ * Those clients ask for come out exact: Alpha's 30, 57 and 80 px avatars and
+ * 720 and 862 px covers, the web client's 48 to 192 px avatars (twice their
+ * CSS size) and 960 and 1200 px covers, the pages' 48 and 80 px avatars.
+ * The last is `MAX_IMAGE_SIDE`.
+ */
+export const IMAGE_WIDTHS: readonly number[] = [16, 24, 30, 40, 48, 57, 64, 72, 80, 96, 120, 144, 192, 240, 320, 480, 640, 720, 862, 960, 1200, 1600, 2048]
+/** New resized variants (not yet in the cache) one client address may cause per minute; cached ones are free. */
+export const NEW_IMAGE_VARIANTS_PER_MINUTE = 120
+/** Uploads of one user under way at once (bodies arriving or being stored): the web client sends a post's 4 photos together. */
+export const UPLOADS_PER_USER = 4
+/** Uploads under way at once on one node, all users together. */
+export const UPLOADS_AT_ONCE = 32
 /** Decoding cap: a small file of one flat colour can claim a huge canvas, and decoding it would take gigabytes. */
 export const MAX_INPUT_PIXELS = 40_000_000
 

@@ -11,6 +11,7 @@
  * into its annotations gets it dropped, never a token for someone else's
  * file nor a link dressed as svc's own. A base mark is completed only into
  * an address on svc's own origin: what follows the mark must be a path.
+ * A deleted object's marks are all dropped: it hands out its files no more.
  */
 import type { FileLinks, Grant, SignedContent } from '../files/file-links.js'
 import type { FileRow } from '../model/file.js'
@@ -23,8 +24,13 @@ export interface RenderOptions {
   baseUrl: string
   /** The object showing the annotations: read tokens are bound to it; `null` shows none. */
   grant: Grant | null
-  /** For a stream event, which carries no file tokens (addresses stay). */
+  /**
+   * For a stream event, which carries no file tokens: a public file's
+   * permanent address is then its short one (`/f/<code>`), which needs none.
+   */
   streamed?: boolean
+  /** The object showing them is deleted or deactivated: it hands out nothing of the files it carried, neither token nor address. */
+  withheld?: boolean
   /** The clock content URLs are signed at (tests). */
   now?: number
 }
@@ -53,6 +59,11 @@ export class AnnotationRenderer {
   /** The mark of a file's read token. */
   tokenMark(file: Pick<FileRow, 'id'>): string {
     return this.mark('token', file)
+  }
+
+  /** Do `annotations` (as stored) attach the file `fileId`? Every attachment carries its token mark. */
+  carries(annotations: unknown, fileId: number): boolean {
+    return JSON.stringify(annotations ?? null).includes(JSON.stringify(this.tokenMark({ id: fileId })))
   }
 
   /** The mark of the address that reads a public file through its read token. */
@@ -108,7 +119,7 @@ export class AnnotationRenderer {
   }
 
   private fill(sealed: string, o: Filling): string | undefined {
-    const text = this.links.unseal(sealed)
+    const text = o.withheld ? null : this.links.unseal(sealed)
     if (text === null) return undefined
     const [kind, idText, key, stored] = text.slice(FILE_MARK.length).split(':')
     const file = { id: Number(idText) }
@@ -116,7 +127,9 @@ export class AnnotationRenderer {
       case 'token':
         return o.grant && !o.streamed ? this.links.grantToken(file, o.grant) : undefined
       case 'permanent': {
-        // Without an object to bind it to, the file's own grant: the mark is made only for public files.
+        // The mark is made only for public files, whose short address reads them while they stay public.
+        if (o.streamed) return `${o.baseUrl}/f/${this.links.shortCode(file)}`
+        // Without an object to bind it to, the file's own grant.
         const token = this.links.grantToken(file, o.grant ?? { kind: 'f', id: file.id })
         return `${o.baseUrl}/files/${file.id}/content?file_token=${token}`
       }

@@ -1,9 +1,12 @@
 /**
  * Whether the object a read token names still grants reading (the spec's
- * Authentication rule 4): it exists, is not deleted, and the caller may see
- * it. The services that answer those reads decide; nothing here repeats
- * their visibility rules.
+ * Authentication rule 4): it exists, is not deleted, the caller may see it,
+ * and its annotations still attach the file (a profile or a channel that
+ * drops a file, or swaps it for another, stops handing it out). The
+ * services that answer those reads decide visibility; nothing here repeats
+ * their rules.
  */
+import type { AnnotationRenderer } from '../annotations/rendering.js'
 import type { ChannelService } from '../channels/channels.js'
 import type { MessageService } from '../channels/messages.js'
 import type { PostService } from '../posts/posts.js'
@@ -13,7 +16,10 @@ import type { Grant } from './file-links.js'
 
 /** What FileService asks about the objects that grant read tokens (a file's own `f` grant it answers itself). */
 export interface GrantChecker {
-  holds(viewer: Viewer, grant: Grant): Promise<boolean>
+  /** Does `grant` still let `viewer` read the file `fileId`? */
+  holds(viewer: Viewer, grant: Grant, fileId: number): Promise<boolean>
+  /** Do `annotations` (as stored) still attach the file `fileId`? */
+  carries(annotations: unknown, fileId: number): boolean
 }
 
 /** Refusals (`not_found` and the like) mean the grant does not hold. */
@@ -33,23 +39,33 @@ export class GrantObjects implements GrantChecker {
       channels: Pick<ChannelService, 'get'>
       users: Pick<UserService, 'find'>
     },
+    private readonly marks: Pick<AnnotationRenderer, 'carries'>,
   ) {}
 
-  holds(viewer: Viewer, grant: Grant): Promise<boolean> {
+  carries(annotations: unknown, fileId: number): boolean {
+    return this.marks.carries(annotations, fileId)
+  }
+
+  holds(viewer: Viewer, grant: Grant, fileId: number): Promise<boolean> {
     const { posts, messages, channels, users } = this.services
+    const attaches = (object: { annotations: unknown } | null | undefined): boolean => Boolean(object && this.carries(object.annotations, fileId))
     return quietly(async () => {
       switch (grant.kind) {
-        case 'p':
-          return !(await posts.find(viewer, grant.id)).is_deleted
+        case 'p': {
+          const post = await posts.find(viewer, grant.id)
+          return !post.is_deleted && attaches(post)
+        }
         case 'm': {
           const [message] = await messages.getMany(viewer, [grant.id])
-          return Boolean(message && !message.is_deleted)
+          return Boolean(message && !message.is_deleted) && attaches(message)
         }
-        case 'c':
+        case 'c': {
           // A deactivated channel is what deleting one leaves: it grants nothing any more.
-          return !(await channels.get(viewer, grant.id)).is_inactive
+          const channel = await channels.get(viewer, grant.id)
+          return !channel.is_inactive && attaches(channel)
+        }
         case 'u':
-          return (await users.find(grant.id, viewer)) !== null
+          return attaches(await users.find(grant.id, viewer))
         case 'f':
           return false
       }

@@ -23,19 +23,22 @@ export interface Thumbnail {
   image_info: ImageInfo
 }
 
-/** Does the file start like one of the image formats svc reads (JPEG, PNG, GIF, WebP)? */
-async function looksLikeImage(path: string): Promise<boolean> {
+/**
+ * The image type the file's first bytes announce, among the formats svc
+ * reads (JPEG, PNG, GIF, WebP); `null` for anything else. Only a first look:
+ * whether the bytes decode is sharp's to say.
+ */
+export async function rasterTypeOf(path: string): Promise<string | null> {
   const handle = await open(path, 'r')
   try {
     const { buffer, bytesRead } = await handle.read(Buffer.alloc(12), 0, 12, 0)
     const head = buffer.subarray(0, bytesRead)
     const ascii = head.toString('latin1')
-    return (
-      (head[0] === 0xff && head[1] === 0xd8 && head[2] === 0xff) ||
-      ascii.startsWith('\x89PNG\r\n\x1a\n') ||
-      ascii.startsWith('GIF8') ||
-      (ascii.startsWith('RIFF') && ascii.slice(8, 12) === 'WEBP')
-    )
+    if (head[0] === 0xff && head[1] === 0xd8 && head[2] === 0xff) return IMAGE_FORMATS.jpeg.mime
+    if (ascii.startsWith('\x89PNG\r\n\x1a\n')) return IMAGE_FORMATS.png.mime
+    if (ascii.startsWith('GIF8')) return IMAGE_FORMATS.gif.mime
+    if (ascii.startsWith('RIFF') && ascii.slice(8, 12) === 'WEBP') return IMAGE_FORMATS.webp.mime
+    return null
   } finally {
     await handle.close()
   }
@@ -48,7 +51,7 @@ async function looksLikeImage(path: string): Promise<boolean> {
  */
 export async function imageInfoOf(path: string): Promise<(ImageInfo & { mime_type: string }) | null> {
   try {
-    if (!(await looksLikeImage(path))) return null
+    if ((await rasterTypeOf(path)) === null) return null
     const sharp = await loadSharp()
     const meta = await sharp(path, { limitInputPixels: false }).metadata()
     if (!isImageFormat(meta.format) || meta.width * meta.height > MAX_INPUT_PIXELS) return null

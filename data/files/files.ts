@@ -14,8 +14,8 @@
  * nothing from it. A read token (`file_token_read`) reads the file, whoever
  * asks, while the object it names grants it: a public file its own (or
  * another public file carrying it), a post, message, channel or user that
- * carries it in its annotations while it exists and the caller may see it
- * (see file-grants.ts). Everyone else finds no such file.
+ * carries it in its annotations while it exists, still carries it, and the
+ * caller may see it (see file-grants.ts). Everyone else finds no such file.
  */
 import { DomainError, forbidden, invalid, notFound } from '../errors.js'
 import { MAX_CUSTOM_DERIVED_FILES, MAX_FILE_IDS } from '../limits.js'
@@ -35,7 +35,9 @@ import { FileBytes } from './file-bytes.js'
 import { imageInfoOf, makeThumbnail, THUMBNAIL_KEYS, thumbnailProblem } from './file-images.js'
 import { FileLinks, type Grant, type SignedContent } from './file-links.js'
 import type { GrantChecker } from './file-grants.js'
-import { checkDerivedKey, checkFileName, checkFileType, checkKind, guessKind, totalSize } from './file-rules.js'
+import { checkDerivedKey, checkFileName, checkFileType, checkKind, derivedName, guessKind, totalSize } from './file-rules.js'
+import { deliveryOf, type Delivery } from './file-delivery.js'
+import { UploadGate, type UploadTicket } from './upload-gate.js'
 
 /** Scopes that allow uploads but not the rest of file use. */
 export const UPLOAD_SCOPES = ['files', 'write_post', 'messages', 'public_messages', 'update_profile'] as const
@@ -89,9 +91,10 @@ export interface FileView {
   app: AppRow | null
 }
 
-/** A byte file to serve. */
-export interface FileContent {
+/** A byte file to serve, and how (see file-delivery.ts). */
+export interface FileContent extends Delivery {
   path: string
+  /** The type the client gave, as the API reports it; `type` is what is sent. */
   mime_type: string
   size: number
   name?: string
@@ -108,6 +111,7 @@ const UPLOAD_SWEEP_EVERY_MS = 60_000
 
 export class FileService {
   private sweeper: NodeJS.Timeout | null = null
+  private readonly gate = new UploadGate()
 
   constructor(
     private readonly store: Store,
@@ -132,6 +136,31 @@ export class FileService {
    */
   receiver(maxBytes: number = this.limits.max_file_size) {
     return this.bytes.receiver(maxBytes, () => quota(`files may be at most ${this.limits.max_file_size} bytes; nothing was stored`))
+  }
+
+  /**
+   * Admits one upload body of the viewer's before a byte of it is read:
+   * `declared` is the least the body says it holds (from its length),
+   * `oneFile` that the body is the file itself (so `max_file_size` bounds it
+   * too). The ticket's `take` counts the bytes as they arrive and stops the
+   * body once the user's uploads in flight pass the storage left; `release`
+   * it however the request ends. Errors: `unauthenticated` (no token),
+   * `forbidden` (not a user token), `quota` (more than the storage left or a
+   * file's limit), `rate_limited` (too many uploads at once, the user's or
+   * everyone's).
+   */
+  async admitUpload(viewer: Viewer, { declared = 0, oneFile = false }: { declared?: number; oneFile?: boolean }): Promise<UploadTicket> {
+    if (!viewer.token) throw required()
+    if (viewer.token.kind !== 'user' || !viewer.user) throw forbidden('files belong to a user; use a user token')
+    const userId = viewer.user.id
+    if (oneFile && declared > this.limits.max_file_size) throw quota(`files may be at most ${this.limits.max_file_size} bytes; nothing was stored`)
+    const left = this.limits.storage - (await this.usedBy(userId))
+    if (declared > left - this.gate.inFlight(userId)) throw this.overStorage(Math.max(0, left - this.gate.inFlight(userId)))
+    return this.gate.enter(userId, left, (remaining) => this.overStorage(remaining))
+  }
+
+  private overStorage(left: number): DomainError {
+    return quota(`not enough storage: ${left} of ${this.limits.storage} bytes left; nothing was stored`)
   }
 
   /** Removes temporary uploads a request wrote and no call adopted. */
@@ -389,17 +418,18 @@ export class FileService {
     return file?.public && file.complete ? file : null
   }
 
-  /** The bytes a signed content URL points at. Errors: `not_found` (unknown, deleted, expired or forged). */
+  /**
+   * The bytes a signed content URL points at, with how to hand them out
+   * (inline only for an image svc decoded). Errors: `not_found` (unknown,
+   * deleted, expired or forged).
+   */
   async openSigned(id: number, key: string | undefined, signed: SignedContent): Promise<FileContent> {
     const file = await this.store.read.files.get(id)
     if (!file || !this.links.checkContent(file, key, signed)) throw notFound('this file address is unknown or has expired')
     const content = (key === undefined ? file.content : file.derived[key]) as StoredContent
-    return {
-      path: this.bytes.pathOf(content.stored) as string,
-      mime_type: content.mime_type,
-      size: content.size,
-      name: key === undefined ? file.name : file.derived[key].name,
-    }
+    const path = this.bytes.pathOf(content.stored) as string
+    const name = key === undefined ? file.name : derivedName(file, key)
+    return { path, mime_type: content.mime_type, size: content.size, ...(name === undefined ? {} : { name }), ...(await deliveryOf(content, path)) }
   }
 
   /** Deletes byte files no row points at and every unfinished upload; answers how many byte files went. */
@@ -445,11 +475,12 @@ export class FileService {
     return grant && (await this.grantHolds(viewer, file, grant)) ? 'read_token' : null
   }
 
-  /** Does `grant` still let `viewer` read `file`? A file grants while it is public. */
+  /** Does `grant` still let `viewer` read `file`? A file grants itself while it is public, another file while it is public and attaches it. */
   private async grantHolds(viewer: Viewer, file: FileRow, grant: Grant): Promise<boolean> {
-    if (grant.kind !== 'f') return (await this.grants?.holds(viewer, grant)) ?? false
-    const granting = grant.id === file.id ? file : await this.store.read.files.get(grant.id)
-    return Boolean(granting?.public)
+    if (grant.kind !== 'f') return (await this.grants?.holds(viewer, grant, file.id)) ?? false
+    if (grant.id === file.id) return file.public
+    const granting = await this.store.read.files.get(grant.id)
+    return Boolean(granting?.public && this.grants?.carries(granting.annotations, file.id))
   }
 
   /** The file, when the viewer may change it (owner with `files`, or its write token). */

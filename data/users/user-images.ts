@@ -1,7 +1,8 @@
 /**
  * Avatars and covers: uploads are checked and re-encoded, written to the
  * images folder, then recorded on the user row; stored and default images
- * are served at any size a client asks for (GIFs as they are).
+ * are served at the standard size nearest above the one a client asks for
+ * (GIFs as they are; see image-sizes.ts).
  */
 import { invalid, notFound } from '../errors.js'
 import type { UserRow } from '../model/user.js'
@@ -14,6 +15,7 @@ import { MAX_IMAGE_SIDE } from '../limits.js'
 import { IMAGE_FORMATS, prepareImage } from '../images/prepare-image.js'
 import { resizeImage, type ImageSize } from '../images/resize-image.js'
 import { VariantCache } from '../images/variant-cache.js'
+import { snapImageSize, VariantBudget } from '../images/image-sizes.js'
 
 export interface ServedImage {
   data: Buffer
@@ -27,6 +29,7 @@ const MIME_BY_EXT: Record<string, string> = Object.fromEntries(Object.values(IMA
 export class UserImageService {
   private readonly files: ImageFiles
   private readonly variants = new VariantCache(32 * 1024 * 1024)
+  private readonly budget = new VariantBudget()
 
   constructor(
     private readonly store: Store,
@@ -76,10 +79,12 @@ export class UserImageService {
 
   /**
    * A stored or default image by file name, resized when `size` asks (never
-   * a GIF). Errors: `not_found` (unknown file), `invalid` (a side over
-   * `MAX_IMAGE_SIDE` or under 1).
+   * a GIF) to the asked sides snapped up to the standard ones; a variant not
+   * made yet counts against `client`'s (the address asking) minute.
+   * Errors: `not_found` (unknown file), `invalid` (a side over
+   * `MAX_IMAGE_SIDE` or under 1), `rate_limited` (too many new variants).
    */
-  async serve(file: string, size: ImageSize = {}): Promise<ServedImage> {
+  async serve(file: string, size: ImageSize = {}, client = 'unknown'): Promise<ServedImage> {
     for (const side of [size.w, size.h]) {
       if (side !== undefined && !(Number.isInteger(side) && side >= 1 && side <= MAX_IMAGE_SIDE))
         throw invalid(`w and h must be whole numbers from 1 to ${MAX_IMAGE_SIDE}`)
@@ -90,10 +95,12 @@ export class UserImageService {
     const mime = builtIn ? 'image/png' : MIME_BY_EXT[file.slice(file.lastIndexOf('.') + 1)]
     const served = { mime, immutable: !builtIn }
     if ((size.w === undefined && size.h === undefined) || mime === 'image/gif') return { data, ...served }
-    const key = `${file}?${size.w ?? ''}x${size.h ?? ''}`
+    const snapped = snapImageSize(size)
+    const key = `${file}?${snapped.w ?? ''}x${snapped.h ?? ''}`
     let resized = this.variants.get(key)
     if (!resized) {
-      resized = await resizeImage(data, size)
+      await this.budget.spend(client)
+      resized = await resizeImage(data, snapped)
       this.variants.set(key, resized)
     }
     return { data: resized, ...served }

@@ -3,11 +3,14 @@
  * there after a restart with its bytes and its SHA-1, and the files folder
  * holds no byte file that no File points at (bytes are fsynced before the
  * row commits; what a crash leaves behind is swept when the store opens).
+ * The uploads come from several users, each within the uploads one user may
+ * have under way at once.
  */
 import { createHash, randomBytes } from 'node:crypto'
 import { readdir } from 'node:fs/promises'
 import { join } from 'node:path'
 import t from 'tap'
+import { UPLOADS_PER_USER } from '../../data/index.js'
 import { serve, svcJson, tempDir } from '../bin/svc-process.js'
 import { killUnderLoad } from './kill-under-load.js'
 import { api, signIn } from './password-grant.js'
@@ -15,10 +18,13 @@ import { api, signIn } from './password-grant.js'
 const WORKERS = 20
 const SIZE = 200_000
 const KILL_AFTER_ACKS = 40
+const USERS = Math.ceil(WORKERS / UPLOADS_PER_USER)
 
 interface Acked {
   id: string
   sha1: string
+  /** The uploader's token. */
+  token: string
 }
 
 const sha1Of = (bytes: Uint8Array): string => createHash('sha1').update(bytes).digest('hex')
@@ -50,15 +56,26 @@ t.test('files the server acknowledged survive a kill -9 in the middle of concurr
   let server = await serve(dir)
   t.teardown(() => server.stop())
   const app = await svcJson(['app', 'create', '--name', 'Crash Uploader', ...d])
-  await svcJson(['user', 'create', '--username', 'uploader', '--password', 'many bytes in flight', ...d])
-  const token = await signIn(server, app, 'uploader', 'many bytes in flight', 'files')
+  const tokens: string[] = []
+  for (let i = 0; i < USERS; i++) {
+    await svcJson(['user', 'create', '--username', `uploader${i}`, '--password', 'many bytes in flight', ...d])
+    tokens.push(await signIn(server, app, `uploader${i}`, 'many bytes in flight', 'files'))
+  }
+  // Each upload goes to the uploader with the fewest under way: with WORKERS at once, none has more than UPLOADS_PER_USER.
+  const underWay = tokens.map(() => 0)
 
   const { acknowledged, sent } = await killUnderLoad(server, WORKERS, KILL_AFTER_ACKS, async (n): Promise<Acked> => {
-    const bytes = randomBytes(SIZE)
-    const res = await uploadOver(server.url, token, bytes, n)
-    const body = (await res.json()) as any
-    if (res.status !== 200) throw new Error(`upload ${n} answered ${res.status}: ${JSON.stringify(body.meta)}`)
-    return { id: body.data.id, sha1: sha1Of(bytes) }
+    const who = underWay.indexOf(Math.min(...underWay))
+    underWay[who]++
+    try {
+      const bytes = randomBytes(SIZE)
+      const res = await uploadOver(server.url, tokens[who], bytes, n)
+      const body = (await res.json()) as any
+      if (res.status !== 200) throw new Error(`upload ${n} answered ${res.status}: ${JSON.stringify(body.meta)}`)
+      return { id: body.data.id, sha1: sha1Of(bytes), token: tokens[who] }
+    } finally {
+      underWay[who]--
+    }
   })
   t.ok(acknowledged.length >= KILL_AFTER_ACKS, `${acknowledged.length} uploads acknowledged of ${sent} sent`)
 
@@ -69,7 +86,7 @@ t.test('files the server acknowledged survive a kill -9 in the middle of concurr
   server = await serve(dir)
   const wrong: string[] = []
   for (const ack of acknowledged) {
-    const got = await api(server, token, 'GET', `files/${ack.id}`)
+    const got = await api(server, ack.token, 'GET', `files/${ack.id}`)
     if (got.status !== 200) {
       wrong.push(`file ${ack.id}: GET answered ${got.status}`)
       continue
@@ -85,7 +102,7 @@ t.test('files the server acknowledged survive a kill -9 in the middle of concurr
   t.same(wrong, [], `all ${acknowledged.length} acknowledged files are there with their bytes and sha1`)
 
   // Rows the crash committed without an answer are kept too; each holds its root content and its derived files.
-  const rows = await allFiles(server, token)
+  const rows = (await Promise.all(tokens.map((token) => allFiles(server, token)))).flat()
   t.ok(rows.length >= acknowledged.length, `${rows.length} files listed, at least the ${acknowledged.length} acknowledged`)
   t.ok(
     rows.every((f) => f.complete),

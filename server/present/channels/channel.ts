@@ -37,7 +37,7 @@ function shape(
   if (owner) out.owner = owner
   if (view.recent_message_id !== undefined) out.recent_message_id = String(view.recent_message_id)
   if (recent) out.recent_message = recent
-  if (view.annotations) out.annotations = renderAnnotations(ctx, view.annotations, { kind: 'c', id: channel.id })
+  if (view.annotations) out.annotations = renderAnnotations(ctx, view.annotations, { kind: 'c', id: channel.id }, channel.is_inactive)
   if (view.marker !== undefined) out.marker = presentMarker(channelMarkerName(channel.id), view.marker)
   return out
 }

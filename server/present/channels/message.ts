@@ -27,7 +27,7 @@ function shape(ctx: PresentContext, view: MessageView, user: Record<string, unkn
     if (o.include_html !== false) out.html = renderHtml(message.text, message.entities)
   }
   if (message.reply_to !== undefined) out.reply_to = String(message.reply_to)
-  if (view.annotations) out.annotations = renderAnnotations(ctx, view.annotations, { kind: 'm', id: message.id })
+  if (view.annotations) out.annotations = renderAnnotations(ctx, view.annotations, { kind: 'm', id: message.id }, message.is_deleted === true)
   return out
 }
 

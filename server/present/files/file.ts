@@ -2,7 +2,8 @@
  * The API shape of a File. Content is reached through signed, time-limited
  * addresses svc serves itself; a public file also gets a permanent and a
  * short address and its read token (granted by the file itself: good while
- * it stays public). The write token is shown only where the
+ * it stays public). In a stream, which carries no token, the permanent
+ * address is the short one. The write token is shown only where the
  * spec says: at creation, or echoed back to the call that used it.
  */
 import { derivedName, totalSize, type FileRow, type FileService, type FileView, type SignedContent } from '../../../data/index.js'
@@ -17,7 +18,7 @@ export interface FileShow {
   file_token_read?: string
   /** `include_annotations` or `include_file_annotations`. */
   annotations?: boolean
-  /** For a stream, which carries no file token of any kind (Authentication rule 4). */
+  /** For a stream, which carries no file token of any kind (Authentication rule 4); a stream's context says so too. */
   streamed?: boolean
 }
 
@@ -41,6 +42,7 @@ export const presentFile = async (ctx: PresentContext, files: FileService, file:
 
 function fileJson(ctx: PresentContext, files: FileService, view: FileView, user: Record<string, unknown> | undefined, show: FileShow): Record<string, unknown> {
   const { file, app } = view
+  const streamed = show.streamed ?? ctx.streamed ?? false
   const out: Record<string, unknown> = { id: String(file.id) }
   // A public file grants reading what its annotations carry; a private one hands out no read tokens there.
   if (show.annotations) out.annotations = renderAnnotations(ctx, file.annotations, file.public ? { kind: 'f', id: file.id } : null)
@@ -59,9 +61,9 @@ function fileJson(ctx: PresentContext, files: FileService, view: FileView, user:
       return [key, entry]
     }),
   )
-  if (show.file_token && !show.streamed) out.file_token = show.file_token
+  if (show.file_token && !streamed) out.file_token = show.file_token
   const readToken = file.public ? files.links.readToken(file) : show.file_token_read
-  if (readToken && !show.streamed) out.file_token_read = readToken
+  if (readToken && !streamed) out.file_token_read = readToken
   if (file.content?.image_info) out.image_info = file.content.image_info
   out.kind = file.kind
   if (file.content) out.mime_type = file.content.mime_type
@@ -80,9 +82,11 @@ function fileJson(ctx: PresentContext, files: FileService, view: FileView, user:
     out.url_expires = expiresIso(signed)
   }
   if (file.public && file.complete) {
-    out.url_permanent = `${ctx.baseUrl}/files/${file.id}/content?file_token=${files.links.readToken(file)}`
     const ext = file.name ? EXT.exec(file.name)?.[1] : undefined
-    out.url_short = `${ctx.baseUrl}/f/${files.links.shortCode(file)}${ext ? `.${ext}` : ''}`
+    const short = `${ctx.baseUrl}/f/${files.links.shortCode(file)}${ext ? `.${ext}` : ''}`
+    // A stream carries no file token, so there the permanent address is the short one, which needs none.
+    out.url_permanent = streamed ? short : `${ctx.baseUrl}/files/${file.id}/content?file_token=${files.links.readToken(file)}`
+    out.url_short = short
   }
   if (user) out.user = user
   return out

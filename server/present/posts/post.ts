@@ -81,7 +81,7 @@ function shape(ctx: PresentContext, view: PostView, users: Map<number, string>):
   if (view.starred_by) out += `,"starred_by":[${view.starred_by.map((u) => users.get(u.id)).join(',')}]`
   if (view.reposters) out += `,"reposters":[${view.reposters.map((u) => users.get(u.id)).join(',')}]`
   if (o.include_annotations || o.include_post_annotations)
-    out += `,${fields({ annotations: renderAnnotations(ctx, view.post.annotations, { kind: 'p', id: view.post.id }) })}`
+    out += `,${fields({ annotations: renderAnnotations(ctx, view.post.annotations, { kind: 'p', id: view.post.id }, view.post.is_deleted === true) })}`
   if (view.repost_of) out += `,"repost_of":${shape(ctx, view.repost_of, users)}`
   return `${out}}`
 }

@@ -1,23 +1,40 @@
 /**
  * Reading upload bodies for the files routes. Multipart bodies (and raw
- * bodies of the content routes) are read before authentication, as hapi
- * would read them, but by svc (multipart with busboy, see multipart.ts):
- * each file part streams into the domain's
- * upload writer (hashed as it is written, never whole in memory, the socket
- * read no faster than the disk takes it). The result is set as the request's
- * payload in hapi's own shape (fields, file parts as `{ path, bytes }`), so
- * a form field `access_token` is read by `tokenOf` like any body's. This
- * turns that into the domain's `Upload`s and metadata, and removes the
- * temporary files before the answer goes out (those the domain adopted have
- * moved already).
+ * bodies of the content routes) are read by svc, not hapi (multipart with
+ * busboy, see multipart.ts), and only once paid for: the caller is
+ * authenticated, allowed, within the uploads at once and with room for what
+ * the body's length says (`FileService.admitUpload`), before a byte of the
+ * body is stored. The token comes from the `Authorization` header or the
+ * query; in a multipart body, an `access_token` field counts only ahead of
+ * the first file part (the body is admitted as that part starts). Each file
+ * part streams into the domain's upload writer (hashed as it is written,
+ * never whole in memory, the socket read no faster than the disk takes it),
+ * its bytes counted against the storage left as they arrive. The result is
+ * set as the request's payload in hapi's own shape (fields, file parts as
+ * `{ path, bytes }`), so `tokenOf` reads a form field `access_token` like any
+ * body's. This turns that into the domain's `Upload`s and metadata. However
+ * the request ends (answered, refused, cut off by the client or by Node's
+ * timeouts), its temporary files go (those the domain adopted have moved
+ * already) and its place among the uploads at once is given back.
  */
 import { readFile } from 'node:fs/promises'
 import type { Readable } from 'node:stream'
 import { parse as parseQuery } from 'node:querystring'
 import Boom from '@hapi/boom'
 import type { Request, RouteOptions } from '@hapi/hapi'
-import { DomainError, invalid, MAX_CUSTOM_DERIVED_FILES, type DerivedUpload, type Domain, type FileInput, type Upload } from '../../../data/index.js'
+import {
+  DomainError,
+  invalid,
+  MAX_CUSTOM_DERIVED_FILES,
+  type DerivedUpload,
+  type Domain,
+  type FileInput,
+  type Upload,
+  type UploadTicket,
+} from '../../../data/index.js'
+import { checkAccess, tokenOf } from '../../auth.js'
 import { isMultipart, readMultipart, type FilePart } from './multipart.js'
+import { feedBody } from './request-body.js'
 
 /** Room for multipart framing and metadata around the bytes themselves. */
 const SLACK = 1024 * 1024
@@ -25,6 +42,8 @@ const SLACK = 1024 * 1024
 const MAX_PARTS = MAX_CUSTOM_DERIVED_FILES + 32
 /** The most a JSON or form body describing an incomplete file, or one form field, may hold. */
 const METADATA_MAX_BYTES = 64 * 1024
+/** What a multipart body may hold ahead of its first file part, before it is admitted: a few fields. */
+const BEFORE_ADMISSION_MAX_BYTES = 4 * METADATA_MAX_BYTES
 
 const isFilePart = (value: unknown): value is FilePart =>
   typeof value === 'object' && value !== null && typeof (value as FilePart).path === 'string' && typeof (value as FilePart).bytes === 'number'
@@ -38,11 +57,14 @@ const filePartsOf = (payload: unknown): FilePart[] =>
 /** What reading a raw body failed on, as an answer: the domain's errors as they are, a broken body as 400. */
 const bodyError = (err: unknown): Error => (err instanceof DomainError || Boom.isBoom(err) ? err : Boom.badRequest('the request body could not be read'))
 
-/** Streams a raw body into one upload file. */
-async function readRaw(domain: Domain, request: Request): Promise<FilePart> {
+/** Streams a raw body into one upload file, every byte counted on `ticket`. */
+async function readRaw(domain: Domain, request: Request, ticket: UploadTicket): Promise<FilePart> {
   const receiver = await domain.files.receiver()
   try {
-    for await (const chunk of request.raw.req as AsyncIterable<Buffer>) await receiver.writer.write(chunk)
+    await feedBody(request.raw.req, request.raw.res, async (chunk) => {
+      ticket.take(chunk.length)
+      await receiver.writer.write(chunk)
+    })
     const done = await receiver.finish()
     return { path: done.path, bytes: done.size }
   } catch (err) {
@@ -51,11 +73,54 @@ async function readRaw(domain: Domain, request: Request): Promise<FilePart> {
   }
 }
 
+/** As every route says it (an `access_token` field after the first file part is not read: the body was refused before it). */
+const unauthenticated = (): DomainError =>
+  new DomainError('unauthenticated', 'Call requires authentication: This resource requires authentication and no token was provided.')
+
+/** The admission of each upload request, for whichever way it ends to give back. */
+const tickets = new WeakMap<Request, UploadTicket>()
+
+/** Gives back what an upload request holds: its place among the uploads at once and its temporary files. */
+async function settle(domain: Domain, request: Request): Promise<void> {
+  tickets.get(request)?.release()
+  await domain.files.discardUploads(filePartsOf(request.payload).map((p) => p.path)).catch(() => undefined)
+}
+
+/** Has the client gone (or Node given up on the request) already? Its response closes with the socket. */
+const gone = (request: Request): boolean => request.raw.res.closed
+
+/**
+ * Admits an upload request for `token` (see `FileService.admitUpload`), the
+ * route's token rules checked first; the admission is given back once the
+ * response is done, whichever way.
+ */
+async function admission(domain: Domain, request: Request, token: string | undefined, multipart: boolean): Promise<UploadTicket> {
+  if (!token) throw unauthenticated()
+  const viewer = await domain.tokens.authenticate(token)
+  const route = request.route.settings.plugins?.svc
+  if (route) checkAccess(viewer, route.token, route.scopes)
+  const length = Number(request.headers['content-length'])
+  const known = Number.isSafeInteger(length) && length >= 0
+  // A raw body is the file; a multipart body's framing and fields get the slack.
+  const declared = known ? (multipart ? Math.max(0, length - SLACK) : length) : 0
+  const ticket = await domain.files.admitUpload(viewer, { declared, oneFile: !multipart })
+  tickets.set(request, ticket)
+  if (gone(request)) ticket.release()
+  else request.raw.res.once('close', () => void settle(domain, request))
+  return ticket
+}
+
+/** A multipart body's `access_token` field, as far as it has been read. */
+const fieldToken = (fields: Readonly<Record<string, unknown[]>>): string | undefined => {
+  const value = fields.access_token?.[0]
+  return typeof value === 'string' && value.length > 0 ? value : undefined
+}
+
 /**
  * Route options for uploads: multipart bodies always, and other bodies too
- * when `raw` (`PUT .../content`), are read by svc before authentication
- * (see above); any other body (a JSON or form body read by `metadataOf`)
- * is handed over by hapi as a stream.
+ * when `raw` (`PUT .../content`), are admitted and read by svc before hapi's
+ * own steps (see above); any other body (a JSON or form body read by
+ * `metadataOf`) is handed over by hapi as a stream.
  */
 export function uploadOptions(domain: Domain, raw: boolean, maxBytes = domain.config.limits.max_file_size + SLACK): Pick<RouteOptions, 'payload' | 'ext'> {
   return {
@@ -72,8 +137,11 @@ export function uploadOptions(domain: Domain, raw: boolean, maxBytes = domain.co
         method: async (request, h) => {
           const multipart = isMultipart(request.headers['content-type'] as string | undefined)
           if (!multipart && !raw) return h.continue
+          // No body read yet: the header's or the query's token, if any.
+          const early = tokenOf(request)
+          const ticket = early || !multipart ? await admission(domain, request, early, multipart) : null
           if (Number(request.headers['content-length'] ?? 0) > maxBytes) throw tooLarge(domain)
-          // hapi answers `Expect: 100-continue` when it reads the body itself; here svc does.
+          // hapi answers `Expect: 100-continue` when it reads the body itself; here svc does, once it wants the body.
           const pending = request as unknown as { _expectContinue?: boolean }
           if (pending._expectContinue) {
             pending._expectContinue = false
@@ -81,22 +149,30 @@ export function uploadOptions(domain: Domain, raw: boolean, maxBytes = domain.co
           }
           // A payload set before hapi's payload step is kept as it is (hapi only drains the socket).
           const payload = multipart
-            ? await readMultipart(domain, request, {
-                maxBytes,
-                maxFileBytes: domain.config.limits.max_file_size,
-                maxFieldBytes: METADATA_MAX_BYTES,
-                maxParts: MAX_PARTS,
-                tooLarge: () => tooLarge(domain),
-              })
-            : await readRaw(domain, request)
+            ? await readMultipart(
+                domain,
+                request,
+                {
+                  maxBytes,
+                  maxFileBytes: domain.config.limits.max_file_size,
+                  maxFieldBytes: METADATA_MAX_BYTES,
+                  maxParts: MAX_PARTS,
+                  maxBytesBeforeAdmission: BEFORE_ADMISSION_MAX_BYTES,
+                  tooLarge: () => tooLarge(domain),
+                },
+                async (fields) => ticket ?? admission(domain, request, fieldToken(fields), true),
+              )
+            : await readRaw(domain, request, ticket as UploadTicket)
           Object.assign(request, { payload })
+          // Cut off just as the body ended: nothing will answer, so nothing else would remove its files.
+          if (gone(request)) await settle(domain, request)
           return h.continue
         },
       },
       onPreResponse: {
         // Awaited: once a client has its answer, no temporary file of its request is left (a refused upload stores nothing).
         method: async (request, h) => {
-          await domain.files.discardUploads(filePartsOf(request.payload).map((p) => p.path)).catch(() => undefined)
+          await settle(domain, request)
           return h.continue
         },
       },

@@ -1,12 +1,15 @@
 /**
  * Files: upload (whole, or incomplete then content and derived files),
  * read one, many or one's own, change name, public flag and annotations,
- * delete, and reach the content through signed addresses svc serves itself.
- * Every `/files` route takes a `file_token` (write or read token) whatever
- * its method; the domain decides what it grants.
+ * delete, and reach the content through signed addresses svc serves itself,
+ * as user content: only an image svc decoded inline, anything else a
+ * download (data/files/file-delivery.ts, server/user-content.ts). Every
+ * `/files` route takes a `file_token` (write or read token) whatever its
+ * method; the domain decides what it grants.
  */
 import { createReadStream } from 'node:fs'
 import type { Request } from '@hapi/hapi'
+import contentDisposition from 'content-disposition'
 import Joi from 'joi'
 import { MAX_FILE_IDS, UPLOAD_SCOPES, type Domain, type FileAccess, type FileRow, type FileTokens } from '../../../data/index.js'
 import { viewerOf } from '../../auth.js'
@@ -17,6 +20,7 @@ import { contentUrl, presentFile, presentFiles, type FileShow } from '../../pres
 import { presentPage } from '../../present/page.js'
 import type { SvcRoute } from '../../route.js'
 import { answerSubscribing } from '../../streams/subscribe.js'
+import { asUserContent } from '../../user-content.js'
 import { createBodyOf, derivedOf, uploadOfBody, uploadOptions } from './file-uploads.js'
 
 const fileGeneralQuery = {
@@ -190,7 +194,7 @@ export const fileRoutes = (domain: Domain): SvcRoute[] => {
         const key = request.params.derived_key as string | undefined
         const found = await domain.files.contentFor(viewerOf(request), fileId(request), tokensOf(request), key)
         if (!found) return h.response().code(204)
-        return h.redirect(contentUrl(contextOf(request, domain).baseUrl, found.file, key, found.signed))
+        return asUserContent(h.redirect(contentUrl(contextOf(request, domain).baseUrl, found.file, key, found.signed)))
       },
     })),
     ...['/files-content/{file_id}', '/files-content/{file_id}/{derived_key}'].map((path): SvcRoute => ({
@@ -207,11 +211,14 @@ export const fileRoutes = (domain: Domain): SvcRoute[] => {
       handler: async (request, h) => {
         const { expires, sig } = request.query as { expires: number; sig: string }
         const content = await domain.files.openSigned(fileId(request), request.params.derived_key as string | undefined, { expires, sig })
-        return h
-          .response(createReadStream(content.path))
-          .type(content.mime_type)
-          .header('content-length', String(content.size))
-          .header('cache-control', `private, max-age=${Math.max(0, expires - Math.floor(Date.now() / 1000))}`)
+        return asUserContent(
+          h
+            .response(createReadStream(content.path))
+            .type(content.type)
+            .header('content-disposition', contentDisposition(content.name, { type: content.disposition }))
+            .header('content-length', String(content.size))
+            .header('cache-control', `private, max-age=${Math.max(0, expires - Math.floor(Date.now() / 1000))}`),
+        )
       },
     })),
     {
@@ -232,7 +239,7 @@ export const fileRoutes = (domain: Domain): SvcRoute[] => {
         const file = await domain.files.byShortCode(request.params.code as string)
         const signed = file && domain.files.links.signContent(file, undefined)
         if (!file || !signed) return h.response({ meta: { code: 404, error_message: 'no such file' } }).code(404)
-        return h.redirect(contentUrl(contextOf(request, domain).baseUrl, file, undefined, signed))
+        return asUserContent(h.redirect(contentUrl(contextOf(request, domain).baseUrl, file, undefined, signed)))
       },
     },
   ]

@@ -1,8 +1,10 @@
-/** Stored and default images by file name, resized on request. */
+/** Stored and default images by file name, resized on request (to standard sizes, a budget of new ones per address). */
 import Joi from 'joi'
 import { MAX_IMAGE_SIDE, type Domain } from '../../../data/index.js'
+import { clientAddressOf } from '../../client-address.js'
 import { commonQuery } from '../../params.js'
 import type { SvcRoute } from '../../route.js'
+import { asUserContent } from '../../user-content.js'
 
 /** `w` and `h` on image URLs. */
 export const imageSizeQuery = {
@@ -32,11 +34,13 @@ export const imageRoutes = (domain: Domain): SvcRoute[] => [
     },
     handler: async (request, h) => {
       const { w, h: height } = request.query as { w?: number; h?: number }
-      const image = await domain.userImages.serve(request.params.file as string, { w, h: height })
-      return h
-        .response(image.data)
-        .type(image.mime)
-        .header('cache-control', image.immutable ? FOREVER : A_DAY)
+      const image = await domain.userImages.serve(request.params.file as string, { w, h: height }, clientAddressOf(request))
+      return asUserContent(
+        h
+          .response(image.data)
+          .type(image.mime)
+          .header('cache-control', image.immutable ? FOREVER : A_DAY),
+      )
     },
   },
 ]

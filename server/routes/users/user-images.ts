@@ -1,7 +1,7 @@
 /** Avatars and covers: upload one (multipart), or be redirected to the current one. */
 import Boom from '@hapi/boom'
 import Joi from 'joi'
-import { IMAGE_KINDS, IMAGE_UPLOAD_LIMITS, imageOf, imageTooLarge, type Domain, type ImageKind, type UserRow } from '../../../data/index.js'
+import { IMAGE_KINDS, IMAGE_UPLOAD_LIMITS, imageOf, imageTooLarge, snapImageSize, type Domain, type ImageKind, type UserRow } from '../../../data/index.js'
 import { viewerOf } from '../../auth.js'
 import { ok } from '../../envelope.js'
 import { commonQuery, userGeneralQuery, userRef } from '../../params.js'
@@ -55,7 +55,8 @@ const redirect = (domain: Domain, kind: ImageKind): SvcRoute => ({
   handler: async (request, h) => {
     const user = await domain.users.resolve(request.params.user_id as string, viewerOf(request))
     const { w, h: height } = request.query as { w?: number; h?: number }
-    return h.redirect(imageUrl(baseUrlOf(request), imageOf(user, kind).file, { w, h: height }))
+    // The snapped size, so every client asking near it shares one URL (and the caches along the way).
+    return h.redirect(imageUrl(baseUrlOf(request), imageOf(user, kind).file, snapImageSize({ w, h: height })))
   },
 })
 

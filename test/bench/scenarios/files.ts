@@ -28,9 +28,12 @@ import { cpuSecondsOf } from './app-streams.js'
 const MB = 1_000_000
 const LARGE = 50 * MB
 const CHUNK = 1 << 20
+/** The most uploads in flight of any kind below. */
+const LANES = 8
 
 interface Prepared {
-  token: string
+  /** One uploader per lane: a user may have only `UPLOADS_PER_USER` uploads under way at once. */
+  tokens: string[]
 }
 
 interface Kind {
@@ -103,7 +106,7 @@ function upload(port: number, token: string, data: Buffer, mime: string, filenam
 /** `count` uploads of `kind`, `inFlight` at a time; every answer is checked (200, sha1, thumbnails for images; for the floor, 200 and the body's size). */
 async function uploads(
   port: number,
-  token: string,
+  tokens: readonly string[],
   kind: Kind,
   data: Buffer,
   sample?: () => void,
@@ -114,7 +117,7 @@ async function uploads(
   const times: number[] = []
   const sampler = sample ? setInterval(sample, 50) : null
   const began = performance.now()
-  const lane = async () => {
+  const lane = async (token: string) => {
     while (next < kind.count) {
       next++
       const r = await upload(port, token, data, kind.mime, kind.filename)
@@ -133,7 +136,7 @@ async function uploads(
     }
   }
   try {
-    await Promise.all(Array.from({ length: kind.inFlight }, lane))
+    await Promise.all(Array.from({ length: kind.inFlight }, (_, i) => lane(tokens[i % tokens.length])))
   } finally {
     if (sampler) clearInterval(sampler)
   }
@@ -163,11 +166,11 @@ async function floorRuns(ctx: BenchContext, filesDir: string, kinds: Kind[], svc
   const out: Measure[] = []
   try {
     const data = readFileSync(join(ctx.workDir, kinds[0].file))
-    await uploads(floor.port, '', { ...kinds[0], count: 2 }, data, undefined, true)
+    await uploads(floor.port, [''], { ...kinds[0], count: 2 }, data, undefined, true)
     for (const kind of kinds) {
       const cpuBefore = cpuSecondsOf(floor.child.pid as number)
       const mainBefore = mainThreadCpuOf(floor.child.pid as number)
-      const r = await uploads(floor.port, '', kind, data, undefined, true)
+      const r = await uploads(floor.port, [''], kind, data, undefined, true)
       const cpu = cpuSecondsOf(floor.child.pid as number) - cpuBefore
       const mainCpu = mainThreadCpuOf(floor.child.pid as number) - mainBefore
       const mbs = (kind.count * data.length) / MB / r.seconds
@@ -204,17 +207,20 @@ export const files: Scenario = {
     writeFileSync(configFile, JSON.stringify(config, null, 2))
     const domain = await openDomain(dir)
     const { app } = await domain.apps.create({ name: 'Bench Uploader' })
-    const user = await domain.users.create({ username: 'uploader' })
-    const { access_token } = await domain.tokens.issueUserToken(app, user, ['basic', 'files'])
+    const tokens: string[] = []
+    for (let i = 0; i < LANES; i++) {
+      const user = await domain.users.create({ username: `uploader${i}` })
+      tokens.push((await domain.tokens.issueUserToken(app, user, ['basic', 'files'])).access_token)
+    }
     await domain.close()
-    writeFileSync(join(ctx.workDir, 'prepared.json'), JSON.stringify({ token: access_token } satisfies Prepared))
+    writeFileSync(join(ctx.workDir, 'prepared.json'), JSON.stringify({ tokens } satisfies Prepared))
     writeFileSync(join(ctx.workDir, 'small.png'), await noiseImage('png', 100_000))
     writeFileSync(join(ctx.workDir, 'medium.jpg'), await noiseImage('jpeg', 5 * MB))
     writeFileSync(join(ctx.workDir, 'large.bin'), randomBytes(LARGE))
   },
 
   async run(ctx: BenchContext) {
-    const { token } = JSON.parse(readFileSync(join(ctx.workDir, 'prepared.json'), 'utf8')) as Prepared
+    const { tokens } = JSON.parse(readFileSync(join(ctx.workDir, 'prepared.json'), 'utf8')) as Prepared
     const dataDir = join(ctx.workDir, 'data')
     const filesDir = join(dataDir, 'files')
     const kinds: Kind[] = [
@@ -243,7 +249,7 @@ export const files: Scenario = {
     const prof = process.env.BENCH_CPU_PROF ? [`--cpu-prof`, `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : []
     const server = await start([...prof, 'bin/svc.js', 'serve', '--data-dir', dataDir, '--port', '0', '--host', '127.0.0.1'], { SVC_RATE_LIMIT: 'off' })
     const pid = server.child.pid as number
-    await placesReady(server.port, token)
+    await placesReady(server.port, tokens[0])
     const out: Measure[] = []
     const disk: number[] = []
     const loadBefore = loadavg()[0]
@@ -255,7 +261,7 @@ export const files: Scenario = {
       await measureDisk()
       ctx.log(`disk: ${disk.map((v) => v.toFixed(0)).join(', ')} MB/s`)
       // Warm-up, unmeasured: the JIT, sharp's first use.
-      await uploads(server.port, token, { ...kinds[0], count: 16 }, readFileSync(join(ctx.workDir, kinds[0].file)))
+      await uploads(server.port, tokens, { ...kinds[0], count: 16 }, readFileSync(join(ctx.workDir, kinds[0].file)))
       // BENCH_FILES_LARGE_ONLY=1 skips the images: the 50 MB uploads on a server that made no thumbnails.
       for (const kind of kinds.filter((k) => !(process.env.BENCH_FILES_LARGE_ONLY && k.image))) {
         const data = readFileSync(join(ctx.workDir, kind.file))
@@ -267,7 +273,7 @@ export const files: Scenario = {
         const cpuBefore = cpuSecondsOf(pid)
         const mainBefore = mainThreadCpuOf(pid)
         const benchCpuBefore = process.cpuUsage()
-        const r = await uploads(server.port, token, kind, data, sample)
+        const r = await uploads(server.port, tokens, kind, data, sample)
         const serverCpu = cpuSecondsOf(pid) - cpuBefore
         const mainCpu = mainThreadCpuOf(pid) - mainBefore
         const benchCpu = process.cpuUsage(benchCpuBefore)

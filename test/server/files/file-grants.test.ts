@@ -2,12 +2,21 @@ import t from 'tap'
 import { makeInstance, type Instance, type Person } from '../../fixtures/instance.js'
 import { fetchBytes, upload } from '../../fixtures/files.js'
 import { openChannel, sendMessage } from '../../fixtures/channels.js'
-import { listeningInstance, openWebSocket } from '../../fixtures/streams.js'
+import { listeningInstance, openWebSocket, readChunked } from '../../fixtures/streams.js'
 
 async function privateFile(svc: Instance, who: Person) {
   const made = await upload(svc, who.token, [
     { name: 'type', data: 'com.example.notes' },
     { name: 'content', data: 'minutes', filename: 'minutes.txt', type: 'text/plain' },
+  ])
+  return made.body.data
+}
+
+async function publicFile(svc: Instance, who: Person, type = 'com.example.notes') {
+  const made = await upload(svc, who.token, [
+    { name: 'type', data: type },
+    { name: 'public', data: '1' },
+    { name: 'content', data: 'open', filename: 'open.txt', type: 'text/plain' },
   ])
   return made.body.data
 }
@@ -139,12 +148,7 @@ t.test('a mark written by a client is not rendered into a token', async (t) => {
 t.test('a public file’s own read token and url_permanent still read it, while it stays public', async (t) => {
   const svc = await makeInstance(t)
   const alice = await svc.person('alice')
-  const made = await upload(svc, alice.token, [
-    { name: 'type', data: 'com.example.notes' },
-    { name: 'public', data: '1' },
-    { name: 'content', data: 'open', filename: 'open.txt', type: 'text/plain' },
-  ])
-  const file = made.body.data
+  const file = await publicFile(svc, alice)
   t.match(file.file_token_read, new RegExp(`^f${file.id}\\.`))
   t.equal((await fetchBytes(svc, file.url_permanent)).bytes.toString(), 'open')
   const res = await svc.call('GET', `/stream/0/files/${file.id}?file_token=${file.file_token_read}`)
@@ -167,4 +171,134 @@ t.test('a post event in a user stream carries the file’s url but no read token
   t.equal(streamed.file_id, file.id)
   t.match(streamed.url, /\/files-content\//, 'the address stays')
   t.notOk('file_token_read' in streamed, 'the stream has no token')
+})
+
+/** Everything a presentation says about files that could reach their bytes. */
+const fileAddresses = (value: unknown): string[] => JSON.stringify(value).match(/\/files(-content)?\/\d+[^"]*|file_token_read|\/f\/\w+/g) ?? []
+
+t.test('a deleted post shows nothing of its attachment that reaches the bytes, to anyone', async (t) => {
+  const svc = await makeInstance(t)
+  const [alice, bob] = await svc.people('alice', 'bob')
+  const file = await privateFile(svc, alice)
+  const { id } = await postWith(svc, alice, file)
+  t.equal((await svc.call('DELETE', `/stream/0/posts/${id}`, { token: alice.token })).status, 200)
+  for (const [who, token] of [
+    ['anonymous', undefined],
+    ['bob', bob.token],
+    ['alice', alice.token],
+  ] as const) {
+    const res = await svc.call('GET', `/stream/0/posts/${id}?include_annotations=1`, { token })
+    t.equal(res.status, 200)
+    t.equal(res.body.data.is_deleted, true)
+    t.equal(res.body.data.annotations[0].type, 'com.example.attached', `${who}: the annotation is still there`)
+    t.same(fileAddresses(res.body.data), [], `${who}: no address, no token`)
+  }
+})
+
+t.test('a deleted message shows nothing of its attachment that reaches the bytes', async (t) => {
+  const svc = await makeInstance(t)
+  const [alice, bob] = await svc.people('alice', 'bob')
+  const file = await privateFile(svc, alice)
+  const pm = await sendMessage(svc, alice, 'pm', { text: 'see', destinations: [String(bob.user.id)], annotations: attached(file) })
+  const url = `/stream/0/channels/${pm.channel_id}/messages/${pm.id}?include_message_annotations=1`
+  t.not(fileAddresses((await svc.call('GET', url, { token: bob.token })).body.data), [], 'while it stands, bob gets the attachment')
+  t.equal((await svc.call('DELETE', `/stream/0/channels/${pm.channel_id}/messages/${pm.id}`, { token: alice.token })).status, 200)
+  const res = await svc.call('GET', url, { token: bob.token })
+  t.equal(res.status, 200)
+  t.equal(res.body.data.is_deleted, true)
+  t.same(fileAddresses(res.body.data), [], 'no address, no token')
+})
+
+t.test('a deactivated channel shows nothing of its attachment that reaches the bytes', async (t) => {
+  const svc = await makeInstance(t)
+  const alice = await svc.person('alice')
+  const file = await privateFile(svc, alice)
+  const channel = await openChannel(svc, alice, { annotations: attached(file) })
+  t.equal((await svc.call('DELETE', `/stream/0/channels/${channel.id}`, { token: alice.token })).status, 200)
+  const res = await svc.call('GET', `/stream/0/channels/${channel.id}?include_channel_annotations=1`, { token: alice.token })
+  t.equal(res.body.data.is_inactive, true)
+  t.same(fileAddresses(res.body.data.annotations), [])
+})
+
+t.test('a profile’s read token dies once alice takes the file out of her profile', async (t) => {
+  const svc = await makeInstance(t)
+  const alice = await svc.person('alice')
+  const [file, next] = [await privateFile(svc, alice), await privateFile(svc, alice)]
+  const res = await svc.call('PATCH', '/stream/0/users/me?include_user_annotations=1', { token: alice.token, payload: { annotations: attached(file) } })
+  const token = res.body.data.annotations[0].value.file_token_read
+  t.equal((await svc.call('GET', `/stream/0/files/${file.id}?file_token=${token}`)).status, 200, 'while the profile carries it')
+  const swapped = await svc.call('PATCH', '/stream/0/users/me?include_user_annotations=1', { token: alice.token, payload: { annotations: attached(next) } })
+  t.equal((await svc.call('GET', `/stream/0/files/${file.id}?file_token=${token}`)).status, 404, 'replaced by another file: refused')
+  t.equal((await fetchBytes(svc, `/stream/0/files/${file.id}/content?file_token=${token}`)).status, 404, 'nor does it reach the content')
+  const nextToken = swapped.body.data.annotations[0].value.file_token_read
+  t.equal((await svc.call('GET', `/stream/0/files/${next.id}?file_token=${nextToken}`)).status, 200, 'the new one’s token works')
+  await svc.call('PATCH', '/stream/0/users/me', { token: alice.token, payload: { annotations: [{ type: 'com.example.attached' }] } })
+  t.equal((await svc.call('GET', `/stream/0/files/${next.id}?file_token=${nextToken}`)).status, 404, 'the annotation removed: refused')
+})
+
+t.test('a channel’s or a public file’s read token dies once its annotations drop the file', async (t) => {
+  const svc = await makeInstance(t)
+  const alice = await svc.person('alice')
+  const file = await privateFile(svc, alice)
+  const channel = await openChannel(svc, alice, { annotations: attached(file), readers: { public: true } })
+  const got = await svc.call('GET', `/stream/0/channels/${channel.id}?include_channel_annotations=1`, { token: alice.token })
+  const channelToken = got.body.data.annotations.find((a: { type: string }) => a.type === 'com.example.attached').value.file_token_read
+  const cover = await publicFile(svc, alice, 'com.example.album')
+  const album = await svc.call('PATCH', `/stream/0/files/${cover.id}?include_annotations=1`, {
+    token: alice.token,
+    payload: { annotations: attached(file) },
+  })
+  const fileToken = album.body.data.annotations[0].value.file_token_read
+  t.match(fileToken, new RegExp(`^f${cover.id}\\.`))
+  for (const token of [channelToken, fileToken]) t.equal((await svc.call('GET', `/stream/0/files/${file.id}?file_token=${token}`)).status, 200)
+  await svc.call('PUT', `/stream/0/channels/${channel.id}`, { token: alice.token, payload: { annotations: [{ type: 'com.example.attached' }] } })
+  await svc.call('PATCH', `/stream/0/files/${cover.id}`, { token: alice.token, payload: { annotations: [{ type: 'com.example.attached' }] } })
+  for (const token of [channelToken, fileToken])
+    t.equal((await svc.call('GET', `/stream/0/files/${file.id}?file_token=${token}`)).status, 404, token.slice(0, 1))
+})
+
+t.test('a public post in a user stream names a public file by an address that carries no token', async (t) => {
+  const { svc, base } = await listeningInstance(t)
+  const alice = await svc.person('alice')
+  const file = await publicFile(svc, alice, 'com.example.photo')
+  const stream = await openWebSocket(base, alice.token, 'include_post_annotations=1')
+  t.teardown(() => stream.close())
+  await svc.call('GET', `/stream/0/users/me/posts?connection_id=${stream.connectionId}`, { token: alice.token })
+  const annotations = [
+    { type: 'com.example.url', value: { '+svc.core.file': { file_id: file.id, file_token: file.file_token, format: 'url' } } },
+    { type: 'com.example.meta', value: { '+svc.core.file': { file_id: file.id, file_token: file.file_token, format: 'metadata' } } },
+  ]
+  const res = await svc.call('POST', '/stream/0/posts?include_post_annotations=1', { token: alice.token, payload: { text: 'look', annotations } })
+  t.match(res.body.data.annotations[0].value.url, /file_token=/, 'the REST answer keeps its permanent address')
+  const frame = await stream.next()
+  const [url, meta] = frame.data[0].annotations.map((a: { value: Record<string, string> }) => a.value)
+  for (const address of [url.url, meta.url_permanent]) {
+    t.match(address, /\/f\/[0-9a-z]+$/, 'the short address')
+    t.notMatch(address, /token/)
+    t.equal((await fetchBytes(svc, address)).bytes.toString(), 'open', `${address} reads the file`)
+  }
+})
+
+t.test('file events name a public file by an address that carries no token', async (t) => {
+  const { svc, base } = await listeningInstance(t)
+  const alice = await svc.person('alice')
+  const stream = await openWebSocket(base, alice.token)
+  t.teardown(() => stream.close())
+  await svc.call('GET', `/stream/0/users/me/files?connection_id=${stream.connectionId}`, { token: alice.token })
+  const app = (await svc.call('POST', '/stream/0/streams', { token: svc.appToken, payload: { object_types: ['file'], type: 'long_poll' } })).body.data
+  const appClient = await readChunked(app.endpoint)
+  t.teardown(() => appClient.close())
+  await publicFile(svc, alice, 'com.example.photo')
+  const [user, appFrame] = [(await stream.next()).data[0], (await appClient.next()).data]
+  for (const [where, data] of [
+    ['user stream', user],
+    ['app stream', appFrame],
+  ]) {
+    t.match(data.url_permanent, /\/f\/[0-9a-z]+\.txt$/, `${where}: the short address`)
+    t.same(
+      fileAddresses(data).filter((a) => a.includes('token')),
+      [],
+      `${where}: no token anywhere`,
+    )
+  }
 })
