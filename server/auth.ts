@@ -1,7 +1,8 @@
 /**
  * Authentication and token rules per route. The token comes from
  * `Authorization: Bearer`, the `access_token` query parameter, or the body of
- * POST/PUT/PATCH (never GET or DELETE). Runs after the payload is parsed and
+ * POST/PUT/PATCH (never GET or DELETE). A header's or query's token is
+ * checked before the body is read; one in the body, once it is parsed. Both
  * before validation, so a missing token is reported before bad input.
  */
 import type { Plugin, Request } from '@hapi/hapi'
@@ -43,9 +44,19 @@ export function checkAccess(viewer: Viewer, kind: string, scopes: readonly strin
 export const authPlugin: Plugin<{ domain: Domain }> = {
   name: 'svc-auth',
   register(server, { domain }) {
+    // A token in the header or the query is checked before hapi reads a byte of the body: a caller who may not call
+    // the route never gets to send one (an avatar, a JSON body). Only a token sent in the body waits for it.
+    server.ext('onPreAuth', async (request, h) => {
+      const svc = request.route.settings.plugins?.svc
+      const token = svc && tokenOf(request)
+      if (!svc || !token) return h.continue
+      request.app.viewer = await domain.tokens.authenticate(token)
+      checkAccess(request.app.viewer, svc.token, svc.scopes)
+      return h.continue
+    })
     server.ext('onPostAuth', async (request, h) => {
       const svc = request.route.settings.plugins?.svc
-      if (!svc) return h.continue
+      if (!svc || request.app.viewer) return h.continue
       const token = tokenOf(request)
       const viewer: Viewer = token ? await domain.tokens.authenticate(token) : {}
       request.app.viewer = viewer
