@@ -284,3 +284,15 @@ t.test("behind the operator's proxy each visitor's address counts; anyone else's
   for (let i = 0; i < 4; i++) t.equal((await viaProxy(`192.0.2.${100 + i}`, '203.0.113.66')).statusCode, 200)
   t.equal((await viaProxy('192.0.2.200', '203.0.113.66')).statusCode, 429, 'a visitor who is not a proxy cannot spread calls over made-up addresses')
 })
+
+t.test('an IPv6 visitor counts by their /64: the addresses of one network share its calls', async (t) => {
+  const svc = await limited(t, SMALL, { trusted_proxies: ['192.0.2.1'] })
+  await svc.person('alice')
+  const from = (visitor: string) => inject(svc, '/stream/0/users/@alice', { ip: '192.0.2.1', headers: { 'x-forwarded-for': visitor } })
+  for (let i = 0; i < 4; i++) t.equal((await from(`2001:db8:1:2::${i + 1}`)).statusCode, 200)
+  t.equal((await from('2001:db8:1:2:ffff:ffff:ffff:ffff')).statusCode, 429, 'a fresh address of the same /64 gets no fresh calls')
+  t.equal((await from('2001:db8:1:3::1')).statusCode, 200, 'the next /64 is another visitor')
+  t.equal((await from('::ffff:198.51.100.9')).statusCode, 200, 'an IPv4-mapped address counts as its IPv4 one')
+  t.equal((await from('198.51.100.9')).statusCode, 200)
+  t.equal(rateHeaders(await from('198.51.100.9')).remaining, '1', 'one visitor, written either way')
+})
