@@ -11,7 +11,7 @@ import { pair } from '../store/schema.js'
 import { isoNow } from '../time.js'
 import type { Viewer } from '../viewer.js'
 import { isModerated } from '../users/moderated-users.js'
-import { sessionEpochOf } from '../users/users.js'
+import { sessionEpochOf, type SessionClaim } from '../users/users.js'
 
 export const SCOPES = ['basic', 'stream', 'write_post', 'follow', 'update_profile', 'public_messages', 'messages', 'files', 'export'] as const
 export type Scope = (typeof SCOPES)[number]
@@ -238,10 +238,24 @@ export class TokenService {
     return info
   }
 
-  /** Deauthorizes the viewer's own token (`DELETE /token`); as `revoke`. */
-  deauthorize(viewer: Viewer): Promise<TokenInfo> {
-    if (!viewer.token) return Promise.reject(invalidToken())
-    return this.revoke(viewer.token)
+  /**
+   * Deauthorizes the viewer's own token (`DELETE /token`); as `revoke`.
+   * Sent with a sign-in session of the same account (the web client's
+   * "Sign out"), that session ends too, wherever a copy of its cookie is:
+   * the account moves on to a new credential generation, so every sign-in
+   * session it had reads as signed out (its other tokens stay).
+   */
+  async deauthorize(viewer: Viewer, session?: SessionClaim): Promise<TokenInfo> {
+    if (!viewer.token) throw invalidToken()
+    const info = await this.revoke(viewer.token)
+    const userId = viewer.user?.id
+    if (session && session.userId === userId) {
+      await this.store.transact(async (tx) => {
+        const user = await tx.users.get(userId)
+        if (user && sessionEpochOf(user) === session.epoch) tx.users.put({ ...user, session_epoch: session.epoch + 1 })
+      })
+    }
+    return info
   }
 
   /**

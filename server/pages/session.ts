@@ -80,6 +80,12 @@ export function writeSession(h: ResponseToolkit, session: Session): void {
   h.state(SESSION_COOKIE, session)
 }
 
+/** Who the request's valid session is signed in as, under which credential generation; undefined when signed out. */
+export function sessionClaimOf(request: Request): { userId: number; epoch: number } | undefined {
+  const session = readSession(request)
+  return session?.user_id === undefined ? undefined : { userId: session.user_id, epoch: session.epoch ?? 0 }
+}
+
 /** Ends the session of a request that carries the cookie (valid or not): the response clears it. */
 export function endSession(request: Request, h: ResponseToolkit): void {
   if (request.state?.[SESSION_COOKIE] !== undefined) h.unstate(SESSION_COOKIE)

@@ -12,7 +12,7 @@ import { checkAccess, viewerOf } from '../../auth.js'
 import { basicCredentials } from '../../basic-auth.js'
 import { clientAddressOf } from '../../client-address.js'
 import { ok } from '../../envelope.js'
-import { endSession } from '../../pages/session.js'
+import { endSession, sessionClaimOf } from '../../pages/session.js'
 import { commonQuery, userGeneralQuery } from '../../params.js'
 import { contextOf } from '../../present/context.js'
 import { presentToken } from '../../present/auth/token.js'
@@ -63,7 +63,7 @@ export const tokenRoutes = (domain: Domain): SvcRoute[] => [
     svc: { token: 'any' },
     options: { validate: { query: Joi.object({ ...commonQuery, ...userGeneralQuery }) } },
     handler: async (request, h) => {
-      const info = await domain.tokens.deauthorize(viewerOf(request))
+      const info = await domain.tokens.deauthorize(viewerOf(request), sessionClaimOf(request))
       endSession(request, h)
       return ok(await presentToken(contextOf(request, domain), info))
     },

@@ -98,6 +98,8 @@ t.test('deauthorizing a token with the sign-in cookie (the web client’s sign-o
   const alice = await svc.person('alice')
   const bob = await svc.person('bob')
   const { browser, url } = await signedInAlice(svc)
+  // A copy of the cookie taken before she signs out, as someone who read it off her machine would keep it.
+  const copied = browser.cookie
 
   const out = await browser.send('DELETE', '/stream/0/token', alice.auth)
   t.equal(out.status, 200)
@@ -105,6 +107,8 @@ t.test('deauthorizing a token with the sign-in cookie (the web client’s sign-o
   t.match(String(out.headers['set-cookie']), /^svc_session=;.*Max-Age=0/, 'the cookie is cleared')
   t.equal((await svc.call('GET', '/stream/0/token', { token: alice.token })).status, 401, 'the token is dead')
   t.match((await browser.get(url)).text, /Sign in to continue/, 'the sign-in page asks for her password again')
+  const replayed = await svc.server.inject({ method: 'GET', url, headers: { cookie: copied } })
+  t.match(replayed.payload, /Sign in to continue/, 'and so does a copy of the cookie she had')
 
   const plain = await svc.server.inject({ method: 'DELETE', url: '/stream/0/token', headers: bob.auth })
   t.equal(plain.statusCode, 200)
