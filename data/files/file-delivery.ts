@@ -21,7 +21,7 @@ export interface Delivery {
 }
 
 /** Types a browser shows as text, plays, or only downloads: never a document, a script or a stylesheet. */
-const INERT = /^(text\/plain|text\/csv|application\/octet-stream|application\/zip|audio\/[a-z0-9.+-]+|video\/[a-z0-9.+-]+)$/
+const INERT = /^(text\/plain|text\/csv|application\/json|application\/octet-stream|application\/zip|audio\/[a-z0-9.+-]+|video\/[a-z0-9.+-]+)$/
 
 const BINARY = 'application/octet-stream'
 

@@ -69,7 +69,7 @@ t.test('an SVG, an XML and a script are downloads too', async (t) => {
   }
 })
 
-t.test('plain text keeps its type, as a download', async (t) => {
+t.test('plain text and JSON keep their types, as downloads', async (t) => {
   const svc = await makeInstance(t)
   const alice = await svc.person('alice')
   const file = await publicFile(svc, alice, 'minutes', 'minutes.txt', 'text/plain')
@@ -77,6 +77,11 @@ t.test('plain text keeps its type, as a download', async (t) => {
   t.match(got.headers['content-type'], /^text\/plain/)
   t.equal(got.headers['content-disposition'], 'attachment; filename="minutes.txt"')
   sandboxed(t, got.headers, 'text')
+  const data = await publicFile(svc, alice, '{"a": 1}', 'data.json', 'application/json')
+  const json = await reach(svc, data.url)
+  t.match(json.headers['content-type'], /^application\/json/, 'no browser runs JSON, and nosniff keeps it from being taken as a script')
+  t.equal(json.headers['content-disposition'], 'attachment; filename="data.json"')
+  sandboxed(t, json.headers, 'json')
 })
 
 t.test('a name outside ASCII is kept in the download’s filename*', async (t) => {
