@@ -1,18 +1,15 @@
 /**
- * What `config.json` may hold, checked at every start: the keys of
- * `InstanceConfig`, each optional (a missing one takes its default), none
- * other. Types are not converted (`"no"` is not a boolean), so a mistake
- * stops svc instead of quietly changing what it does.
+ * The instance configuration, declared once: every key of `config.json`,
+ * its rule and its default, from which come the `InstanceConfig` type
+ * (zod infers it), the defaults (the schema applied to `{}`) and the check
+ * at every start. Each key is optional in the file (a missing one takes its
+ * default), no other is allowed, and types are not converted (`"no"` is not
+ * a boolean), so a mistake stops svc instead of quietly changing what it
+ * does. The messages name the key and what it expects, in one line.
  */
-import Joi from 'joi'
-import type { InstanceConfig } from './config.js'
+import { randomBytes } from 'node:crypto'
+import { z } from 'zod'
 import { INSTANCE_DESCRIPTION_MAX, INSTANCE_NAME_MAX } from './limits.js'
-
-const windowOf = (d: { limit: number; window_s: number }) =>
-  Joi.object({
-    limit: Joi.number().integer().min(1).default(d.limit),
-    window_s: Joi.number().integer().min(1).default(d.window_s),
-  }).default()
 
 /**
  * A host as a Host header names it: a DNS name or IPv4 address, or an IPv6
@@ -20,91 +17,130 @@ const windowOf = (d: { limit: number; window_s: number }) =>
  */
 export const HOST_PATTERN = /^(\[[0-9a-f:.]+\]|[a-z0-9](?:[a-z0-9.-]*[a-z0-9])?)(?::(\d{1,5}))?$/i
 
+/** A `postgres://` URL, as `store` and `--store` take it. */
+export const STORE_URL_PATTERN = /^postgres(ql)?:\/\/\S+$/
+/** A `redis://` URL, as `bus` and `--bus` take it. */
+export const BUS_URL_PATTERN = /^rediss?:\/\/\S+$/
+
 /** What proxy-addr takes beside addresses and CIDR ranges. */
 const PROXY_NAMES = ['loopback', 'linklocal', 'uniquelocal']
-const ipOrRange = Joi.string().ip({ cidr: 'optional' })
 
-const schemaOf = (d: InstanceConfig) =>
-  Joi.object({
-    name: Joi.string().trim().min(1).max(INSTANCE_NAME_MAX).default(d.name),
-    description: Joi.string().allow('').max(INSTANCE_DESCRIPTION_MAX).default(d.description),
-    open_registration: Joi.boolean().default(d.open_registration),
-    public_url: Joi.string()
-      .allow('')
-      .uri({ scheme: ['http', 'https'] })
-      .default(d.public_url)
-      .messages({ 'string.uri': '{#label} must be "" or an http(s) URL', 'string.uriCustomScheme': '{#label} must be "" or an http(s) URL' }),
-    allowed_hosts: Joi.array()
-      .items(
-        Joi.string()
-          .pattern(HOST_PATTERN)
-          .messages({ 'string.pattern.base': '{#label} must be a host name, with a port or without ("svc.example", "svc.example:8080", "[::1]")' }),
-      )
-      .default(d.allowed_hosts),
-    trusted_proxies: Joi.array()
-      .items(
-        Joi.string()
-          .custom((value: string, helpers) => (PROXY_NAMES.includes(value) || !ipOrRange.validate(value).error ? value : helpers.error('any.invalid')))
-          .messages({ 'any.invalid': `{#label} must be an IP address, a CIDR range or one of ${PROXY_NAMES.join(', ')}` }),
-      )
-      .default(d.trusted_proxies),
-    rate_limits: Joi.object({
-      enabled: Joi.boolean().default(d.rate_limits.enabled),
-      authenticated: windowOf(d.rate_limits.authenticated),
-      write: windowOf(d.rate_limits.write),
-      unauthenticated: windowOf(d.rate_limits.unauthenticated),
-      pages: windowOf(d.rate_limits.pages),
-    }).default(),
-    limits: Joi.object({
-      following: Joi.number().integer().min(0).default(d.limits.following),
-      max_file_size: Joi.number().integer().min(1).default(d.limits.max_file_size),
-      storage: Joi.number().integer().min(0).default(d.limits.storage),
-    }).default(),
-    events: Joi.object({
-      // Clients may resume a stream within about 600 s: a shorter retention would lose their events.
-      retention_seconds: Joi.number().integer().min(600).default(d.events.retention_seconds),
-      max_events: Joi.number().integer().min(1000).default(d.events.max_events),
-    }).default(),
-    search: Joi.object({
-      window_posts: Joi.number().integer().min(1).default(d.search.window_posts),
-      concurrent_scans: Joi.number().integer().min(1).default(d.search.concurrent_scans),
-    }).default(),
-    store: Joi.string()
-      .allow('')
-      .pattern(/^postgres(ql)?:\/\/\S+$/)
-      .default(d.store)
-      .messages({ 'string.pattern.base': '{#label} must be "" (the embedded store) or a postgres:// URL' }),
-    bus: Joi.string()
-      .allow('')
-      .pattern(/^rediss?:\/\/\S+$/)
-      .default(d.bus)
-      .messages({ 'string.pattern.base': '{#label} must be "" (no bus) or a redis:// URL' }),
-    // Left out of the defaults: a missing secret is generated and added to the file.
-    session_secret: Joi.string().min(16),
-  })
-    .required()
-    .messages({ 'any.required': 'the file must hold a JSON object', 'object.base': 'the file must hold a JSON object' })
+const int = (min: number, fallback: number) => z.int().min(min).default(fallback)
 
-/** The keys allowed where `path` (e.g. `rate_limits.write`) points. */
-const keysAt = (schema: Joi.ObjectSchema, path: (string | number)[]): string[] => {
-  const described = (path.length === 0 ? schema : schema.extract(path.map(String))).describe() as { keys?: Record<string, unknown> }
-  return Object.keys(described.keys ?? {})
+const rateWindow = (limit: number, window_s: number) => z.strictObject({ limit: int(1, limit), window_s: int(1, window_s) }).prefault({})
+
+const isHttpUrl = (value: string): boolean => {
+  if (value === '') return true
+  try {
+    return ['http:', 'https:'].includes(new URL(value).protocol)
+  } catch {
+    return false
+  }
+}
+
+const isProxy = (value: string): boolean => PROXY_NAMES.includes(value) || z.union([z.ipv4(), z.ipv6(), z.cidrv4(), z.cidrv6()]).safeParse(value).success
+
+export const configSchema = z.strictObject({
+  /** Display name of the instance. */
+  name: z.string().trim().min(1).max(INSTANCE_NAME_MAX).default('svc'),
+  /** A line or two about the instance, shown on the web client's landing page. */
+  description: z.string().max(INSTANCE_DESCRIPTION_MAX).default('A small social network. Sign up to post, follow people and message friends.'),
+  /** Anyone may create an account at /signup. */
+  open_registration: z.boolean().default(true),
+  /** Public base URL (for canonical URLs and image links); empty: derived from each request whose Host is this machine's or allowed. */
+  public_url: z.string().refine(isHttpUrl, { error: 'must be "" or an http(s) URL' }).default(''),
+  /** Host names (`host` or `host:port`) svc answers as when `public_url` is empty, beside this machine's own (localhost, its addresses). */
+  allowed_hosts: z
+    .array(z.string().regex(HOST_PATTERN, { error: 'must be a host name, with a port or without ("svc.example", "svc.example:8080", "[::1]")' }))
+    .default([]),
+  /** Proxies whose X-Forwarded-For, -Proto and -Host are believed: addresses, CIDR ranges, or `loopback`, `linklocal`, `uniquelocal`. */
+  trusted_proxies: z.array(z.string().refine(isProxy, { error: `must be an IP address, a CIDR range or one of ${PROXY_NAMES.join(', ')}` })).default([]),
+  rate_limits: z
+    .strictObject({
+      enabled: z.boolean().default(true),
+      authenticated: rateWindow(5000, 3600),
+      write: rateWindow(20, 60),
+      unauthenticated: rateWindow(50, 60),
+      /** HTML pages (the web client's page, user and post pages, the OAuth pages), per address. */
+      pages: rateWindow(300, 60),
+    })
+    .prefault({}),
+  limits: z.strictObject({ following: int(0, 40000), max_file_size: int(1, 10_000_000), storage: int(0, 500_000_000) }).prefault({}),
+  /** The event log: events are kept `retention_seconds` (clients resume a stream within about 600 s, so no less), at most `max_events` of them. */
+  events: z.strictObject({ retention_seconds: int(600, 900), max_events: int(1000, 200_000) }).prefault({}),
+  /** Searches that scan: post search looks at the newest `window_posts` posts; at most `concurrent_scans` searches run at once. */
+  search: z.strictObject({ window_posts: int(1, 100_000), concurrent_scans: int(1, 2) }).prefault({}),
+  /** Where the data lives: "" for the embedded store in the data dir, or a `postgres://` URL (`--store` and `SVC_STORE_URL` take precedence). */
+  store: z
+    .string()
+    .refine((v) => v === '' || STORE_URL_PATTERN.test(v), { error: 'must be "" (the embedded store) or a postgres:// URL' })
+    .default(''),
+  /** A `redis://` URL linking several nodes (`--bus` and `SVC_BUS_URL` take precedence); "" for none. */
+  bus: z
+    .string()
+    .refine((v) => v === '' || BUS_URL_PATTERN.test(v), { error: 'must be "" (no bus) or a redis:// URL' })
+    .default(''),
+  /** Seals (iron) the web sign-in cookie of the OAuth pages; generated at first start and kept in the file. */
+  session_secret: z
+    .string()
+    .min(16)
+    .default(() => randomBytes(32).toString('base64url')),
+})
+
+export type InstanceConfig = z.output<typeof configSchema>
+
+/** Every key at its default, with a newly generated session secret. */
+export const defaultConfig = (): InstanceConfig => configSchema.parse({})
+
+/** The keys allowed in the object at `path` of the schema. */
+function keysAt(path: PropertyKey[]): string[] {
+  let schema: z.ZodType = configSchema
+  for (const key of path) {
+    const inner = unwrapped(schema)
+    if (!(inner instanceof z.ZodObject)) return []
+    schema = (inner.shape as Record<string, z.ZodType>)[String(key)]
+  }
+  const inner = unwrapped(schema)
+  return inner instanceof z.ZodObject ? Object.keys(inner.shape) : []
+}
+
+/** The schema under its defaults. */
+const unwrapped = (schema: z.ZodType): z.ZodType =>
+  schema instanceof z.ZodDefault || schema instanceof z.ZodPrefault ? unwrapped(schema.unwrap() as z.ZodType) : schema
+
+const pathText = (path: PropertyKey[]): string =>
+  path.map((key, i) => (typeof key === 'number' ? `[${key}]` : i === 0 ? String(key) : `.${String(key)}`)).join('')
+
+/** The first problem of a document, as one line naming the key. */
+function problemOf(issue: z.core.$ZodIssue): string {
+  const key = pathText(issue.path)
+  switch (issue.code) {
+    case 'unrecognized_keys': {
+      const unknown = [...issue.path, issue.keys[0]]
+      const where = issue.path.length > 0 ? ` in ${pathText(issue.path)}` : ''
+      return `unknown key ${pathText(unknown)}: expected one of ${keysAt(issue.path).join(', ')}${where}`
+    }
+    case 'invalid_type': {
+      if (issue.path.length === 0) return 'the file must hold a JSON object'
+      const expected = issue.expected === 'int' ? 'an integer' : `a${/^[aeiou]/.test(issue.expected) ? 'n' : ''} ${issue.expected}`
+      return `${key} must be ${expected}`
+    }
+    case 'too_small':
+      return issue.origin === 'string' ? `${key} must be at least ${issue.minimum} characters long` : `${key} must be greater than or equal to ${issue.minimum}`
+    case 'too_big':
+      return issue.origin === 'string' ? `${key} must be at most ${issue.maximum} characters long` : `${key} must be less than or equal to ${issue.maximum}`
+    default:
+      return `${key} ${issue.message}`
+  }
 }
 
 /**
- * Checks a parsed config document: answers it with every missing key set
- * from `defaults` (but `session_secret`), or the reason it is wrong, in one
- * line naming the key and what it expects.
+ * Checks a parsed config document: answers it with every missing key at its
+ * default, or the reason it is wrong, in one line naming the key and what it
+ * expects. `session_secret` is answered only when the document has one.
  */
-export function checkConfig(doc: unknown, defaults: InstanceConfig): { value: Partial<InstanceConfig>; error: null } | { value: null; error: string } {
-  const schema = schemaOf(defaults)
-  const { value, error } = schema.validate(doc, { convert: false, errors: { wrap: { label: false } } })
-  if (!error) return { value: value as Partial<InstanceConfig>, error: null }
-  const detail = error.details[0]
-  if (detail.type === 'object.unknown') {
-    const parent = detail.path.slice(0, -1)
-    const where = parent.length > 0 ? ` in ${parent.join('.')}` : ''
-    return { value: null, error: `unknown key ${detail.path.join('.')}: expected one of ${keysAt(schema, parent).join(', ')}${where}` }
-  }
-  return { value: null, error: detail.message }
+export function checkConfig(doc: unknown): { value: InstanceConfig; hasSecret: boolean; error: null } | { value: null; hasSecret: false; error: string } {
+  const parsed = configSchema.safeParse(doc)
+  if (!parsed.success) return { value: null, hasSecret: false, error: problemOf(parsed.error.issues[0]) }
+  return { value: parsed.data, hasSecret: typeof (doc as { session_secret?: unknown }).session_secret === 'string', error: null }
 }

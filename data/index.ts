@@ -38,7 +38,7 @@ export { watchTopics, isWatchTopic, type WatchTopicName } from './admin/watch-to
 export type { WatchTopic } from './admin/watch-topic.js'
 export { AdminSocketUnreachable, callAdminSocket, watchAdminSocket, type AdminWatchListener } from './admin/socket-client.js'
 export { loadConfig } from './config.js'
-export { HOST_PATTERN } from './config-schema.js'
+export { HOST_PATTERN, STORE_URL_PATTERN, BUS_URL_PATTERN } from './config-schema.js'
 export { redactUrl } from './redact-url.js'
 export { CURRENT_FORMAT, dataDirFormat, initDataDir, copyStore, migrateDataDir, migrateStore, requireDataDir } from './store/data-dir.js'
 export { renderHtml, escapeText } from './text/html.js'

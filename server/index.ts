@@ -1,4 +1,3 @@
 /** The server package's door for bin/: what it takes to run a server and its admin socket, and to run an admin operation without one. */
 export { createServer } from './server.js'
 export { serveAdminSocket, runAdminOperation, type AdminSocket } from './admin-socket.js'
-export { rateLimitOffIn } from './rate-limit.js'

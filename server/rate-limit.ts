@@ -24,10 +24,6 @@ import { errorPage, htmlResponse } from './pages/layout.js'
 import { RateLimiters, type BucketState, type MakeLimiter, type RateAs } from './rate-limiters.js'
 import { setWireHeader } from './wire-headers.js'
 
-/** Does the environment turn rate limiting off? `SVC_RATE_LIMIT=off` does, for test and benchmark runs. */
-export const rateLimitOffIn = (env: Record<string, string | undefined>): boolean =>
-  ['off', '0', 'false'].includes((env.SVC_RATE_LIMIT ?? '').trim().toLowerCase())
-
 /**
  * Avatar, cover and image routes and the web client's files opt out with
  * `svc.unlimited`. The OAuth pages are pages (their password checks have a

@@ -1,9 +1,10 @@
 /** `--data-dir DIR`, default `$SVC_DATA_DIR`, else `./svc-data`; and telling the operator which one a command used. */
 import { resolve } from 'node:path'
-import { requireDataDir } from '../../data/index.js'
+import { BUS_URL_PATTERN, requireDataDir, STORE_URL_PATTERN } from '../../data/index.js'
+import { environmentOf } from '../environment.js'
 import type { Io } from '../io.js'
 
-export const dataDirOf = (io: Io, opts: { dataDir?: string }): string => resolve(opts.dataDir ?? io.env.SVC_DATA_DIR ?? './svc-data')
+export const dataDirOf = (io: Io, opts: { dataDir?: string }): string => resolve(opts.dataDir ?? environmentOf(io.env).dataDir ?? './svc-data')
 
 /**
  * The data dir named by `opts`, which must already be there: only `init`
@@ -25,14 +26,14 @@ export const reportDataDir = (io: Io, line: string): void => {
  * data dir's config (`store`, "" for the embedded store).
  */
 export function storeOf(io: Io, opts: { store?: string }): string | undefined {
-  const url = opts.store ?? (io.env.SVC_STORE_URL || undefined)
-  if (url !== undefined && !/^postgres(ql)?:\/\/\S+$/.test(url)) throw new Error(`invalid store ${url}: give a postgres:// URL`)
+  const url = opts.store ?? environmentOf(io.env).storeUrl
+  if (url !== undefined && !STORE_URL_PATTERN.test(url)) throw new Error(`invalid store ${url}: give a postgres:// URL`)
   return url
 }
 
 /** `--bus URL`, default `$SVC_BUS_URL`; undefined leaves it to the config's `bus` ("" for none). */
 export function busOf(io: Io, opts: { bus?: string }): string | undefined {
-  const url = opts.bus ?? (io.env.SVC_BUS_URL || undefined)
-  if (url !== undefined && !/^rediss?:\/\/\S+$/.test(url)) throw new Error(`invalid bus ${url}: give a redis:// URL`)
+  const url = opts.bus ?? environmentOf(io.env).busUrl
+  if (url !== undefined && !BUS_URL_PATTERN.test(url)) throw new Error(`invalid bus ${url}: give a redis:// URL`)
   return url
 }

@@ -16,6 +16,7 @@ import {
   type AdminOperationName,
   type AdminResults,
 } from '../../data/index.js'
+import { environmentOf } from '../environment.js'
 import type { Io } from '../io.js'
 import { busOf, existingDataDirOf, reportDataDir, storeOf } from './data-dir.js'
 
@@ -43,7 +44,7 @@ async function runDirectly(io: Io, dir: string, name: string, args: AdminArgs): 
   try {
     // Loaded only here: an operation a running server takes needs none of the server's modules in this process.
     const { runAdminOperation } = await import('../../server/index.js')
-    return await runAdminOperation(domain, name, args, domain.config.public_url.replace(/\/$/, '') || `http://localhost:${io.env.PORT ?? 8080}`)
+    return await runAdminOperation(domain, name, args, domain.config.public_url.replace(/\/$/, '') || `http://localhost:${environmentOf(io.env).port ?? 8080}`)
   } finally {
     await domain.close()
   }

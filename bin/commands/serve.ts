@@ -6,6 +6,7 @@
 import type { Command } from 'commander'
 import { openDomain, type Domain } from '../../data/index.js'
 import type { AdminSocket } from '../../server/index.js'
+import { environmentOf } from '../environment.js'
 import type { Io } from '../io.js'
 import { busOf, dataDirOf, storeOf } from './data-dir.js'
 import { boundHeapGrowth } from './heap-growth.js'
@@ -68,10 +69,11 @@ export function serveCommand(program: Command, io: Io): void {
     )
     .option('--store <url>', "a postgres:// URL: keep the data in PostgreSQL (default $SVC_STORE_URL, else the config's store, else the data dir)")
     .action(async (flags: ServeFlags) => {
-      const port = portOf(flags.port ?? io.env.PORT ?? '8080')
+      const env = environmentOf(io.env)
+      const port = portOf(flags.port ?? env.port ?? '8080')
       if (flags.publicUrl !== undefined && !/^https?:\/\/[^/]/.test(flags.publicUrl)) throw new Error(`invalid public URL ${flags.publicUrl}`)
       const { stopped, release } = stopSignals(log)
-      boundHeapGrowth(process.execArgv, io.env.NODE_OPTIONS)
+      boundHeapGrowth(process.execArgv, env.nodeOptions)
       let admin: AdminSocket | undefined
       let domain: Domain | undefined
       // The server's modules load while the store opens (reading its files leaves the thread idle), not before.
@@ -84,8 +86,8 @@ export function serveCommand(program: Command, io: Io): void {
           store: storeOf(io, flags),
           bus: busOf(io, flags),
         })
-        const { createServer, rateLimitOffIn, serveAdminSocket } = await serverModules
-        if (rateLimitOffIn(io.env)) domain.config.rate_limits.enabled = false
+        const { createServer, serveAdminSocket } = await serverModules
+        if (env.rateLimitOff) domain.config.rate_limits.enabled = false
         const server = await createServer(domain, { port, host: flags.host })
         await server.start()
         const wildcard = ['0.0.0.0', '::'].includes(flags.host)
