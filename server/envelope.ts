@@ -9,6 +9,7 @@ import Boom from '@hapi/boom'
 import { randomUUID } from 'node:crypto'
 import { isDomainError } from '../data/index.js'
 import { errorStatus } from './error-status.js'
+import { API_METHODS } from './route.js'
 
 export interface Envelope {
   data?: unknown
@@ -50,12 +51,10 @@ export const ok = (data: unknown, meta: Record<string, unknown> = {}): Envelope 
 
 const CALLBACK = /^[A-Za-z_$][\w$.]{0,99}$/
 
-const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE']
-
 /** Methods the server answers for `path`, for 405 and `Allow`. */
 const allowedMethods = (server: Server, path: string): string[] =>
-  METHODS.filter((m) => {
-    const route = server.match(m as 'GET', path)
+  API_METHODS.filter((m) => {
+    const route = server.match(m, path)
     return route !== null && route.path !== '/{p*}'
   })
 

@@ -19,6 +19,8 @@ export interface SvcRouteConfig {
    * method (read markers), so it counts against the token's calls only.
    */
   rateAs?: 'page' | 'read'
+  /** Served at the root only, not under the API prefix (pages, OAuth, file content, the user stream); set by `mount`. */
+  rootOnly?: boolean
   /** Answer as-is, without the JSON envelope (OAuth token endpoint, pages, redirects). */
   raw?: boolean
   /** A raw route's own error body (RFC 6749 errors on the token endpoint); `null` falls back to the envelope. */

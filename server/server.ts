@@ -15,7 +15,7 @@ import { sessionCookiePlugin } from './pages/session.js'
 import { rateLimitPlugin } from './rate-limit.js'
 import { memoryLimiter, redisLimiter } from './rate-limiters.js'
 import './hapi-types.js'
-import { mount } from './route.js'
+import { apiPrefix, mount } from './route.js'
 import { trustRequests } from './request-trust.js'
 import { allRoutes } from './routes/index.js'
 import { VALIDATION_PREFS } from './validation.js'
@@ -62,6 +62,7 @@ export async function createServer(domain: Domain, options: ServerOptions = {}):
   await server.register({ plugin: rateLimitPlugin, options: { domain, makeLimiter: domain.bus ? redisLimiter(domain.bus) : memoryLimiter } })
   await server.register({ plugin: sessionCookiePlugin, options: { secret: domain.config.session_secret } })
   server.route(mount(allRoutes(domain)))
+  apiPrefix(server)
   serveUserStreamWebSockets(server, domain)
   // Open streams would hold hapi's stop until its timeout: they end first, each keeping its position for the client's resume.
   server.ext('onPreStop', async () => {
