@@ -8,7 +8,7 @@ import { join } from 'node:path'
 import { Low } from 'lowdb'
 import { checkConfig } from './config-schema.js'
 import { DomainError } from './errors.js'
-import { PrivateJsonFile } from './private-json-file.js'
+import { PrivateJsonFile } from './disk/private-json-file.js'
 
 export interface InstanceConfig {
   /** Display name of the instance. */

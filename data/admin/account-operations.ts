@@ -6,7 +6,7 @@
  * them (secrets' hashes never leave it).
  */
 import type { Domain } from '../domain.js'
-import type { AdminArgs, AdminOperation } from './operations.js'
+import type { AdminArgs, AdminOperation } from './admin-operation.js'
 import { invalid, notFound } from '../errors.js'
 import type { TokenRow } from '../model/token.js'
 import type { UserType } from '../model/user.js'

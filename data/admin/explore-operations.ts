@@ -5,7 +5,7 @@
  * own rules apply.
  */
 import type { Domain } from '../domain.js'
-import type { AdminArgs, AdminOperation } from './operations.js'
+import type { AdminArgs, AdminOperation } from './admin-operation.js'
 import { invalid } from '../errors.js'
 import type { ExploreRulePatch } from '../explore/explore-rule.js'
 

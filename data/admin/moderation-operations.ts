@@ -6,7 +6,7 @@
  * client_id, as the operator knows them.
  */
 import type { Domain } from '../domain.js'
-import type { AdminArgs, AdminOperation } from './operations.js'
+import type { AdminArgs, AdminOperation } from './admin-operation.js'
 import { invalid, notFound } from '../errors.js'
 import type { UserRow } from '../model/user.js'
 

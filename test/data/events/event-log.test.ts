@@ -3,7 +3,7 @@ import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { initDataDir, openDomain, EventLog, type Domain, type DomainEvent } from '../../../data/index.js'
 import { storeOf } from '../../../data/domain-store.js'
-import { FileStore } from '../../../data/store/file-store.js'
+import { FileStore } from '../../../data/store/embedded/file-store.js'
 import { makeInstance, type Instance, type Person } from '../../fixtures/instance.js'
 import { userRow } from '../store/rows.js'
 

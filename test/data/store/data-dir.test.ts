@@ -3,7 +3,7 @@ import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync
 import { join } from 'node:path'
 import { CURRENT_FORMAT, initDataDir, migrateDataDir, openDomain } from '../../../data/index.js'
 import { storeOf } from '../../../data/domain-store.js'
-import { FileStore } from '../../../data/store/file-store.js'
+import { FileStore } from '../../../data/store/embedded/file-store.js'
 import { migrations } from '../../../data/store/migrations/index.js'
 import { main } from '../../../bin/main.js'
 import { userRow } from './rows.js'

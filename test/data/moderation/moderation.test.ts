@@ -5,7 +5,7 @@
  */
 import t from 'tap'
 import { anonymous, type Viewer } from '../../../data/index.js'
-import { DELETE_BATCH } from '../../../data/users/moderation.js'
+import { DELETE_BATCH } from '../../../data/moderation/moderation.js'
 import { onFirst, recordEvents } from '../../fixtures/events.js'
 import { HERE, makeInstance, type Instance, type Person } from '../../fixtures/instance.js'
 import { writePost } from '../../fixtures/post-rows.js'
