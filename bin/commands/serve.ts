@@ -84,6 +84,7 @@ export function serveCommand(program: Command, io: Io): void {
           store: storeOf(io, flags),
           bus: busOf(io, flags),
         })
+        await domain.start()
         const { createServer, rateLimitOffIn, serveAdminSocket } = await serverModules
         if (rateLimitOffIn(io.env)) domain.config.rate_limits.enabled = false
         const server = await createServer(domain, { port, host: flags.host })

@@ -3,7 +3,7 @@
  * file, one byte file each under a random name that is never reused. Uploads
  * arrive as temporary files in `uploads` (same filesystem, so adopting one is
  * a rename, never a copy); a byte file is fsynced with its directory entry
- * before any row points at it, and what no row points at is swept at open.
+ * before any row points at it, and what no row points at is swept when the domain starts.
  */
 import { createHash } from 'node:crypto'
 import { createReadStream } from 'node:fs'

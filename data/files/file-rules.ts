@@ -8,7 +8,7 @@
 import { CORE_NAMESPACE, isReversedDomain } from '../annotations/annotations.js'
 import { invalid } from '../errors.js'
 import { FILE_NAME_MAX_LENGTH, FILE_TYPE_MAX_LENGTH } from '../limits.js'
-import type { FileKind, FileRow } from '../model/file.js'
+import type { FileKind } from '../model/file.js'
 
 const DERIVED_KEY = /^[A-Za-z0-9_]{1,64}$/
 const RESERVED_KEY_PREFIX = 'core_'

@@ -453,7 +453,7 @@ export class FileService {
     }
   }
 
-  /** Removes stale temporary uploads every minute while the domain is open (see `FileBytes.sweepStaleUploads`). */
+  /** Removes stale temporary uploads every minute once the domain has started (see `FileBytes.sweepStaleUploads`). */
   startSweeping(): void {
     this.sweeper ??= setInterval(() => void this.bytes.sweepStaleUploads(STALE_UPLOAD_MS).catch(() => undefined), UPLOAD_SWEEP_EVERY_MS)
     this.sweeper.unref()
