@@ -7,7 +7,7 @@ import { join } from 'node:path'
 import { Low } from 'lowdb'
 import { checkConfig, defaultConfig, type InstanceConfig } from './config-schema.js'
 import { DomainError } from './errors.js'
-import { PrivateJsonFile } from './private-json-file.js'
+import { PrivateJsonFile } from './disk/private-json-file.js'
 
 export { defaultConfig, type InstanceConfig } from './config-schema.js'
 

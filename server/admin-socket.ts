@@ -39,7 +39,7 @@ export async function runAdminOperation(domain: Domain, name: string, args: Admi
 async function runKnown<N extends AdminOperationName>(domain: Domain, name: N, args: AdminArgs, baseUrl: string): Promise<AdminResults[N]> {
   // The table's entry for N answers AdminValue<N>; TypeScript cannot follow a generic key into the table.
   const value = (await adminOperations[name](domain, args)) as AdminValue<N>
-  return presentAdminResult({ views: domain, viewer: anonymous, baseUrl, options: {} }, name, value)
+  return presentAdminResult({ views: domain.views, viewer: anonymous, baseUrl, options: {} }, name, value)
 }
 
 const ignoreMissing = (err: NodeJS.ErrnoException) => {

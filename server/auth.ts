@@ -50,7 +50,7 @@ export const authPlugin: Plugin<{ domain: Domain }> = {
       const svc = request.route.settings.plugins?.svc
       const token = svc && tokenOf(request)
       if (!svc || !token) return h.continue
-      request.app.viewer = await domain.tokens.authenticate(token)
+      request.app.viewer = await domain.auth.tokens.authenticate(token)
       checkAccess(request.app.viewer, svc.token, svc.scopes)
       return h.continue
     })
@@ -58,7 +58,7 @@ export const authPlugin: Plugin<{ domain: Domain }> = {
       const svc = request.route.settings.plugins?.svc
       if (!svc || request.app.viewer) return h.continue
       const token = tokenOf(request)
-      const viewer: Viewer = token ? await domain.tokens.authenticate(token) : {}
+      const viewer: Viewer = token ? await domain.auth.tokens.authenticate(token) : {}
       request.app.viewer = viewer
       checkAccess(viewer, svc.token, svc.scopes)
       return h.continue

@@ -74,7 +74,7 @@ export const rateLimitPlugin: Plugin<{ domain: Domain; makeLimiter?: MakeLimiter
       if (request.app.viewer) return request.app.viewer
       const token = tokenOf(request)
       if (!token) return {}
-      return domain.tokens.authenticate(token).catch((err: unknown) => {
+      return domain.auth.tokens.authenticate(token).catch((err: unknown) => {
         if (isDomainError(err)) return {}
         throw err
       })

@@ -63,11 +63,11 @@ export async function createServer(domain: Domain, options: ServerOptions = {}):
   await server.register({ plugin: sessionCookiePlugin, options: { secret: domain.config.session_secret } })
   server.route(mount(allRoutes(domain)))
   apiPrefix(server)
-  serveUserStreamWebSockets(server, domain)
+  serveUserStreamWebSockets(server, domain.streams.hub, domain.views)
   // Open streams would hold hapi's stop until its timeout: they end first, each keeping its position for the client's resume.
   server.ext('onPreStop', async () => {
-    domain.appStreamHub.disconnectAll('the server is shutting down; reconnect to resume where you were')
-    await domain.streamHub.disconnectAll('the server is shutting down; reconnect with your connection_id')
+    domain.streams.appHub.disconnectAll('the server is shutting down; reconnect to resume where you were')
+    await domain.streams.hub.disconnectAll('the server is shutting down; reconnect with your connection_id')
   })
   server.ext('onPreResponse', (request, h) => {
     const response = request.response

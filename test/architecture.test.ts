@@ -3,6 +3,8 @@
  * nothing from server/, admin/ or bin/; those import data/ through its index.
  * The console is a client of the admin protocol (in data/), never of the
  * server's code; the CLI starts a server through server/index.ts only.
+ * Inside data/, folders are layers (LAYERS below): an import goes down,
+ * never up nor across, and no import cycle exists, type-only ones included.
  */
 import t from 'tap'
 import { readdirSync, readFileSync, statSync } from 'node:fs'
@@ -60,6 +62,104 @@ t.test('bin/ reaches server/ only through its index, to run a server or an admin
   t.ok(fromServer.length > 0, 'svc serve starts a server')
   t.same(
     fromServer.filter((i) => i !== 'server/index.js'),
+    [],
+  )
+})
+
+/**
+ * The layers of data/, bottom first; each entry is a folder of data/ or a
+ * file at its top (without `.ts`). Shared mechanisms at the bottom, then the
+ * nouns from the least dependent to the most, then the coordinators that use
+ * several nouns, the wiring (domain), the admin operations and the index.
+ * Members of one layer know nothing of each other.
+ */
+const LAYERS: readonly (readonly string[])[] = [
+  ['errors', 'limits', 'time', 'redact-url'],
+  ['model'],
+  ['viewer'],
+  ['security'],
+  ['disk'],
+  ['config-schema'],
+  ['config', 'client-config'],
+  ['bus'],
+  ['store'],
+  ['events'],
+  ['pagination', 'text', 'images'],
+  ['places', 'filters'],
+  ['annotations'],
+  ['users'],
+  ['relations', 'auth'],
+  ['channels'],
+  ['posts'],
+  ['files'],
+  ['explore', 'public', 'search', 'streams', 'moderation'],
+  ['domain'],
+  ['admin'],
+  ['index'],
+]
+
+/** Every import edge between data/ modules, as `from -> to` paths (`.ts`). */
+const dataEdges = (): [string, string][] =>
+  sources('data').flatMap((f) =>
+    importsOf(f)
+      .filter((i) => i.startsWith('data/'))
+      .map((i): [string, string] => [f, i.replace(/\.js$/, '.ts')]),
+  )
+
+const unitOf = (path: string): string => path.split('/')[1].replace(/\.ts$/, '')
+
+t.test('every folder and top-level file of data/ has a layer', async (t) => {
+  const listed = LAYERS.flat()
+  t.same(
+    [...new Set(sources('data').map(unitOf))].filter((u) => !listed.includes(u)),
+    [],
+  )
+  t.same(
+    listed.filter((u, i) => listed.indexOf(u) !== i),
+    [],
+    'and only one',
+  )
+})
+
+t.test('an import in data/ goes to its own folder or a lower layer, never up nor across', async (t) => {
+  const layerOf = (unit: string): number => LAYERS.findIndex((layer) => layer.includes(unit))
+  const offending = dataEdges()
+    .filter(([from, to]) => unitOf(from) !== unitOf(to) && layerOf(unitOf(to)) >= layerOf(unitOf(from)))
+    .map(([from, to]) => `${from} -> ${to}`)
+  t.same(offending, [])
+})
+
+t.test('no import cycle in data/, type-only imports included', async (t) => {
+  const next = new Map<string, string[]>()
+  for (const [from, to] of dataEdges()) next.set(from, [...(next.get(from) ?? []), to])
+  // Tarjan's strongly connected components: each of more than one module is a cycle.
+  const index = new Map<string, number>()
+  const low = new Map<string, number>()
+  const stack: string[] = []
+  const cycles: string[][] = []
+  const visit = (v: string): void => {
+    index.set(v, index.size)
+    low.set(v, index.get(v)!)
+    stack.push(v)
+    for (const w of next.get(v) ?? []) {
+      if (!index.has(w)) {
+        visit(w)
+        low.set(v, Math.min(low.get(v)!, low.get(w)!))
+      } else if (stack.includes(w)) low.set(v, Math.min(low.get(v)!, index.get(w)!))
+    }
+    if (low.get(v) !== index.get(v)) return
+    const component = stack.splice(stack.indexOf(v))
+    if (component.length > 1) cycles.push(component.sort())
+  }
+  for (const file of sources('data')) if (!index.has(file)) visit(file)
+  t.same(cycles, [])
+})
+
+t.test('no folder of data/, server/, admin/ or bin/ holds more than 20 source files', async (t) => {
+  const counts = new Map<string, number>()
+  for (const d of ['data', 'server', 'admin', 'bin']) for (const f of sources(d)) counts.set(dirname(f), (counts.get(dirname(f)) ?? 0) + 1)
+  t.same(
+    [...counts].filter(([, n]) => n > 20).map(([dir, n]) => `${dir}: ${n}`),
     [],
   )
 })

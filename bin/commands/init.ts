@@ -19,8 +19,15 @@ export function initCommand(program: Command, io: Io): void {
       // A new data dir remembers its store and bus, so later commands without the flags reach the same data and nodes.
       const { created } = await initDataDir(dir, { ...(store ? { store } : {}), ...(bus ? { bus } : {}) })
       if (store) await migrateStore(store)
-      // Opening a new store once fills it as a first start would: the default explore streams and svc's own web client.
-      if (created) await (await openDomain(dir, { store, bus })).close()
+      // Starting the new domain once fills its store as a first `svc serve` would: the default explore streams and svc's own web client.
+      if (created) {
+        const domain = await openDomain(dir, { store, bus })
+        try {
+          await domain.start()
+        } finally {
+          await domain.close()
+        }
+      }
       const format = (await dataDirFormat(dir)) ?? CURRENT_FORMAT
       reportDataDir(io, created ? `created data dir ${dir} (format ${format})` : `data dir ${dir} already exists (format ${format})`)
       if (format < CURRENT_FORMAT) reportDataDir(io, `data dir ${dir} has format ${format}: run \`svc migrate\``)

@@ -86,6 +86,7 @@ export function serveCommand(program: Command, io: Io): void {
           store: storeOf(io, flags),
           bus: busOf(io, flags),
         })
+        await domain.start()
         const { createServer, serveAdminSocket } = await serverModules
         if (env.rateLimitOff) domain.config.rate_limits.enabled = false
         const server = await createServer(domain, { port, host: flags.host })

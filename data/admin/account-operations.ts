@@ -5,8 +5,8 @@
  * services' own rules apply. They answer domain values; the edge presents
  * them (secrets' hashes never leave it).
  */
-import type { Domain } from '../domain.js'
-import type { AdminArgs, AdminOperation } from './operations.js'
+import type { Domain } from '../domain/domain.js'
+import type { AdminArgs, AdminOperation } from './admin-operation.js'
 import { invalid, notFound } from '../errors.js'
 import type { TokenRow } from '../model/token.js'
 import type { UserType } from '../model/user.js'
@@ -47,33 +47,38 @@ const userType = (args: Args): UserType | undefined => {
 
 /** A token given by its access token string or by its id. */
 async function findToken(domain: Domain, ref: string): Promise<TokenRow> {
-  const token = await domain.tokens.find(ref)
+  const token = await domain.auth.tokens.find(ref)
   if (!token) throw notFound('no such token (give the access token or a token id from `svc token list`)')
   return token
 }
 
 export const accountOperations = {
   /** `{name, redirect_uris?}` → `{app, client_secret, password_grant_secret}` (the secrets only this once). */
-  'app.create': async (domain, args) => domain.apps.create({ name: text(args, 'name'), redirect_uris: texts(args, 'redirect_uris') }),
+  'app.create': async (domain, args) => domain.auth.apps.create({ name: text(args, 'name'), redirect_uris: texts(args, 'redirect_uris') }),
   /** Every app, oldest first. */
-  'app.list': async (domain) => domain.apps.list(),
+  'app.list': async (domain) => domain.auth.apps.list(),
   /** `{username, password, name?, type?}` → the new user row. Errors: `invalid`, `conflict` (username taken). */
   'user.create': async (domain, args) =>
-    domain.users.create({ username: text(args, 'username'), password: text(args, 'password'), name: optionalText(args, 'name'), type: userType(args) }),
+    domain.users.accounts.create({
+      username: text(args, 'username'),
+      password: text(args, 'password'),
+      name: optionalText(args, 'name'),
+      type: userType(args),
+    }),
   /** Every user, oldest first. */
-  'user.list': async (domain) => domain.users.list(),
+  'user.list': async (domain) => domain.users.accounts.list(),
   /** `{username, client_id, scopes?}` → `{access_token, info}`; every scope when none are named. Errors: `invalid`, `not_found`. */
   'token.create': async (domain, args) => {
-    const user = await domain.users.byUsername(text(args, 'username'))
+    const user = await domain.users.accounts.byUsername(text(args, 'username'))
     if (!user) throw notFound(`no user ${String(args.username)}`)
-    const app = await domain.apps.require(text(args, 'client_id'))
-    const { access_token, token } = await domain.tokens.issueUserToken(app, user, scopesOf(args))
-    const info = await domain.tokens.describe(token)
+    const app = await domain.auth.apps.require(text(args, 'client_id'))
+    const { access_token, token } = await domain.auth.tokens.issueUserToken(app, user, scopesOf(args))
+    const info = await domain.auth.tokens.describe(token)
     if (!info) throw notFound('the token lost its app or user as it was made')
     return { access_token, info }
   },
   /** Every live token's facts (never its secret: only hashes are stored), oldest first. */
-  'token.list': async (domain) => domain.tokens.list(),
+  'token.list': async (domain) => domain.auth.tokens.list(),
   /** `{token}` (access token or id) → the revoked token's facts. Errors: `not_found`, `unauthenticated` (already gone). */
-  'token.revoke': async (domain, args) => domain.tokens.revoke(await findToken(domain, text(args, 'token'))),
+  'token.revoke': async (domain, args) => domain.auth.tokens.revoke(await findToken(domain, text(args, 'token'))),
 } satisfies Record<string, AdminOperation>

@@ -3,18 +3,18 @@
  * types, filter in words, consumer and queue. Consumers and queues live in
  * the hub's memory (polled); streams, filters and apps change with events.
  */
-import type { Domain } from '../domain.js'
+import type { Domain } from '../domain/domain.js'
 import { summarizeFilter } from './filter-summary.js'
 import type { AppStreamLine, AppStreamsPicture } from './protocol.js'
 import { eitherOf, onEveryEvent, pollEvery, type WatchTopic } from './watch-topic.js'
 
 async function picture(domain: Domain): Promise<AppStreamsPicture> {
-  const facts = domain.appStreamHub.facts().sort((a, b) => a.stream.id - b.stream.id)
+  const facts = domain.streams.appHub.facts().sort((a, b) => a.stream.id - b.stream.id)
   const apps = new Map<number, Promise<AppStreamLine['app']>>()
   const appOf = (id: number): Promise<AppStreamLine['app']> => {
     let app = apps.get(id)
     if (!app) {
-      app = domain.apps.get(id).then((a) => (a ? { id: String(a.id), name: a.name, client_id: a.client_id } : null))
+      app = domain.auth.apps.get(id).then((a) => (a ? { id: String(a.id), name: a.name, client_id: a.client_id } : null))
       apps.set(id, app)
     }
     return app

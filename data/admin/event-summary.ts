@@ -3,7 +3,7 @@
  * who did what to which (`post 12 by @alice`, `@bob follows @alice`), so
  * that an operator can follow the instance and filter by name or person.
  */
-import type { DomainEvent, EventName } from '../events/events.js'
+import type { DomainEvent, EventName } from '../model/event.js'
 
 /** Answers `@username` for a user id (the payloads of posts and messages carry only the id). */
 export type NameOf = (userId: number) => Promise<string>

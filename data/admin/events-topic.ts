@@ -1,5 +1,5 @@
 /** The `events` watch topic: the newest events of the log, newest first, each in a line of words. */
-import type { Domain } from '../domain.js'
+import type { Domain } from '../domain/domain.js'
 import { summarize } from './event-summary.js'
 import type { EventTail } from './protocol.js'
 import { onEveryEvent, type WatchTopic } from './watch-topic.js'
@@ -13,7 +13,7 @@ async function picture(domain: Domain): Promise<EventTail> {
   const names = new Map<number, Promise<string>>()
   const nameOf = (id: number): Promise<string> => {
     let name = names.get(id)
-    if (!name) names.set(id, (name = domain.users.get(id).then((u) => (u ? `@${u.username}` : `user ${id}`))))
+    if (!name) names.set(id, (name = domain.users.accounts.get(id).then((u) => (u ? `@${u.username}` : `user ${id}`))))
     return name
   }
   const lines = await Promise.all(

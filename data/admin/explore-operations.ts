@@ -4,8 +4,8 @@
  * arguments arrive as plain JSON and are checked here before the service's
  * own rules apply.
  */
-import type { Domain } from '../domain.js'
-import type { AdminArgs, AdminOperation } from './operations.js'
+import type { Domain } from '../domain/domain.js'
+import type { AdminArgs, AdminOperation } from './admin-operation.js'
 import { invalid } from '../errors.js'
 import type { ExploreRulePatch } from '../explore/explore-rule.js'
 
@@ -35,7 +35,7 @@ async function rule(domain: Domain, args: Args): Promise<ExploreRulePatch | unde
   const ids = await Promise.all(
     patch.user_ids.map(async (ref: unknown) => {
       if (typeof ref === 'number' || (typeof ref === 'string' && /^\d+$/.test(ref))) return Number(ref)
-      const user = typeof ref === 'string' ? await domain.users.byUsername(ref) : null
+      const user = typeof ref === 'string' ? await domain.users.accounts.byUsername(ref) : null
       if (!user) throw invalid(`no user ${String(ref)}`)
       return user.id
     }),

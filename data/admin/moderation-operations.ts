@@ -5,8 +5,8 @@
  * services' own rules apply. Accounts are named by username, apps by
  * client_id, as the operator knows them.
  */
-import type { Domain } from '../domain.js'
-import type { AdminArgs, AdminOperation } from './operations.js'
+import type { Domain } from '../domain/domain.js'
+import type { AdminArgs, AdminOperation } from './admin-operation.js'
 import { invalid, notFound } from '../errors.js'
 import type { UserRow } from '../model/user.js'
 
@@ -19,20 +19,20 @@ const text = (args: AdminArgs, key: string): string => {
 /** The account named by `args.username`, suspended ones included. Errors: `invalid`, `not_found` (unknown or deleted). */
 async function account(domain: Domain, args: AdminArgs): Promise<UserRow> {
   const username = text(args, 'username')
-  const user = await domain.users.byUsername(username)
+  const user = await domain.users.accounts.byUsername(username)
   if (!user) throw notFound(`no user ${username.replace(/^@/, '')}`)
   return user
 }
 
 export const moderationOperations = {
   /** `{username}` → the suspended user row (suspending twice is no error). Errors: `invalid`, `not_found`. */
-  'user.suspend': async (domain, args) => domain.moderation.suspend((await account(domain, args)).id),
+  'user.suspend': async (domain, args) => domain.users.moderation.suspend((await account(domain, args)).id),
   /** `{username}` → the restored user row. Errors: `invalid`, `not_found`. */
-  'user.unsuspend': async (domain, args) => domain.moderation.unsuspend((await account(domain, args)).id),
+  'user.unsuspend': async (domain, args) => domain.users.moderation.unsuspend((await account(domain, args)).id),
   /** `{username}` → the deleted account's tombstone row. Errors: `invalid`, `not_found`. */
-  'user.delete': async (domain, args) => domain.moderation.deleteUser((await account(domain, args)).id),
+  'user.delete': async (domain, args) => domain.users.moderation.deleteUser((await account(domain, args)).id),
   /** `{username, password}` → the user row; the account's tokens are revoked. Errors: `invalid` (password rules), `not_found`. */
-  'user.reset-password': async (domain, args) => domain.moderation.resetPassword((await account(domain, args)).id, text(args, 'password')),
+  'user.reset-password': async (domain, args) => domain.users.moderation.resetPassword((await account(domain, args)).id, text(args, 'password')),
   /** `{client_id}` → the deleted app's row; its tokens are revoked. Errors: `invalid`, `not_found`. */
-  'app.delete': async (domain, args) => domain.apps.delete((await domain.apps.require(text(args, 'client_id'))).id),
+  'app.delete': async (domain, args) => domain.auth.apps.delete((await domain.auth.apps.require(text(args, 'client_id'))).id),
 } satisfies Record<string, AdminOperation>

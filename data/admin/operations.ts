@@ -4,16 +4,10 @@
  * and on a domain the CLI opens itself when no server holds the data dir.
  * Arguments are plain JSON; each operation checks them.
  */
-import type { Domain } from '../domain.js'
 import { accountOperations } from './account-operations.js'
 import { exploreOperations } from './explore-operations.js'
 import { moderationOperations } from './moderation-operations.js'
 import { placeOperations } from './place-operations.js'
-
-/** An operation's arguments as they arrive: plain JSON, unchecked. */
-export type AdminArgs = Record<string, unknown>
-
-export type AdminOperation = (domain: Domain, args: AdminArgs) => Promise<unknown>
 
 export const adminOperations = {
   ...accountOperations,

@@ -3,7 +3,7 @@
  * itself (places are not rows of the store) and then asks a running server
  * for `places.reload`, so its next search reads them.
  */
-import type { AdminOperation } from './operations.js'
+import type { AdminOperation } from './admin-operation.js'
 
 export const placeOperations = {
   /** `{}` → the places stats (`{total, sources}`), the bundled source first. */

@@ -4,7 +4,7 @@
  * Connected streams come from the hub's snapshot (in memory, so polled),
  * the others from storage.
  */
-import type { Domain } from '../domain.js'
+import type { Domain } from '../domain/domain.js'
 import { USER_STREAM_BACKLOG } from '../limits.js'
 import type { ConnectionSnapshot } from '../streams/stream-hub.js'
 import type { UserStreamFacts, UserStreamsPicture } from './protocol.js'
@@ -22,8 +22,8 @@ interface Owner {
 async function ownerOf(domain: Domain, tokenId: number, known: Map<number, Owner>): Promise<Owner> {
   const cached = known.get(tokenId)
   if (cached) return cached
-  const token = await domain.tokens.find(String(tokenId))
-  const info = token ? await domain.tokens.describe(token) : null
+  const token = await domain.auth.tokens.find(String(tokenId))
+  const info = token ? await domain.auth.tokens.describe(token) : null
   const owner: Owner = {
     user: info?.user ? { id: String(info.user.id), username: info.user.username } : null,
     app: info?.app.name ?? '(gone)',
@@ -36,12 +36,12 @@ const subscriptionsOf = (subs: ConnectionSnapshot['subscriptions']): UserStreamF
   subs.map((s) => ({ subscription_id: s.subscription_id, endpoint: s.endpoint, ...(s.target === undefined ? {} : { target: String(s.target) }) }))
 
 async function picture(domain: Domain): Promise<UserStreamsPicture> {
-  const { head, connections } = domain.streamHub.snapshot()
+  const { head, connections } = domain.streams.hub.snapshot()
   const connected = new Map(connections.map((c) => [c.connection_id, c]))
   const owners = new Map<number, Owner>()
   const streams: UserStreamFacts[] = []
   for (const c of connections.slice(0, MOST_STREAMS)) {
-    const row = await domain.userStreams.find(c.connection_id)
+    const row = await domain.streams.user.find(c.connection_id)
     streams.push({
       connection_id: c.connection_id,
       ...(await ownerOf(domain, c.token_id, owners)),
@@ -55,7 +55,7 @@ async function picture(domain: Domain): Promise<UserStreamsPicture> {
       live: c.live,
     })
   }
-  for (const row of await domain.userStreams.list(MOST_STREAMS)) {
+  for (const row of await domain.streams.user.list(MOST_STREAMS)) {
     if (connected.has(row.connection_id) || streams.length >= MOST_STREAMS) continue
     streams.push({
       connection_id: row.connection_id,
@@ -64,7 +64,7 @@ async function picture(domain: Domain): Promise<UserStreamsPicture> {
       connected: false,
       since: row.closed_at ?? row.created_at,
       created_at: row.created_at,
-      subscriptions: subscriptionsOf(await domain.userStreams.subscriptionsOf(row)),
+      subscriptions: subscriptionsOf(await domain.streams.user.subscriptionsOf(row)),
       backlog: 0,
       cursor: row.cursor,
       live: false,

@@ -5,7 +5,7 @@
  * pushes it only when it differs from the last one sent; so a topic may say
  * "changed" too often (a poll), never too seldom.
  */
-import type { Domain } from '../domain.js'
+import type { Domain } from '../domain/domain.js'
 
 export interface WatchTopic<T> {
   /** The picture now: plain JSON, the same for the same state (it is compared to the last one sent). */

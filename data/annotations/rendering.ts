@@ -13,7 +13,7 @@
  * an address on svc's own origin: what follows the mark must be a path.
  * A deleted object's marks are all dropped: it hands out its files no more.
  */
-import type { FileLinks, Grant, SignedContent } from '../files/file-links.js'
+import type { FileLinks, Grant, SignedContent } from '../security/file-links.js'
 import type { FileRow } from '../model/file.js'
 import { BASE_URL_MARK, FILE_MARK } from './core-types.js'
 

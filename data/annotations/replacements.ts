@@ -9,15 +9,13 @@
  * (`BASE_URL_MARK`), a file's read token (bound to the object showing it)
  * and its signed content URLs and expiries.
  */
-import { derivedName, totalSize } from '../files/file-rules.js'
-import type { FileLinks } from '../files/file-links.js'
+import type { FileLinks } from '../security/file-links.js'
 import type { Annotation } from '../model/entities.js'
-import type { FileRow } from '../model/file.js'
+import { derivedName, totalSize, type FileRow } from '../model/file.js'
 import type { Store } from '../store/port.js'
 import { imageOf } from '../images/image-rules.js'
 import type { UserRow } from '../model/user.js'
-import type { UserService } from '../users/users.js'
-import { anonymous } from '../viewer.js'
+import { anonymous, type Viewer } from '../viewer.js'
 import { hashSecret } from '../security/secrets.js'
 import { isObject, type AnnotationValue } from './core-types.js'
 import { AnnotationRenderer } from './rendering.js'
@@ -58,6 +56,11 @@ const userResolver: Resolver = async (r, ctx, given) => {
   return user ? r.userFields(user, given.format) : {}
 }
 
+/** Finds the user a reference (an id or `@username`) names, as a viewer may see them (the users service). */
+export interface UserLookup {
+  find(ref: string | number, viewer: Viewer): Promise<UserRow | null>
+}
+
 /** Finds a place by id (the places service). */
 export interface PlaceLookup {
   find(id: string): Promise<Place | null>
@@ -87,7 +90,7 @@ export class AnnotationReplacer {
   constructor(
     private readonly store: Store,
     links: FileLinks,
-    private readonly users: UserService,
+    private readonly users: UserLookup,
     private readonly places: PlaceLookup | null = null,
     private readonly resolvers: Readonly<Record<string, Resolver>> = RESOLVERS,
   ) {

@@ -9,7 +9,7 @@
  * The log is trimmed from the front, by age and by count, every minute.
  */
 import type { EventsListener, Store, TableReader } from '../store/port.js'
-import type { DomainEvent, EventName, EventRow } from './events.js'
+import type { DomainEvent, EventName, EventRow } from '../model/event.js'
 
 export interface EventLogOptions {
   /** Events younger than this are kept (clients resume within about 600 s). */

@@ -6,7 +6,7 @@
  * as shown (profile and counts), a post as shown (its counts), the posts an
  * author has (new or deleted), the posts mentioning a user.
  */
-import type { DomainEvent } from './events.js'
+import type { DomainEvent } from '../model/event.js'
 
 export const TOUCH = { viewer: 1, user: 2, post: 3, author: 4, mentions: 5 } as const
 

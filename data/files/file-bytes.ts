@@ -3,7 +3,7 @@
  * file, one byte file each under a random name that is never reused. Uploads
  * arrive as temporary files in `uploads` (same filesystem, so adopting one is
  * a rename, never a copy); a byte file is fsynced with its directory entry
- * before any row points at it, and what no row points at is swept at open.
+ * before any row points at it, and what no row points at is swept when the domain starts.
  */
 import { createHash } from 'node:crypto'
 import { createReadStream } from 'node:fs'
@@ -11,20 +11,14 @@ import { mkdir, open, readdir, rename, rm, stat, unlink } from 'node:fs/promises
 import { dirname, join } from 'node:path'
 import { pipeline } from 'node:stream/promises'
 import { nanoid } from 'nanoid'
-import { PRIVATE_DIR, PRIVATE_FILE } from '../store/file-modes.js'
-import { fsyncPath } from '../store/fsync.js'
-import { UploadWriter, type Received } from './upload-writer.js'
+import { PRIVATE_DIR, PRIVATE_FILE } from '../disk/file-modes.js'
+import { fsyncPath } from '../disk/fsync.js'
+import { UploadWriter, type Digest, type Received } from './upload-writer.js'
 
 /** Names svc gives byte files; anything else (`..`, slashes) is never a file of ours. */
 const STORED_NAME = /^[A-Za-z0-9_-]{21}$/
 
 export const isStoredFileName = (name: string): boolean => STORED_NAME.test(name)
-
-/** What hashing a file found: its SHA-1 (hex) and byte count. */
-export interface Digest {
-  sha1: string
-  size: number
-}
 
 /** SHA-1 and size of the file at `path`, read as a stream (never whole in memory). */
 export async function digestOf(path: string): Promise<Digest> {

@@ -12,7 +12,7 @@ import type { MessageService } from '../channels/messages.js'
 import type { PostService } from '../posts/posts.js'
 import type { UserService } from '../users/users.js'
 import type { Viewer } from '../viewer.js'
-import type { Grant } from './file-links.js'
+import type { Grant } from '../security/file-links.js'
 
 /** What FileService asks about the objects that grant read tokens (a file's own `f` grant it answers itself). */
 export interface GrantChecker {

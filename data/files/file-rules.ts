@@ -1,12 +1,14 @@
 /**
  * The rules of File metadata: a reversed-domain `type` outside `svc.core`,
  * names up to 255 code points, `kind` given or guessed from the mime type,
- * and derived keys (alphanumeric; `core_*` reserved for svc).
+ * and derived keys (alphanumeric; `core_*` reserved for svc). A derived
+ * file's shown name and a File's total size are facts of the row
+ * (model/file.ts).
  */
 import { CORE_NAMESPACE, isReversedDomain } from '../annotations/annotations.js'
 import { invalid } from '../errors.js'
 import { FILE_NAME_MAX_LENGTH, FILE_TYPE_MAX_LENGTH } from '../limits.js'
-import type { FileKind, FileRow } from '../model/file.js'
+import type { FileKind } from '../model/file.js'
 
 const DERIVED_KEY = /^[A-Za-z0-9_]{1,64}$/
 const RESERVED_KEY_PREFIX = 'core_'
@@ -42,20 +44,3 @@ export function checkDerivedKey(key: string): string {
   if (key.startsWith(RESERVED_KEY_PREFIX)) throw invalid(`derived file keys starting with ${RESERVED_KEY_PREFIX} are reserved`)
   return key
 }
-
-const EXT_BY_MIME: Record<string, string> = { 'image/jpeg': 'jpg', 'image/png': 'png', 'image/gif': 'gif', 'image/webp': 'webp', 'text/plain': 'txt' }
-
-/** The name a derived file shows: its own, or `<root name without ext>_<key>.<ext>` when the root has a name. */
-export function derivedName(file: FileRow, key: string): string | undefined {
-  const derived = file.derived[key]
-  if (!derived) return undefined
-  if (derived.name) return derived.name
-  if (!file.name) return undefined
-  const dot = file.name.lastIndexOf('.')
-  const base = dot > 0 ? file.name.slice(0, dot) : file.name
-  const ext = EXT_BY_MIME[derived.mime_type] ?? (dot > 0 ? file.name.slice(dot + 1) : undefined)
-  return ext ? `${base}_${key}.${ext}` : `${base}_${key}`
-}
-
-/** Bytes of the root and every derived file. */
-export const totalSize = (file: FileRow): number => (file.content?.size ?? 0) + Object.values(file.derived).reduce((sum, d) => sum + d.size, 0)

@@ -21,7 +21,7 @@ import { DomainError, forbidden, invalid, notFound } from '../errors.js'
 import { MAX_CUSTOM_DERIVED_FILES, MAX_FILE_IDS } from '../limits.js'
 import type { AppRow } from '../model/app.js'
 import type { UserRow } from '../model/user.js'
-import type { DerivedFileRow, FileRow, StoredContent } from '../model/file.js'
+import { derivedName, totalSize, type DerivedFileRow, type FileRow, type StoredContent } from '../model/file.js'
 import { mergeAnnotations } from '../annotations/annotations.js'
 import type { AnnotationReplacer } from '../annotations/replacements.js'
 import { paginate, type Page, type PageQuery } from '../pagination/pagination.js'
@@ -33,9 +33,9 @@ import { hasScope, type Viewer } from '../viewer.js'
 import type { InstanceConfig } from '../config.js'
 import { FileBytes } from './file-bytes.js'
 import { imageInfoOf, makeThumbnail, THUMBNAIL_KEYS, thumbnailProblem } from './file-images.js'
-import { FileLinks, type Grant, type SignedContent } from './file-links.js'
+import { FileLinks, type Grant, type SignedContent } from '../security/file-links.js'
 import type { GrantChecker } from './file-grants.js'
-import { checkDerivedKey, checkFileName, checkFileType, checkKind, derivedName, guessKind, totalSize } from './file-rules.js'
+import { checkDerivedKey, checkFileName, checkFileType, checkKind, guessKind } from './file-rules.js'
 import { deliveryOf, type Delivery } from './file-delivery.js'
 import { UploadGate, type UploadTicket } from './upload-gate.js'
 
@@ -453,7 +453,7 @@ export class FileService {
     }
   }
 
-  /** Removes stale temporary uploads every minute while the domain is open (see `FileBytes.sweepStaleUploads`). */
+  /** Removes stale temporary uploads every minute once the domain has started (see `FileBytes.sweepStaleUploads`). */
   startSweeping(): void {
     this.sweeper ??= setInterval(() => void this.bytes.sweepStaleUploads(STALE_UPLOAD_MS).catch(() => undefined), UPLOAD_SWEEP_EVERY_MS)
     this.sweeper.unref()

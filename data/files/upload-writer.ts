@@ -14,8 +14,7 @@ import { createHash, type Hash } from 'node:crypto'
 import { open, unlink, type FileHandle } from 'node:fs/promises'
 import { join } from 'node:path'
 import { nanoid } from 'nanoid'
-import { PRIVATE_FILE } from '../store/file-modes.js'
-import type { Digest } from './file-bytes.js'
+import { PRIVATE_FILE } from '../disk/file-modes.js'
 
 /** Bytes gathered before one write. */
 const WRITE_BYTES = 1 << 20
@@ -28,6 +27,12 @@ const SYNC_BYTES = 8 << 20
  * page cache short for the final fsyncs.
  */
 let backgroundSyncs = 0
+
+/** What hashing a file found: its SHA-1 (hex) and byte count. */
+export interface Digest {
+  sha1: string
+  size: number
+}
 
 /** A finished upload: a synced temporary file with its digest. */
 export interface Received extends Digest {

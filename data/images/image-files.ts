@@ -6,8 +6,8 @@
 import { open, mkdir, readdir, readFile, rename, unlink } from 'node:fs/promises'
 import { join } from 'node:path'
 import { nanoid } from 'nanoid'
-import { PRIVATE_DIR, PRIVATE_FILE } from '../store/file-modes.js'
-import { fsyncPath } from '../store/fsync.js'
+import { PRIVATE_DIR, PRIVATE_FILE } from '../disk/file-modes.js'
+import { fsyncPath } from '../disk/fsync.js'
 
 /** Names svc gives stored images; anything else (`..`, slashes) is never a file of ours. */
 const STORED_NAME = /^[A-Za-z0-9_-]{21}\.(jpg|png|gif|webp)$/

@@ -46,3 +46,21 @@ export interface FileRow {
   token_hash: string
   created_at: string
 }
+
+// Derived facts of a row, computed once here for everything that shows them: the File presenter and the annotations' file metadata.
+const EXT_BY_MIME: Record<string, string> = { 'image/jpeg': 'jpg', 'image/png': 'png', 'image/gif': 'gif', 'image/webp': 'webp', 'text/plain': 'txt' }
+
+/** The name a derived file shows: its own, or `<root name without ext>_<key>.<ext>` when the root has a name. */
+export function derivedName(file: FileRow, key: string): string | undefined {
+  const derived = file.derived[key]
+  if (!derived) return undefined
+  if (derived.name) return derived.name
+  if (!file.name) return undefined
+  const dot = file.name.lastIndexOf('.')
+  const base = dot > 0 ? file.name.slice(0, dot) : file.name
+  const ext = EXT_BY_MIME[derived.mime_type] ?? (dot > 0 ? file.name.slice(dot + 1) : undefined)
+  return ext ? `${base}_${key}.${ext}` : `${base}_${key}`
+}
+
+/** Bytes of the root and every derived file. */
+export const totalSize = (file: FileRow): number => (file.content?.size ?? 0) + Object.values(file.derived).reduce((sum, d) => sum + d.size, 0)

@@ -7,7 +7,7 @@
 import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { Place, PlaceSource } from '../model/place.js'
-import { readLines } from '../store/json-lines.js'
+import { readLines } from '../disk/json-lines.js'
 
 export const placesDirOf = (dataDir: string): string => join(dataDir, 'places')
 

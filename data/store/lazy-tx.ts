@@ -4,7 +4,7 @@
  * one writer, not one per table), and `emit`, which inserts into `event_log`
  * and keeps the row for the listeners.
  */
-import type { DomainEvents, EventName, EventRow } from '../events/events.js'
+import type { DomainEvents, EventName, EventRow } from '../model/event.js'
 import type { Row, TableWriter, Tx } from './port.js'
 import { tableNames } from './schema.js'
 

@@ -18,7 +18,7 @@
 import { closeSync, openSync, readFileSync, unlinkSync, writeSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import { DomainError } from '../errors.js'
-import { PRIVATE_FILE } from './file-modes.js'
+import { PRIVATE_FILE } from '../disk/file-modes.js'
 
 export const lockPath = (dir: string): string => join(dir, 'svc.lock')
 

@@ -18,7 +18,7 @@
  * durable exactly when its change is. `onEvents` hands each committed
  * transaction's events on once durable, before `transact` resolves.
  */
-import type { DomainEvents, EventName, EventRow } from '../events/events.js'
+import type { DomainEvents, EventName, EventRow } from '../model/event.js'
 import type { Rows, TableName } from './tables.js'
 
 export type Key = string | number

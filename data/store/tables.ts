@@ -2,7 +2,7 @@
  * The row type of every table the domain stores. The storage port and the
  * schema both build on it, so neither needs the other for it.
  */
-import type { EventRow } from '../events/events.js'
+import type { EventRow } from '../model/event.js'
 import type { AppRow } from '../model/app.js'
 import type { AppStreamRow } from '../model/app-stream.js'
 import type { BroadcastUnsubscriptionRow, ChannelMuteRow, ChannelRow, MarkerRow, MessageRow, SubscriptionRow } from '../model/channel.js'

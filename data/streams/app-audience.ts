@@ -5,7 +5,7 @@
  * in memory, read once from the app's tokens and read again after any of
  * its token events.
  */
-import type { DomainEvent } from '../events/events.js'
+import type { DomainEvent } from '../model/event.js'
 import { aclLevel, atLeast, isPublicChannel, namedMembers, PM_TYPE } from '../channels/channel-acl.js'
 import type { ChannelRow } from '../model/channel.js'
 import type { Readers } from '../store/port.js'

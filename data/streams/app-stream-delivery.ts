@@ -3,7 +3,7 @@
  * it, the consumer's end of a stream (the sink), the messages it writes, and
  * the facts the console shows.
  */
-import type { DomainEvent } from '../events/events.js'
+import type { DomainEvent } from '../model/event.js'
 import type { AppStreamRow } from '../model/app-stream.js'
 import type { AppStreamItem } from './app-stream-events.js'
 

@@ -4,7 +4,7 @@
  * transport renders as `data`, and who may see it (the Visibility column of
  * the spec's app stream table).
  */
-import type { DomainEvent, DomainEvents, EventName } from '../events/events.js'
+import type { DomainEvent, DomainEvents, EventName } from '../model/event.js'
 import type { AppRow } from '../model/app.js'
 import type { AppStreamObjectType } from '../model/app-stream.js'
 import type { ChannelRow, MarkerRow, MessageRow } from '../model/channel.js'

@@ -15,7 +15,7 @@
  * consumer here are held to their bound and saved from here; a queue with
  * no consumer anywhere is held to its bound when one connects.
  */
-import type { DomainEvent, DomainEvents } from '../events/events.js'
+import type { DomainEvent, DomainEvents } from '../model/event.js'
 import { compileFilter, type FilterMatcher, type FilterVariables } from '../filters/filter-matcher.js'
 import type { AppStreamObjectType, AppStreamRow } from '../model/app-stream.js'
 import type { FilterRow } from '../model/filter.js'

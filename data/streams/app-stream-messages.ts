@@ -6,7 +6,7 @@
  * rendering. What is settled is answered without a promise, so a stream
  * reading what another already built does not wait a turn for it.
  */
-import type { DomainEvent } from '../events/events.js'
+import type { DomainEvent } from '../model/event.js'
 import type { AppAudiences } from './app-audience.js'
 import type { AppStreamSink, SharedMessage } from './app-stream-delivery.js'
 import { appItemsOf, type AppStreamItem } from './app-stream-events.js'

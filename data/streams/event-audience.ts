@@ -5,7 +5,7 @@
  * streams it reaches. Only their connections are asked to match it, so an
  * event costs its audience, not every open stream.
  */
-import type { DomainEvent } from '../events/events.js'
+import type { DomainEvent } from '../model/event.js'
 
 export interface Audience {
   users: number[]

@@ -7,7 +7,7 @@
  * a bot they do not follow. `suppress_notifications_all` is set for what
  * nobody should be pushed about: deletions and machine-only items.
  */
-import type { DomainEvent, DomainEvents } from '../events/events.js'
+import type { DomainEvent, DomainEvents } from '../model/event.js'
 import type { Readers } from '../store/port.js'
 import { pair } from '../store/schema.js'
 

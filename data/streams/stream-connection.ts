@@ -3,7 +3,7 @@
  * its position, its subscriptions, and what it caches of its viewer until an
  * event changes it; and the hub's indexes of connections by key.
  */
-import type { DomainEvent } from '../events/events.js'
+import type { DomainEvent } from '../model/event.js'
 import type { StreamSubscriptionRow, UserStreamRow } from '../model/stream.js'
 import type { PostTest } from '../posts/post-filters.js'
 import type { Viewer } from '../viewer.js'

@@ -15,7 +15,7 @@
  * live, so every later event reaches it through its backlog: no gap, no
  * repeat at the cut-over.
  */
-import type { DomainEvent } from '../events/events.js'
+import type { DomainEvent } from '../model/event.js'
 import { USER_STREAM_BACKLOG } from '../limits.js'
 import type { UserStreamRow } from '../model/stream.js'
 import { holdersOf } from '../relations/relation-reads.js'

@@ -13,7 +13,7 @@
  */
 import type { Request } from '@hapi/hapi'
 import { LRUCache } from 'lru-cache'
-import { EVERYTHING, TOUCH, touchesOf, type Domain, type Touch } from '../../data/index.js'
+import { EVERYTHING, TOUCH, touchesOf, type Domain, type DomainViews, type Touch } from '../../data/index.js'
 import { RawJson, rawDataOf, type Envelope } from '../envelope.js'
 import { contextOf, type PresentContext, type PresentOptions } from './context.js'
 
@@ -117,9 +117,12 @@ const rawSearchOf = (request: Request): string => {
  * what it reads in `ctx.reads`, or sets it to null when what it answers
  * cannot be kept.
  */
-export async function cachedAnswer(request: Request, domain: Domain, present: (ctx: PresentContext) => Promise<Envelope>): Promise<Envelope> {
-  const ctx = contextOf(request, domain)
-  const cache = answerCacheOf(domain)
+export async function cachedAnswer(
+  request: Request,
+  { views, answers: cache }: { views: DomainViews; answers: AnswerCache | null },
+  present: (ctx: PresentContext) => Promise<Envelope>,
+): Promise<Envelope> {
+  const ctx = contextOf(request, views)
   if (!cache || asksAnnotations(ctx.options)) return present(ctx)
   const viewerId = ctx.viewer.user?.id ?? 0
   const key = `${viewerId} ${ctx.viewer.app?.id ?? 0} ${ctx.baseUrl} ${request.path}${rawSearchOf(request)}`

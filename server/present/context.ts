@@ -1,6 +1,6 @@
 /** What every presenter needs to know about the request it answers. */
 import type { Request } from '@hapi/hapi'
-import type { Domain, DomainViews, Touch, Viewer } from '../../data/index.js'
+import type { DomainViews, Touch, Viewer } from '../../data/index.js'
 import { viewerOf } from '../auth.js'
 import { baseUrlOf } from '../base-url.js'
 
@@ -33,8 +33,8 @@ export interface PresentContext {
   reads?: Touch[] | null
 }
 
-export const contextOf = (request: Request, domain: Domain): PresentContext => ({
-  views: domain,
+export const contextOf = (request: Request, views: DomainViews): PresentContext => ({
+  views,
   viewer: viewerOf(request),
   baseUrl: baseUrlOf(request),
   options: request.query as PresentOptions,

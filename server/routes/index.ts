@@ -1,6 +1,7 @@
 /** Every route of the API, listed explicitly. */
 import type { Domain } from '../../data/index.js'
 import type { SvcRoute } from '../route.js'
+import { sharedOf } from './shared.js'
 import { channelRoutes } from './channels/channels.js'
 import { exploreRoutes } from './explore/explore.js'
 import { filterRoutes } from './filters/filters.js'
@@ -35,41 +36,47 @@ import { appStreamRoutes } from './streams/app-streams.js'
 import { webClientRoutes } from './web/web-client.js'
 import { placeRoutes } from './places/places.js'
 
-/** Each noun's routes, in the order hapi gets them. */
-const routeLists: readonly ((domain: Domain) => SvcRoute[])[] = [
-  userRoutes,
-  profileRoutes,
-  userSearchRoutes,
-  userImageRoutes,
-  imageRoutes,
-  relationRoutes,
-  postRoutes,
-  starRoutes,
-  repostRoutes,
-  postStreamRoutes,
-  exploreRoutes,
-  postSearchRoutes,
-  interactionRoutes,
-  channelRoutes,
-  subscriptionRoutes,
-  messageRoutes,
-  markerRoutes,
-  tokenRoutes,
-  userStreamRoutes,
-  appStreamRoutes,
-  filterRoutes,
-  fileRoutes,
-  placeRoutes,
-  textRoutes,
-  configRoutes,
-  appRoutes,
-  oauthRoutes,
-  oauthFlowRoutes,
-  signupRoutes,
-  userPageRoutes,
-  postPageRoutes,
-  broadcastPageRoutes,
-  webClientRoutes,
-]
-
-export const allRoutes = (domain: Domain): SvcRoute[] => routeLists.flatMap((routes) => routes(domain))
+/**
+ * Every route, in the order hapi gets them: each noun's routes receive that
+ * noun's group of services, and what they share (the views presenters read,
+ * the kept answers, the user streams a list's call may subscribe).
+ */
+export const allRoutes = (domain: Domain): SvcRoute[] => {
+  const shared = sharedOf(domain)
+  const { users, relations, posts, channels, auth, streams, config } = domain
+  return [
+    ...userRoutes(users, shared),
+    ...profileRoutes(users, shared),
+    ...userSearchRoutes(users, shared),
+    ...userImageRoutes(users, shared),
+    ...imageRoutes(users),
+    ...relationRoutes(relations, shared),
+    ...postRoutes(posts, shared),
+    ...starRoutes(posts, shared),
+    ...repostRoutes(posts, shared),
+    ...postStreamRoutes(posts, shared),
+    ...exploreRoutes(domain.explore, shared),
+    ...postSearchRoutes(posts, shared),
+    ...interactionRoutes(posts, shared),
+    ...channelRoutes(channels, shared),
+    ...subscriptionRoutes(channels, shared),
+    ...messageRoutes(channels, shared),
+    ...markerRoutes(channels),
+    ...tokenRoutes(auth, shared),
+    ...userStreamRoutes(streams, shared),
+    ...appStreamRoutes(streams, shared),
+    ...filterRoutes(domain.filters, shared),
+    ...fileRoutes(domain.files, { tokens: auth.tokens, limits: config.limits }, shared),
+    ...placeRoutes(domain.places),
+    ...textRoutes(domain.text),
+    ...configRoutes(),
+    ...appRoutes(auth, shared),
+    ...oauthRoutes(auth, shared),
+    ...oauthFlowRoutes(auth),
+    ...signupRoutes(auth),
+    ...userPageRoutes(users, posts),
+    ...postPageRoutes(domain.public),
+    ...broadcastPageRoutes(domain.public),
+    ...webClientRoutes(auth.apps, config),
+  ]
+}

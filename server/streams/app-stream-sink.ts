@@ -8,7 +8,7 @@
  * turn, in one chunk and one write to the socket instead of one each.
  */
 import type { PassThrough } from 'node:stream'
-import type { AppStreamItem, AppStreamMessage, AppStreamSink, Domain, FileService, Viewer } from '../../data/index.js'
+import type { AppStreamItem, AppStreamMessage, AppStreamSink, DomainViews, FileService, Viewer } from '../../data/index.js'
 import type { PresentContext } from '../present/context.js'
 import { presentPostsJson } from '../present/posts/post.js'
 import { presentAppEventData } from '../present/streams/app-stream-event.js'
@@ -49,11 +49,11 @@ export class AppChunkedSink implements AppStreamSink {
 
   private readonly files: FileService
 
-  constructor(out: PassThrough, domain: Domain, baseUrl: string, viewer: Viewer) {
-    this.files = domain.files
+  constructor(out: PassThrough, views: DomainViews, baseUrl: string, viewer: Viewer) {
+    this.files = views.files
     this.lines = new ChunkedLines(out)
     this.renderKey = baseUrl
-    this.ctx = { views: domain, viewer, baseUrl, options: { include_annotations: true }, streamed: true }
+    this.ctx = { views, viewer, baseUrl, options: { include_annotations: true }, streamed: true }
     this.keepAlive = setInterval(() => this.lines.ping(), KEEP_ALIVE_MS)
     this.keepAlive.unref()
   }

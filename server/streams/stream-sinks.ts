@@ -8,7 +8,7 @@
  */
 import type { PassThrough } from 'node:stream'
 import type { WebSocket } from 'ws'
-import type { Domain, StreamDelivery, StreamDisplayOptions, StreamSink } from '../../data/index.js'
+import type { DomainViews, StreamDelivery, StreamDisplayOptions, StreamSink } from '../../data/index.js'
 import type { PresentContext } from '../present/context.js'
 import { presentStreamEvent } from '../present/streams/stream-event.js'
 import { ChunkedLines } from './chunked-lines.js'
@@ -23,8 +23,8 @@ export const KEEP_ALIVE_MS = 30_000
  */
 const HIGH_WATER = 64 * 1024
 
-const contextFor = (domain: Domain, baseUrl: string, options: StreamDisplayOptions, d: StreamDelivery): PresentContext => ({
-  views: domain,
+const contextFor = (views: DomainViews, baseUrl: string, options: StreamDisplayOptions, d: StreamDelivery): PresentContext => ({
+  views,
   viewer: d.viewer,
   baseUrl,
   options,
@@ -36,7 +36,7 @@ abstract class RenderingSink implements StreamSink {
   private readonly keepAlive: NodeJS.Timeout
 
   constructor(
-    private readonly domain: Domain,
+    private readonly views: DomainViews,
     private readonly baseUrl: string,
     private readonly options: StreamDisplayOptions,
   ) {
@@ -46,7 +46,7 @@ abstract class RenderingSink implements StreamSink {
 
   async send(delivery: StreamDelivery): Promise<void> {
     if (this.closed) return
-    await this.write(await presentStreamEvent(contextFor(this.domain, this.baseUrl, this.options, delivery), delivery))
+    await this.write(await presentStreamEvent(contextFor(this.views, this.baseUrl, this.options, delivery), delivery))
   }
 
   close(reason: string): void {
@@ -70,11 +70,11 @@ abstract class RenderingSink implements StreamSink {
 export class WebSocketSink extends RenderingSink {
   constructor(
     private readonly socket: WebSocket,
-    domain: Domain,
+    views: DomainViews,
     baseUrl: string,
     options: StreamDisplayOptions,
   ) {
-    super(domain, baseUrl, options)
+    super(views, baseUrl, options)
   }
 
   protected async write(json: string): Promise<void> {
@@ -95,8 +95,8 @@ export class WebSocketSink extends RenderingSink {
 export class ChunkedSink extends RenderingSink {
   private readonly lines: ChunkedLines
 
-  constructor(out: PassThrough, domain: Domain, baseUrl: string, options: StreamDisplayOptions) {
-    super(domain, baseUrl, options)
+  constructor(out: PassThrough, views: DomainViews, baseUrl: string, options: StreamDisplayOptions) {
+    super(views, baseUrl, options)
     this.lines = new ChunkedLines(out)
   }
 

@@ -6,7 +6,7 @@
  * gathers the call's facts around the route's own answer.
  */
 import type { Request } from '@hapi/hapi'
-import type { Domain, SubscribableEndpoint, SubscriptionFilters } from '../../data/index.js'
+import type { StreamServices, SubscribableEndpoint, SubscriptionFilters } from '../../data/index.js'
 import { viewerOf } from '../auth.js'
 import type { Envelope } from '../envelope.js'
 
@@ -44,10 +44,15 @@ function filtersOf(query: Record<string, unknown>): SubscriptionFilters {
 }
 
 /** Answers the route's envelope, subscribing the call's user stream to the list first when asked to. */
-export async function answerSubscribing(request: Request, domain: Domain, list: SubscribableList, answer: () => Promise<Envelope>): Promise<Envelope> {
+export async function answerSubscribing(
+  request: Request,
+  userStreams: StreamServices['user'],
+  list: SubscribableList,
+  answer: () => Promise<Envelope>,
+): Promise<Envelope> {
   const query = request.query as Record<string, unknown>
   if (typeof query.connection_id !== 'string') return answer()
-  const pending = await domain.userStreams.prepare(viewerOf(request), {
+  const pending = await userStreams.prepare(viewerOf(request), {
     connection_id: query.connection_id,
     ...(typeof query.subscription_id === 'string' ? { subscription_id: query.subscription_id } : {}),
     endpoint: list.endpoint,
@@ -62,10 +67,10 @@ export async function answerSubscribing(request: Request, domain: Domain, list: 
   try {
     envelope = await answer()
   } catch (err) {
-    await domain.userStreams.undo(pending)
+    await userStreams.undo(pending)
     throw err
   }
-  const ids = await domain.userStreams.confirm(pending, envelope.meta.more === true)
+  const ids = await userStreams.confirm(pending, envelope.meta.more === true)
   if (ids) envelope.meta.subscription_ids = ids
   return envelope
 }

@@ -10,7 +10,7 @@ import { STATUS_CODES, type IncomingMessage } from 'node:http'
 import type { Duplex } from 'node:stream'
 import type { Server } from '@hapi/hapi'
 import { WebSocketServer } from 'ws'
-import type { Domain, OpenedStream, StreamDisplayOptions } from '../../data/index.js'
+import type { DomainViews, OpenedStream, StreamDisplayOptions, StreamServices } from '../../data/index.js'
 import { presentConnectionFrame } from '../present/streams/stream-event.js'
 import { WebSocketSink } from './stream-sinks.js'
 
@@ -32,7 +32,7 @@ function refuse(socket: Duplex, status: number, headers: Record<string, unknown>
   socket.end(`${lines.join('\r\n')}\r\n\r\n${body}`)
 }
 
-export function serveUserStreamWebSockets(server: Server, domain: Domain): void {
+export function serveUserStreamWebSockets(server: Server, hub: StreamServices['hub'], views: DomainViews): void {
   const wss = new WebSocketServer({ noServer: true, maxPayload: 64 * 1024 })
   server.listener.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
     void upgrade(req, socket, head).catch(() => socket.destroy())
@@ -59,20 +59,20 @@ export function serveUserStreamWebSockets(server: Server, domain: Domain): void 
       return
     }
     if (socket.destroyed) {
-      await domain.streamHub.abandon(opened)
+      await hub.abandon(opened)
       return
     }
     wss.handleUpgrade(req, socket, head, (ws) => {
-      const sink = new WebSocketSink(ws, domain, baseUrl ?? '', options)
+      const sink = new WebSocketSink(ws, views, baseUrl ?? '', options)
       // Frames from the client ("ping", or its first message) are tolerated and ignored.
       ws.on('message', () => {})
       ws.on('error', () => ws.terminate())
       ws.send(presentConnectionFrame(opened.connectionId))
       ws.once('close', () => {
         sink.gone()
-        void domain.streamHub.disconnected(opened.connectionId, sink)
+        void hub.disconnected(opened.connectionId, sink)
       })
-      domain.streamHub.attach(opened, sink).catch((err: Error) => ws.close(4000, Buffer.from(err.message).subarray(0, 123).toString()))
+      hub.attach(opened, sink).catch((err: Error) => ws.close(4000, Buffer.from(err.message).subarray(0, 123).toString()))
     })
   }
 }

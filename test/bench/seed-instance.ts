@@ -5,8 +5,8 @@
  * same way, with hashtags, mentions, replies and stars, and user tokens for
  * the load generator.
  */
-import { isoNow, openDomain, type Entities, type PostRow, type Tx } from '../../data/index.js'
-import { storeOf } from '../../data/domain-store.js'
+import { isoNow, type Entities, type PostRow, type Tx } from '../../data/index.js'
+import { openWithStore } from '../fixtures/open-store.js'
 
 export interface SeedOptions {
   users: number
@@ -59,14 +59,13 @@ async function inBatches(
 
 export async function seedInstance(dataDir: string, o: SeedOptions): Promise<SeededInstance> {
   const started = performance.now()
-  const domain = await openDomain(dataDir, { config: { rate_limits: { enabled: false } as never } })
   // The seeder writes rows in bulk, past the services' one-at-a-time rules.
-  const store = storeOf(domain)
+  const { domain, store } = await openWithStore(dataDir, { config: { rate_limits: { enabled: false } as never } })
   const commit = (work: (tx: Tx) => Promise<void>) => store.transact(work)
   const rand = random(42)
   const now = Date.now()
   const emptyEntities: Entities = { mentions: [], hashtags: [], links: [] }
-  const { app } = await domain.apps.create({ name: 'Bench Client' })
+  const { app } = await domain.auth.apps.create({ name: 'Bench Client' })
 
   const firstUser = (await store.read.users.size()) + 1
   await inBatches(
@@ -175,7 +174,7 @@ export async function seedInstance(dataDir: string, o: SeedOptions): Promise<See
       const i = from + k
       const user = await store.read.users.get(userId((Math.floor(o.users / 10) + i) % o.users))
       if (!user) throw new Error(`no user ${i}`)
-      const { access_token } = await domain.tokens.issueUserToken(app, user, ['basic', 'stream', 'write_post', 'follow'])
+      const { access_token } = await domain.auth.tokens.issueUserToken(app, user, ['basic', 'stream', 'write_post', 'follow'])
       return { userId: user.id, token: access_token }
     })
     people.push(...(await Promise.all(chunk)))

@@ -50,10 +50,12 @@ t.test('an operator lists, creates, changes, pins and deletes streams without a 
 t.test('pins and user rules print ids as strings, as the API does', async (t) => {
   const dir = await initDir(t)
   const domain = await openDomain(dir)
-  const alice = await domain.users.create({ username: 'alice', password: 'correct horse' })
-  const { app } = await domain.apps.create({ name: 'Seed', redirect_uris: ['http://seed.example/cb'] })
-  const { access_token } = await domain.tokens.issueUserToken(app, alice, ['write_post'])
-  const post = await domain.posts.create(await domain.tokens.authenticate(access_token), { text: 'a photo of my cat' })
+  // Started as a first `svc serve` would: the default explore streams are seeded.
+  await domain.start()
+  const alice = await domain.users.accounts.create({ username: 'alice', password: 'correct horse' })
+  const { app } = await domain.auth.apps.create({ name: 'Seed', redirect_uris: ['http://seed.example/cb'] })
+  const { access_token } = await domain.auth.tokens.issueUserToken(app, alice, ['write_post'])
+  const post = await domain.posts.core.create(await domain.auth.tokens.authenticate(access_token), { text: 'a photo of my cat' })
   await domain.close()
   const pinned = await svc(['explore', 'pin', 'photos', String(post.id), '--json', '--data-dir', dir])
   t.equal(pinned.code, 0, pinned.stderr)

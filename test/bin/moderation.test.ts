@@ -12,9 +12,9 @@ import { initDir, serve } from './svc-process.js'
 const account = async (dir: string, username: string, password: string) => {
   const domain = await openDomain(dir)
   try {
-    const user = await domain.users.byUsername(username)
-    const tokens = user ? (await domain.tokens.list()).filter((i) => i.user?.id === user.id).length : 0
-    return { exists: user !== null, signsIn: (await domain.users.checkPassword(username, password)) !== null, tokens }
+    const user = await domain.users.accounts.byUsername(username)
+    const tokens = user ? (await domain.auth.tokens.list()).filter((i) => i.user?.id === user.id).length : 0
+    return { exists: user !== null, signsIn: (await domain.users.accounts.checkPassword(username, password)) !== null, tokens }
   } finally {
     await domain.close()
   }

@@ -24,7 +24,7 @@ const svcWithInput = (args: string[], input: string): Promise<{ code: number; st
 const signsIn = async (dir: string, username: string, password: string): Promise<boolean> => {
   const domain = await openDomain(dir)
   try {
-    return (await domain.users.checkPassword(username, password)) !== null
+    return (await domain.users.accounts.checkPassword(username, password)) !== null
   } finally {
     await domain.close()
   }

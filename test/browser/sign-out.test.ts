@@ -11,7 +11,7 @@ import { makeInstance } from '../fixtures/instance.js'
 t.test('after Sign out the old token is refused and the sign-in page asks for the password again', { skip: noBrowser }, async (t) => {
   const svc = await makeInstance(t)
   await svc.person('alice')
-  const webClient = await svc.domain.apps.ensureWebClient()
+  const webClient = await svc.domain.auth.apps.ensureWebClient()
   const base = await listen(svc)
   const browser = await openBrowser(t)
   const page = await (await contextFor(browser, svc, null)).newPage()

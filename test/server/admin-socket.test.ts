@@ -75,7 +75,7 @@ t.test('a watch of the events pushes the tail at once, then each new post, while
   t.equal(first.head, svc.domain.events.head())
   t.match(first.events[0], { seq: first.head, name: 'token.authorized', summary: /token \d+ of @alice in Test Client/ }, 'newest first')
 
-  const post = await svc.domain.posts.create(await svc.domain.tokens.authenticate(alice.token), { text: 'hello' })
+  const post = await svc.domain.posts.core.create(await svc.domain.auth.tokens.authenticate(alice.token), { text: 'hello' })
   await conn.until(() => conn.of(1).some((r) => tailOf(r).events[0]?.name === 'post.created'), 'the post pushed')
   t.match(tailOf(conn.of(1).at(-1)).events[0], { name: 'post.created', summary: `post ${post.id} by @alice` })
 
@@ -90,7 +90,7 @@ t.test('a watch of the events pushes the tail at once, then each new post, while
 t.test('unwatch stops the pictures; a bad watch or unwatch is a clear error and the connection goes on', async (t) => {
   const svc = await makeInstance(t)
   const [bob] = await svc.people('bob')
-  const bobViewer = await svc.domain.tokens.authenticate(bob.token)
+  const bobViewer = await svc.domain.auth.tokens.authenticate(bob.token)
   const conn = await connect(t, (await serving(t, svc)).path)
 
   conn.send({ id: 'w', op: 'watch', args: { topic: 'no_such' } })
@@ -115,7 +115,7 @@ t.test('unwatch stops the pictures; a bad watch or unwatch is a clear error and 
   await conn.until(() => conn.of(8).length === 1, 'the unwatch answer')
   t.same(conn.of(8), [{ unwatched: 7 }])
   const pictures = conn.of(7).length
-  await svc.domain.posts.create(bobViewer, { text: 'nobody watches' })
+  await svc.domain.posts.core.create(bobViewer, { text: 'nobody watches' })
   await sleep(400)
   t.equal(conn.of(7).length, pictures, 'no picture after the unwatch')
 })
@@ -123,14 +123,14 @@ t.test('unwatch stops the pictures; a bad watch or unwatch is a clear error and 
 t.test('a burst of posts is pushed at most about four times a second, the last picture holding them all', async (t) => {
   const svc = await makeInstance(t)
   const [carol] = await svc.people('carol')
-  const viewer = await svc.domain.tokens.authenticate(carol.token)
+  const viewer = await svc.domain.auth.tokens.authenticate(carol.token)
   const conn = await connect(t, (await serving(t, svc)).path)
   conn.send({ id: 1, op: 'watch', args: { topic: 'events' } })
   await conn.until(() => conn.of(1).length === 1, 'the first picture')
   const started = Date.now()
   // About a second of posting, one post every 30 ms.
   for (let i = 0; i < 30; i++) {
-    await svc.domain.posts.create(viewer, { text: `post ${i}` })
+    await svc.domain.posts.core.create(viewer, { text: `post ${i}` })
     await sleep(30)
   }
   const head = svc.domain.events.head()
@@ -145,9 +145,9 @@ t.test('a burst of posts is pushed at most about four times a second, the last p
 t.test('the user streams topic shows a connected stream with its owner, subscriptions, backlog and position, then waiting for a resume', async (t) => {
   const svc = await makeInstance(t)
   const [alice] = await svc.people('alice')
-  const viewer = await svc.domain.tokens.authenticate(alice.token)
+  const viewer = await svc.domain.auth.tokens.authenticate(alice.token)
   const sink: StreamSink = { send: () => Promise.resolve(), close: () => {} }
-  const { connectionId } = await svc.domain.streamHub.connect(viewer, { options: {} }, sink)
+  const { connectionId } = await svc.domain.streams.hub.connect(viewer, { options: {} }, sink)
   await subscribeUnified(svc, viewer, connectionId)
 
   const conn = await connect(t, (await serving(t, svc)).path)
@@ -168,7 +168,7 @@ t.test('the user streams topic shows a connected stream with its owner, subscrip
     },
   ])
 
-  await svc.domain.streamHub.disconnected(connectionId, sink)
+  await svc.domain.streams.hub.disconnected(connectionId, sink)
   await conn.until(() => (conn.of(1).at(-1) as UserStreamsPicture).streams[0]?.connected === false, 'the stream waiting for a resume')
   t.match((conn.of(1).at(-1) as UserStreamsPicture).streams[0], { connection_id: connectionId, subscriptions: [{ subscription_id: 'home' }] })
 })
@@ -177,9 +177,9 @@ const hello = { match_policy: 'include_any', clauses: [{ object_type: 'post', op
 
 t.test('the app streams topic shows each stream with its app, key, types, queue and filter in words; a consumer shows connected', async (t) => {
   const svc = await makeInstance(t)
-  const app = await svc.domain.tokens.authenticate(svc.appToken)
-  const { stream } = await svc.domain.appStreams.create(app, { object_types: ['post', 'star'], type: 'long_poll', key: 'firehose', filter: hello })
-  await svc.domain.appStreams.create(app, { object_types: ['user'], type: 'long_poll' })
+  const app = await svc.domain.auth.tokens.authenticate(svc.appToken)
+  const { stream } = await svc.domain.streams.apps.create(app, { object_types: ['post', 'star'], type: 'long_poll', key: 'firehose', filter: hello })
+  await svc.domain.streams.apps.create(app, { object_types: ['user'], type: 'long_poll' })
 
   const conn = await connect(t, (await serving(t, svc)).path)
   conn.send({ id: 1, op: 'watch', args: { topic: 'app_streams' } })
@@ -194,7 +194,7 @@ t.test('the app streams topic shows each stream with its app, key, types, queue 
       connected: false,
       // Its own creation and the second stream's: events since its queue began.
       queue_depth: svc.domain.events.head() - stream.cursor,
-      queue_limit: svc.domain.appStreamHub.queueLimit,
+      queue_limit: svc.domain.streams.appHub.queueLimit,
       filter: { id: String(stream.filter_id), match_policy: 'include_any', clauses: ['post /data/text matches "hello"'] },
     },
     { object_types: ['user'], connected: false, filter: null },
@@ -202,7 +202,7 @@ t.test('the app streams topic shows each stream with its app, key, types, queue 
   t.notOk('key' in first.streams[1], 'no key, none shown')
 
   const sink: AppStreamSink = { renderKey: 'test', render: async () => ({}), write: async () => {}, close: () => {} }
-  svc.domain.appStreamHub.connect(stream, {}, sink)
+  svc.domain.streams.appHub.connect(stream, {}, sink)
   await conn.until(() => (conn.of(1).at(-1) as AppStreamsPicture).streams[0].connected, 'the consumer connected')
   t.match((conn.of(1).at(-1) as AppStreamsPicture).streams, [{ id: String(stream.id), connected: true }, { connected: false }])
 })
@@ -212,14 +212,14 @@ t.test(
   async (t) => {
     const svc = await makeInstance(t)
     const [alice] = await svc.people('alice')
-    const asAlice = await svc.domain.tokens.authenticate(alice.token)
+    const asAlice = await svc.domain.auth.tokens.authenticate(alice.token)
     const bots = await svc.domain.filters.create(asAlice, {
       name: 'no bots',
       match_policy: 'exclude_any',
       clauses: [{ object_type: 'post', operator: 'equals', field: '/data/user/type', value: 'bot' }],
     })
-    const app = await svc.domain.tokens.authenticate(svc.appToken)
-    const { stream } = await svc.domain.appStreams.create(app, { object_types: ['post'], type: 'long_poll', filter: hello })
+    const app = await svc.domain.auth.tokens.authenticate(svc.appToken)
+    const { stream } = await svc.domain.streams.apps.create(app, { object_types: ['post'], type: 'long_poll', filter: hello })
 
     const conn = await connect(t, (await serving(t, svc)).path)
     conn.send({ id: 1, op: 'watch', args: { topic: 'filters' } })
@@ -229,7 +229,7 @@ t.test(
       { id: String(stream.filter_id), match_policy: 'include_any', clauses: ['post /data/text matches "hello"'], owner: 'app Test Client', streams: 1 },
     ])
 
-    await svc.domain.appStreams.create(app, { object_types: ['post'], type: 'long_poll', filter_id: bots.id })
+    await svc.domain.streams.apps.create(app, { object_types: ['post'], type: 'long_poll', filter_id: bots.id })
     await conn.until(() => (conn.of(1).at(-1) as FiltersPicture).filters[0].streams === 1, "a stream using alice's filter")
     await svc.domain.filters.replace(asAlice, bots.id, {
       name: 'humans',

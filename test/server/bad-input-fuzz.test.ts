@@ -13,9 +13,8 @@
 import t from 'tap'
 import type { RequestRoute } from '@hapi/hapi'
 import { multipart } from '../fixtures/images.js'
-import { openDomain } from '../../data/index.js'
-import { storeOf } from '../../data/domain-store.js'
 import { makeInstance } from '../fixtures/instance.js'
+import { openWithStore } from '../fixtures/open-store.js'
 import { makeClient } from '../fixtures/oauth.js'
 
 const SEED = 20261124
@@ -361,8 +360,8 @@ t.test('bad input on every route answers a 4xx in the envelope and loses nothing
     if (revokes && token)
       token =
         token === svc.appToken
-          ? (await svc.domain.tokens.issueAppToken(svc.app)).access_token
-          : (await svc.domain.tokens.issueUserToken(svc.app, alice.user, ['basic'])).access_token
+          ? (await svc.domain.auth.tokens.issueAppToken(svc.app)).access_token
+          : (await svc.domain.auth.tokens.issueUserToken(svc.app, alice.user, ['basic'])).access_token
     const headers: Record<string, string> = token ? { authorization: `Bearer ${token}` } : {}
     if (c.body) headers['content-type'] = c.body.type
     const url = c.query ? `${c.path}?${c.query}` : c.path
@@ -429,10 +428,10 @@ t.test('bad input on every route answers a 4xx in the envelope and loses nothing
   const written = svc.store.stats().rows
   await svc.server.stop()
   await svc.domain.close()
-  const reopened = await openDomain(svc.dir, { config: { rate_limits: { enabled: false } as never }, store: svc.storeUrl })
-  t.teardown(() => reopened.close())
-  t.strictSame(storeOf(reopened).stats().rows, written, 'the reopened store holds every row')
-  const texts = (await storeOf(reopened).read.posts.getMany(alicePosts.map((p) => Number(p.id)))).map((p) => [p.text, p.is_deleted])
+  const reopened = await openWithStore(svc.dir, { config: { rate_limits: { enabled: false } as never }, storeUrl: svc.storeUrl })
+  t.teardown(() => reopened.domain.close())
+  t.strictSame(reopened.store.stats().rows, written, 'the reopened store holds every row')
+  const texts = (await reopened.store.read.posts.getMany(alicePosts.map((p) => Number(p.id)))).map((p) => [p.text, p.is_deleted])
   t.strictSame(
     texts,
     [

@@ -199,8 +199,8 @@ t.test('count is an integer on every paginated list, capped to 200 either way; a
 
 t.test('a count over 200 answers 200 items and says there are more; under -200, the 200 nearest since_id', async (t) => {
   const { svc, alice } = await withPosts(t)
-  const viewer = await svc.domain.tokens.authenticate(alice.token)
-  for (let i = 0; i < 204; i++) await svc.domain.posts.create(viewer, { text: `post ${i}` })
+  const viewer = await svc.domain.auth.tokens.authenticate(alice.token)
+  for (let i = 0; i < 204; i++) await svc.domain.posts.core.create(viewer, { text: `post ${i}` })
   const over = JSON.parse((await inject(svc, 'GET', '/posts/stream/global?count=500', alice.auth)).text)
   t.equal(over.data.length, 200)
   t.equal(over.meta.more, true)

@@ -24,7 +24,7 @@ const canonicalOf = async (svc: Instance, sent: Sent = {}): Promise<string> =>
 
 /** The status of svc web's sign-in page asked to return to `redirect`. */
 const webSignIn = async (svc: Instance, redirect: string, sent: Sent = {}): Promise<number> => {
-  const web = await svc.domain.apps.ensureWebClient()
+  const web = await svc.domain.auth.apps.ensureWebClient()
   const query = new URLSearchParams({ client_id: web.client_id, response_type: 'token', redirect_uri: redirect, scope: 'basic' })
   return (await get(svc, `/oauth/authenticate?${query}`, sent)).statusCode
 }

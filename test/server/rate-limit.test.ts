@@ -231,7 +231,7 @@ t.test('a visitor reloading the web client never spends the API calls of their a
 t.test('pages have a bucket of their own per address; over it, a page answers the 429, with Retry-After', async (t) => {
   const svc = await limited(t)
   const alice = await svc.person('alice')
-  const web = await svc.domain.apps.ensureWebClient()
+  const web = await svc.domain.auth.apps.ensureWebClient()
   const authorize = `/oauth/authenticate?${new URLSearchParams({ client_id: web.client_id, response_type: 'token', redirect_uri: 'http://127.0.0.1:0/', scope: 'basic' })}`
   for (const url of ['/', '/home', '/@alice', authorize, '/signup']) {
     const res = await inject(svc, url, { headers: alice.auth })

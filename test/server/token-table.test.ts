@@ -233,13 +233,13 @@ let worlds = 0
 async function world() {
   const { domain } = svc
   const n = ++worlds
-  const { app } = await domain.apps.create({ name: `Test Client ${n}`, redirect_uris: ['http://client.example/callback'] })
-  const appToken = (await domain.tokens.issueAppToken(app)).access_token
+  const { app } = await domain.auth.apps.create({ name: `Test Client ${n}`, redirect_uris: ['http://client.example/callback'] })
+  const appToken = (await domain.auth.tokens.issueAppToken(app)).access_token
   // No passwords: no call here signs in, and hashing one is most of what making a user costs.
-  const user = (username: string) => domain.users.create({ username: `${username}${n}`, name: username[0].toUpperCase() + username.slice(1) })
+  const user = (username: string) => domain.users.accounts.create({ username: `${username}${n}`, name: username[0].toUpperCase() + username.slice(1) })
   const alice = await user('alice')
   const bob = await user('bob')
-  const issue = async (who: UserRow, scopes: string[]) => (await domain.tokens.issueUserToken(app, who, scopes)).access_token
+  const issue = async (who: UserRow, scopes: string[]) => (await domain.auth.tokens.issueUserToken(app, who, scopes)).access_token
   const [aliceToken, bobToken] = [await issue(alice, ALL_SCOPES), await issue(bob, ALL_SCOPES)]
   const robo = await makeClient(svc, `Robo ${n}`)
   const ids: Record<string, string> = { alice: String(alice.id), bob: String(bob.id), bob_name: bob.username, robo: robo.client_id }
@@ -277,7 +277,7 @@ async function world() {
     connection: async () => {
       // A token of its own, as a client that connects has: a token keeps at most five streams.
       const token = await issue(alice, ALL_SCOPES)
-      const { connectionId } = await domain.streamHub.open(await domain.tokens.authenticate(token), { options: {} })
+      const { connectionId } = await domain.streams.hub.open(await domain.auth.tokens.authenticate(token), { options: {} })
       const subscribed = await made('GET', `/users/me/posts?connection_id=${connectionId}&subscription_id=mine`, token)
       return { connection: connectionId, subscription: subscribed.meta.subscription_ids[0] }
     },

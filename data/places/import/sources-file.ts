@@ -8,7 +8,7 @@ import { join } from 'node:path'
 import writeFileAtomic from 'write-file-atomic'
 import { DomainError } from '../../errors.js'
 import type { PlaceSource } from '../../model/place.js'
-import { PRIVATE_FILE } from '../../store/file-modes.js'
+import { PRIVATE_FILE } from '../../disk/file-modes.js'
 import { placesDirOf } from '../place-files.js'
 
 export const sourcesPath = (dataDir: string): string => join(placesDirOf(dataDir), 'sources.json')

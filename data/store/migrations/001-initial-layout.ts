@@ -7,8 +7,8 @@
  */
 import { access, mkdir, readdir, rename } from 'node:fs/promises'
 import { join } from 'node:path'
-import { PRIVATE_DIR } from '../file-modes.js'
-import { fsyncPath } from '../fsync.js'
+import { PRIVATE_DIR } from '../../disk/file-modes.js'
+import { fsyncPath } from '../../disk/fsync.js'
 
 const STORE_FILE = /^(journal|snapshot)-\d+\.jsonl$/
 

@@ -7,7 +7,7 @@
  * checked against the file store's.
  */
 import { DomainError } from '../../errors.js'
-import { FileStore } from '../file-store.js'
+import { FileStore } from '../embedded/file-store.js'
 import type { Row, TableReader } from '../port.js'
 import { tableNames } from '../schema.js'
 import { insertRows } from './pg-bulk.js'

@@ -8,7 +8,7 @@
 import type { TransactionSql } from 'postgres'
 import { DomainError } from '../../errors.js'
 import type { Row } from '../port.js'
-import type { Op } from '../replay.js'
+import type { Op } from '../ops.js'
 import { schema, type TableDef } from '../schema.js'
 import { keysOf, keysTable, rowsTable } from './pg-names.js'
 import { keyInsert, type KeyEntries } from './pg-bulk.js'

@@ -5,10 +5,10 @@
  * the write lock, so `insert` answers at once and ids follow commit order.
  */
 import type { TransactionSql } from 'postgres'
-import type { EventRow } from '../../events/events.js'
+import type { EventRow } from '../../model/event.js'
 import { lazyTx } from '../lazy-tx.js'
 import type { Row, TableWriter, Tx } from '../port.js'
-import type { Op } from '../replay.js'
+import type { Op } from '../ops.js'
 import { schema, type TableDef } from '../schema.js'
 import { PgReader } from './pg-reader.js'
 

@@ -21,7 +21,7 @@
 import postgres, { type Sql } from 'postgres'
 import type { Bell } from '../../bus/bus.js'
 import { DomainError } from '../../errors.js'
-import type { EventRow } from '../../events/events.js'
+import type { EventRow } from '../../model/event.js'
 import type { EventsListener, Readers, Row, Store, StoreStats, TableReader, Tx } from '../port.js'
 import { schema, tableNames, type TableDef } from '../schema.js'
 import { redactUrl } from '../../redact-url.js'

@@ -6,7 +6,7 @@
  */
 import type { Request, ResponseToolkit } from '@hapi/hapi'
 import Joi from 'joi'
-import type { AuthorizationRequest, Domain, FlowAction, FlowMode, FlowOutcome } from '../../../data/index.js'
+import { AuthorizationRequest, FlowAction, FlowMode, FlowOutcome, type AuthServices } from '../../../data/index.js'
 import { expiredSessionPage, htmlResponse, invalidInputPage, pageHandler } from '../../pages/layout.js'
 import { consentPage, requestFields, signInPage } from '../../pages/oauth-pages.js'
 import { checkedSession, ensureSession, newSession, writeSession, type Session } from '../../pages/session.js'
@@ -61,7 +61,7 @@ function render(h: ResponseToolkit, mode: FlowMode, request: AuthorizationReques
 /** Who the session is signed in as, and from where the request came: what the flow decides on besides the action. */
 const signedIn = (session: Session, request: Request) => ({ userId: session.user_id, epoch: session.epoch, address: clientAddressOf(request) })
 
-export const oauthFlowRoutes = (domain: Domain): SvcRoute[] => {
+export const oauthFlowRoutes = (auth: AuthServices): SvcRoute[] => {
   const flowRoutes = (mode: FlowMode): SvcRoute[] => [
     {
       method: 'GET',
@@ -73,7 +73,7 @@ export const oauthFlowRoutes = (domain: Domain): SvcRoute[] => {
         const session = ensureSession(request, h)
         const query = request.query as FlowForm
         const input = requestOf(query, originOf(request))
-        const outcome = await domain.signInFlow.next({ mode, request: input, ...signedIn(session, request), action: { kind: 'view' }, view: query.adnview })
+        const outcome = await auth.signInFlow.next({ mode, request: input, ...signedIn(session, request), action: { kind: 'view' }, view: query.adnview })
         return render(h, mode, input, session, outcome)
       }),
     },
@@ -100,7 +100,7 @@ export const oauthFlowRoutes = (domain: Domain): SvcRoute[] => {
         if (!session) return expiredSessionPage(h)
         const input = requestOf(form, originOf(request))
         const view = (request.query as FlowForm).adnview ?? form.adnview
-        const outcome = await domain.signInFlow.next({ mode, request: input, ...signedIn(session, request), action: actionOf(form), view })
+        const outcome = await auth.signInFlow.next({ mode, request: input, ...signedIn(session, request), action: actionOf(form), view })
         return render(h, mode, input, session, outcome)
       }),
     },

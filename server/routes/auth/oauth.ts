@@ -5,13 +5,14 @@
  */
 import type { Request, ResponseToolkit } from '@hapi/hapi'
 import Joi from 'joi'
-import type { Domain, GrantInput } from '../../../data/index.js'
+import { GrantInput, type AuthServices } from '../../../data/index.js'
 import { viewerOf } from '../../auth.js'
 import { basicCredentials } from '../../basic-auth.js'
 import { clientAddressOf } from '../../client-address.js'
 import { contextOf } from '../../present/context.js'
 import { presentGrant, presentOAuthError } from '../../present/auth/token.js'
 import type { SvcRoute } from '../../route.js'
+import type { Shared } from '../shared.js'
 
 const field = (max: number) => Joi.string().max(max).allow('')
 
@@ -31,7 +32,7 @@ const grantBody = Joi.object({
 const oauthFailure = (message: string) => (_request: Request, h: ResponseToolkit) =>
   h.response({ error: 'invalid_request', error_description: message }).code(400).takeover()
 
-export const oauthRoutes = (domain: Domain): SvcRoute[] => [
+export const oauthRoutes = (auth: AuthServices, shared: Shared): SvcRoute[] => [
   {
     method: 'POST',
     path: '/oauth/access_token',
@@ -45,9 +46,9 @@ export const oauthRoutes = (domain: Domain): SvcRoute[] => [
     handler: async (request, h) => {
       // Client credentials may come with HTTP Basic instead of the body (RFC 6749 §2.3.1).
       const input: GrantInput = { ...(request.payload as GrantInput), ...basicCredentials(request) }
-      const result = await domain.oauth.grant(input, viewerOf(request), clientAddressOf(request))
+      const result = await auth.oauth.grant(input, viewerOf(request), clientAddressOf(request))
       return h
-        .response(await presentGrant(contextOf(request, domain), result))
+        .response(await presentGrant(contextOf(request, shared.views), result))
         .header('Cache-Control', 'no-store')
         .header('Pragma', 'no-cache')
     },

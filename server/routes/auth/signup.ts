@@ -1,6 +1,6 @@
 /** The sign-up page (`/signup`), open when the instance allows open registration. */
 import Joi from 'joi'
-import type { Domain } from '../../../data/index.js'
+import type { AuthServices } from '../../../data/index.js'
 import { errorPage, expiredSessionPage, htmlResponse, invalidInputPage, pageHandler } from '../../pages/layout.js'
 import { signupPage, welcomePage } from '../../pages/oauth-pages.js'
 import { checkedSession, ensureSession, newSession, writeSession } from '../../pages/session.js'
@@ -14,7 +14,7 @@ const next = Joi.string()
 
 const closed = () => errorPage('Sign-up is closed', 'This instance does not allow open registration. Ask its operator for an account.')
 
-export const signupRoutes = (domain: Domain): SvcRoute[] => [
+export const signupRoutes = (auth: AuthServices): SvcRoute[] => [
   {
     method: 'GET',
     path: '/signup',
@@ -27,7 +27,7 @@ export const signupRoutes = (domain: Domain): SvcRoute[] => [
       },
     },
     handler: (request, h) => {
-      if (!domain.signInFlow.signUpOpen) return htmlResponse(h, closed(), 403)
+      if (!auth.signInFlow.signUpOpen) return htmlResponse(h, closed(), 403)
       const session = ensureSession(request, h)
       return htmlResponse(h, signupPage({ csrf: session.csrf, next: request.query.next as string | undefined }))
     },
@@ -53,7 +53,7 @@ export const signupRoutes = (domain: Domain): SvcRoute[] => [
       const body = request.payload as { csrf: string; next?: string; username: string; name?: string; password: string }
       const session = checkedSession(request, body.csrf)
       if (!session) return expiredSessionPage(h)
-      const outcome = await domain.signInFlow.signUp(body)
+      const outcome = await auth.signInFlow.signUp(body)
       // A broken rule goes back to the form with what was typed, so the visitor can fix it.
       if (outcome.kind === 'retry') {
         return htmlResponse(h, signupPage({ csrf: session.csrf, next: body.next, username: body.username, name: body.name, error: outcome.message }), 400)

@@ -7,7 +7,7 @@
  */
 import type { Request } from '@hapi/hapi'
 import Joi from 'joi'
-import type { Domain } from '../../../data/index.js'
+import type { AuthServices } from '../../../data/index.js'
 import { checkAccess, viewerOf } from '../../auth.js'
 import { basicCredentials } from '../../basic-auth.js'
 import { clientAddressOf } from '../../client-address.js'
@@ -17,6 +17,7 @@ import { commonQuery, userGeneralQuery } from '../../params.js'
 import { contextOf } from '../../present/context.js'
 import { presentToken } from '../../present/auth/token.js'
 import type { SvcRoute } from '../../route.js'
+import type { Shared } from '../shared.js'
 import { answerSubscribing } from '../../streams/subscribe.js'
 
 /** A delegation check: the delegate token from the header or query, the caller's credentials from Basic or query. */
@@ -31,7 +32,7 @@ function delegationOf(request: Request): { client_id: string; client_secret: str
   return { ...credentials, delegate_token }
 }
 
-export const tokenRoutes = (domain: Domain): SvcRoute[] => [
+export const tokenRoutes = (auth: AuthServices, shared: Shared): SvcRoute[] => [
   {
     method: 'GET',
     path: '/token',
@@ -50,10 +51,10 @@ export const tokenRoutes = (domain: Domain): SvcRoute[] => [
     },
     handler: async (request) => {
       const delegation = delegationOf(request)
-      if (delegation) return ok(await presentToken(contextOf(request, domain), await domain.delegation.verify(delegation, clientAddressOf(request))))
+      if (delegation) return ok(await presentToken(contextOf(request, shared.views), await auth.delegation.verify(delegation, clientAddressOf(request))))
       checkAccess(viewerOf(request), 'any', undefined)
-      return answerSubscribing(request, domain, { endpoint: 'token', paginated: false }, async () =>
-        ok(await presentToken(contextOf(request, domain), await domain.tokens.inspect(viewerOf(request)))),
+      return answerSubscribing(request, shared.userStreams, { endpoint: 'token', paginated: false }, async () =>
+        ok(await presentToken(contextOf(request, shared.views), await auth.tokens.inspect(viewerOf(request)))),
       )
     },
   },
@@ -63,9 +64,9 @@ export const tokenRoutes = (domain: Domain): SvcRoute[] => [
     svc: { token: 'any' },
     options: { validate: { query: Joi.object({ ...commonQuery, ...userGeneralQuery }) } },
     handler: async (request, h) => {
-      const info = await domain.tokens.deauthorize(viewerOf(request), sessionClaimOf(request))
+      const info = await auth.tokens.deauthorize(viewerOf(request), sessionClaimOf(request))
       endSession(request, h)
-      return ok(await presentToken(contextOf(request, domain), info))
+      return ok(await presentToken(contextOf(request, shared.views), info))
     },
   },
 ]

@@ -14,7 +14,7 @@ import type { SvcRoute } from '../../route.js'
 // Ten base-36 digits stay below 2^53.
 const code = () => Joi.string().pattern(/^[0-9a-z]{1,10}$/i)
 
-export const broadcastPageRoutes = (domain: Domain): SvcRoute[] => [
+export const broadcastPageRoutes = (publicReads: Domain['public']): SvcRoute[] => [
   {
     method: 'GET',
     path: '/c/{channel}',
@@ -30,7 +30,7 @@ export const broadcastPageRoutes = (domain: Domain): SvcRoute[] => [
     },
     handler: pageHandler(async (request, h) => {
       const before = request.query.before_id as string | undefined
-      const found = await domain.publicReads.broadcast(idOfCode(request.params.channel as string), before === undefined ? undefined : Number(before))
+      const found = await publicReads.broadcast(idOfCode(request.params.channel as string), before === undefined ? undefined : Number(before))
       const base = baseUrlOf(request)
       return htmlResponse(h, broadcastPage(found, base), 200, base)
     }),
@@ -42,10 +42,7 @@ export const broadcastPageRoutes = (domain: Domain): SvcRoute[] => [
     svc: { token: 'none', raw: true, rateAs: 'page' },
     options: { validate: { params: Joi.object({ channel: code().required(), message: code().required() }), failAction: invalidInputPage } },
     handler: pageHandler(async (request, h) => {
-      const { channel, message } = await domain.publicReads.broadcastMessage(
-        idOfCode(request.params.channel as string),
-        idOfCode(request.params.message as string),
-      )
+      const { channel, message } = await publicReads.broadcastMessage(idOfCode(request.params.channel as string), idOfCode(request.params.message as string))
       const base = baseUrlOf(request)
       return htmlResponse(h, broadcastMessagePage(channel, message, base), 200, base)
     }),

@@ -1,6 +1,6 @@
 /** Channels: create, retrieve one or many, the inbox, edit, deactivate, the user's own channels. */
 import Joi from 'joi'
-import { MESSAGING_SCOPES, type ChannelFilter, type Domain } from '../../../data/index.js'
+import { MESSAGING_SCOPES, type ChannelFilter, type ChannelServices } from '../../../data/index.js'
 import { viewerOf } from '../../auth.js'
 import { ok } from '../../envelope.js'
 import { channelGeneralQuery, commonQuery, flag, idList, idParam, listParam, paginationQuery, userRef } from '../../params.js'
@@ -8,6 +8,7 @@ import { presentChannel, presentChannels } from '../../present/channels/channel.
 import { contextOf } from '../../present/context.js'
 import { presentPage } from '../../present/page.js'
 import type { SvcRoute } from '../../route.js'
+import type { Shared } from '../shared.js'
 import { answerSubscribing } from '../../streams/subscribe.js'
 
 const aclInput = Joi.object({
@@ -49,7 +50,7 @@ export const channelFilterOf = (query: Record<string, unknown>): ChannelFilter =
   channel_types: query.channel_types as string[] | undefined,
 })
 
-export const channelRoutes = (domain: Domain): SvcRoute[] => [
+export const channelRoutes = (channels: ChannelServices, shared: Shared): SvcRoute[] => [
   {
     method: 'POST',
     path: '/channels',
@@ -57,8 +58,8 @@ export const channelRoutes = (domain: Domain): SvcRoute[] => [
     options: { validate: { query: channelQuery, payload: createPayload } },
     handler: async (request) => {
       const { type, readers, writers, editors, annotations, auto_subscribe } = request.payload as Record<string, never>
-      const channel = await domain.channels.create(viewerOf(request), { type, readers, writers, editors, annotations, auto_subscribe })
-      return ok(await presentChannel(contextOf(request, domain), channel))
+      const channel = await channels.core.create(viewerOf(request), { type, readers, writers, editors, annotations, auto_subscribe })
+      return ok(await presentChannel(contextOf(request, shared.views), channel))
     },
   },
   {
@@ -67,8 +68,8 @@ export const channelRoutes = (domain: Domain): SvcRoute[] => [
     svc: { token: 'any', scopes: MESSAGING_SCOPES },
     options: { validate: { params: channelParams, query: channelQuery } },
     handler: async (request) => {
-      const channel = await domain.channels.get(viewerOf(request), Number(request.params.channel_id))
-      return ok(await presentChannel(contextOf(request, domain), channel))
+      const channel = await channels.core.get(viewerOf(request), Number(request.params.channel_id))
+      return ok(await presentChannel(contextOf(request, shared.views), channel))
     },
   },
   {
@@ -78,11 +79,11 @@ export const channelRoutes = (domain: Domain): SvcRoute[] => [
     svc: { token: 'any' },
     options: { validate: { query: channelListQuery.keys({ ids: idList(200) }) } },
     handler: async (request) => {
-      const ctx = contextOf(request, domain)
+      const ctx = contextOf(request, shared.views)
       const ids = request.query.ids as string[] | undefined
-      if (ids) return ok(await presentChannels(ctx, await domain.channels.getMany(ctx.viewer, ids.map(Number))))
-      return answerSubscribing(request, domain, { endpoint: 'channels', scopes: MESSAGING_SCOPES }, async () => {
-        const inbox = await domain.channelInbox.inbox(ctx.viewer, request.query, channelFilterOf(request.query))
+      if (ids) return ok(await presentChannels(ctx, await channels.core.getMany(ctx.viewer, ids.map(Number))))
+      return answerSubscribing(request, shared.userStreams, { endpoint: 'channels', scopes: MESSAGING_SCOPES }, async () => {
+        const inbox = await channels.inbox.inbox(ctx.viewer, request.query, channelFilterOf(request.query))
         return presentPage(inbox.page, (rows) => presentChannels(ctx, rows), { unread_counts: inbox.unread_counts })
       })
     },
@@ -94,8 +95,8 @@ export const channelRoutes = (domain: Domain): SvcRoute[] => [
     options: { validate: { params: channelParams, query: channelQuery, payload: updatePayload } },
     handler: async (request) => {
       const { readers, writers, annotations, auto_subscribe } = request.payload as Record<string, never>
-      const channel = await domain.channels.update(viewerOf(request), Number(request.params.channel_id), { readers, writers, annotations, auto_subscribe })
-      return ok(await presentChannel(contextOf(request, domain), channel))
+      const channel = await channels.core.update(viewerOf(request), Number(request.params.channel_id), { readers, writers, annotations, auto_subscribe })
+      return ok(await presentChannel(contextOf(request, shared.views), channel))
     },
   })),
   {
@@ -104,8 +105,8 @@ export const channelRoutes = (domain: Domain): SvcRoute[] => [
     svc: { token: 'user' },
     options: { validate: { params: channelParams, query: channelQuery } },
     handler: async (request) => {
-      const channel = await domain.channels.deactivate(viewerOf(request), Number(request.params.channel_id))
-      return ok(await presentChannel(contextOf(request, domain), channel))
+      const channel = await channels.core.deactivate(viewerOf(request), Number(request.params.channel_id))
+      return ok(await presentChannel(contextOf(request, shared.views), channel))
     },
   },
   {
@@ -114,8 +115,8 @@ export const channelRoutes = (domain: Domain): SvcRoute[] => [
     svc: { token: 'user', scopes: MESSAGING_SCOPES },
     options: { validate: { query: channelListQuery } },
     handler: async (request) => {
-      const ctx = contextOf(request, domain)
-      const page = await domain.channels.owned(ctx.viewer, request.query, channelFilterOf(request.query))
+      const ctx = contextOf(request, shared.views)
+      const page = await channels.core.owned(ctx.viewer, request.query, channelFilterOf(request.query))
       return presentPage(page, (rows) => presentChannels(ctx, rows))
     },
   },
@@ -137,7 +138,7 @@ export const channelRoutes = (domain: Domain): SvcRoute[] => [
       },
     },
     handler: async (request) => {
-      const ctx = contextOf(request, domain)
+      const ctx = contextOf(request, shared.views)
       const { q, order, type, creator_id, tags, is_private, is_public } = request.query as Record<string, never>
       const search = {
         q,
@@ -148,7 +149,7 @@ export const channelRoutes = (domain: Domain): SvcRoute[] => [
         is_private,
         is_public,
       }
-      const page = await domain.channelSearch.search(ctx.viewer, search, request.query, channelFilterOf(request.query))
+      const page = await channels.search.search(ctx.viewer, search, request.query, channelFilterOf(request.query))
       return presentPage(page, (rows) => presentChannels(ctx, rows))
     },
   },

@@ -1,6 +1,6 @@
 /** Stream markers: `POST /posts/marker` sets one marker or a list of them (counted as a read by the rate limits). */
 import Joi from 'joi'
-import type { Domain } from '../../../data/index.js'
+import type { ChannelServices } from '../../../data/index.js'
 import { viewerOf } from '../../auth.js'
 import { ok } from '../../envelope.js'
 import { commonQuery, flag, idParam } from '../../params.js'
@@ -14,7 +14,7 @@ const markerInput = Joi.object({
   percentage: Joi.number().min(0).max(100),
 }).unknown(true)
 
-export const markerRoutes = (domain: Domain): SvcRoute[] => [
+export const markerRoutes = (channels: ChannelServices): SvcRoute[] => [
   {
     method: 'POST',
     path: '/posts/marker',
@@ -31,7 +31,7 @@ export const markerRoutes = (domain: Domain): SvcRoute[] => [
         { name: string; id?: string | number; percentage?: number } | { name: string; id?: string | number; percentage?: number }[]
       const list = Array.isArray(body) ? body : [body]
       const inputs = list.map(({ name, id, percentage }) => ({ name, id: id === undefined ? undefined : Number(id), percentage }))
-      const rows = await domain.markers.set(viewerOf(request), inputs, { resetReadId: request.query.reset_read_id as boolean })
+      const rows = await channels.markers.set(viewerOf(request), inputs, { resetReadId: request.query.reset_read_id as boolean })
       const shaped = rows.map((row) => presentMarker(row.name, row))
       return ok(Array.isArray(body) ? shaped : shaped[0])
     },

@@ -1,6 +1,6 @@
 /** Messages: send (to a channel or `pm`), delete, retrieve one, many, a channel's and the user's own. */
 import Joi from 'joi'
-import { MESSAGING_SCOPES, type Domain, type MessageFilter } from '../../../data/index.js'
+import { MESSAGING_SCOPES, type MessageFilter, type ChannelServices } from '../../../data/index.js'
 import { viewerOf } from '../../auth.js'
 import { ok } from '../../envelope.js'
 import { commonQuery, entitiesInput, flag, idList, idParam, messageGeneralQuery, paginationQuery, userRef } from '../../params.js'
@@ -9,6 +9,7 @@ import { presentMarker } from '../../present/channels/marker.js'
 import { presentMessage, presentMessages } from '../../present/channels/message.js'
 import { presentPage } from '../../present/page.js'
 import type { SvcRoute } from '../../route.js'
+import type { Shared } from '../shared.js'
 import { answerSubscribing } from '../../streams/subscribe.js'
 
 const messageQuery = Joi.object({ ...commonQuery, ...messageGeneralQuery })
@@ -34,7 +35,7 @@ const filterOf = (query: Record<string, unknown>): MessageFilter => ({
   include_muted: query.include_muted as boolean,
 })
 
-export const messageRoutes = (domain: Domain): SvcRoute[] => [
+export const messageRoutes = (channels: ChannelServices, shared: Shared): SvcRoute[] => [
   {
     method: 'POST',
     path: '/channels/{channel_id}/messages',
@@ -52,10 +53,8 @@ export const messageRoutes = (domain: Domain): SvcRoute[] => [
       const viewer = viewerOf(request)
       const { channel_id } = request.params
       const message =
-        channel_id === 'pm'
-          ? (await domain.privateMessages.send(viewer, destinations, input)).message
-          : await domain.messages.create(viewer, Number(channel_id), input)
-      return ok(await presentMessage(contextOf(request, domain), message))
+        channel_id === 'pm' ? (await channels.pm.send(viewer, destinations, input)).message : await channels.messages.create(viewer, Number(channel_id), input)
+      return ok(await presentMessage(contextOf(request, shared.views), message))
     },
   },
   {
@@ -64,8 +63,8 @@ export const messageRoutes = (domain: Domain): SvcRoute[] => [
     svc: { token: 'user', scopes: MESSAGING_SCOPES },
     options: { validate: { params: messageParams, query: messageQuery } },
     handler: async (request) => {
-      const message = await domain.messages.delete(viewerOf(request), Number(request.params.channel_id), Number(request.params.message_id))
-      return ok(await presentMessage(contextOf(request, domain), message))
+      const message = await channels.messages.delete(viewerOf(request), Number(request.params.channel_id), Number(request.params.message_id))
+      return ok(await presentMessage(contextOf(request, shared.views), message))
     },
   },
   {
@@ -74,8 +73,8 @@ export const messageRoutes = (domain: Domain): SvcRoute[] => [
     svc: { token: 'any' },
     options: { validate: { params: messageParams, query: messageQuery } },
     handler: async (request) => {
-      const message = await domain.messages.get(viewerOf(request), Number(request.params.channel_id), Number(request.params.message_id))
-      return ok(await presentMessage(contextOf(request, domain), message))
+      const message = await channels.messages.get(viewerOf(request), Number(request.params.channel_id), Number(request.params.message_id))
+      return ok(await presentMessage(contextOf(request, shared.views), message))
     },
   },
   {
@@ -84,10 +83,10 @@ export const messageRoutes = (domain: Domain): SvcRoute[] => [
     svc: { token: 'user', scopes: MESSAGING_SCOPES },
     options: { validate: { params: channelParams, query: listQuery } },
     handler: async (request) => {
-      const ctx = contextOf(request, domain)
+      const ctx = contextOf(request, shared.views)
       const channelId = Number(request.params.channel_id)
-      return answerSubscribing(request, domain, { endpoint: 'channels/messages', target: channelId }, async () => {
-        const { page, marker, marker_name } = await domain.messages.inChannel(ctx.viewer, channelId, request.query, filterOf(request.query))
+      return answerSubscribing(request, shared.userStreams, { endpoint: 'channels/messages', target: channelId }, async () => {
+        const { page, marker, marker_name } = await channels.messages.inChannel(ctx.viewer, channelId, request.query, filterOf(request.query))
         return presentPage(page, (rows) => presentMessages(ctx, rows), { marker: presentMarker(marker_name, marker) })
       })
     },
@@ -98,8 +97,8 @@ export const messageRoutes = (domain: Domain): SvcRoute[] => [
     svc: { token: 'any' },
     options: { validate: { query: messageQuery.keys({ ids: idList(200).required() }) } },
     handler: async (request) => {
-      const messages = await domain.messages.getMany(viewerOf(request), (request.query.ids as string[]).map(Number))
-      return ok(await presentMessages(contextOf(request, domain), messages))
+      const messages = await channels.messages.getMany(viewerOf(request), (request.query.ids as string[]).map(Number))
+      return ok(await presentMessages(contextOf(request, shared.views), messages))
     },
   },
   {
@@ -108,8 +107,8 @@ export const messageRoutes = (domain: Domain): SvcRoute[] => [
     svc: { token: 'user', scopes: MESSAGING_SCOPES },
     options: { validate: { query: listQuery } },
     handler: async (request) => {
-      const ctx = contextOf(request, domain)
-      const page = await domain.messages.mine(ctx.viewer, request.query, filterOf(request.query))
+      const ctx = contextOf(request, shared.views)
+      const page = await channels.messages.mine(ctx.viewer, request.query, filterOf(request.query))
       return presentPage(page, (rows) => presentMessages(ctx, rows))
     },
   },

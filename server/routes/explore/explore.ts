@@ -7,16 +7,17 @@ import { commonQuery, paginationQuery, postGeneralQuery } from '../../params.js'
 import { contextOf } from '../../present/context.js'
 import { presentExplorePosts, presentExploreStream } from '../../present/explore/explore.js'
 import type { SvcRoute } from '../../route.js'
+import type { Shared } from '../shared.js'
 
-export const exploreRoutes = (domain: Domain): SvcRoute[] => [
+export const exploreRoutes = (explore: Domain['explore'], shared: Shared): SvcRoute[] => [
   {
     method: 'GET',
     path: '/posts/stream/explore',
     svc: { token: 'none' },
     options: { validate: { query: Joi.object(commonQuery) } },
     handler: async (request) => {
-      const ctx = contextOf(request, domain)
-      return ok((await domain.explore.list()).map((s) => presentExploreStream(ctx, s)))
+      const ctx = contextOf(request, shared.views)
+      return ok((await explore.list()).map((s) => presentExploreStream(ctx, s)))
     },
   },
   {
@@ -32,6 +33,6 @@ export const exploreRoutes = (domain: Domain): SvcRoute[] => [
       },
     },
     handler: async (request) =>
-      presentExplorePosts(contextOf(request, domain), await domain.explore.posts(viewerOf(request), request.params.slug as string, request.query)),
+      presentExplorePosts(contextOf(request, shared.views), await explore.posts(viewerOf(request), request.params.slug as string, request.query)),
   },
 ]

@@ -27,7 +27,9 @@ import {
   invalid,
   MAX_CUSTOM_DERIVED_FILES,
   type DerivedUpload,
-  type Domain,
+  type AuthServices,
+  type FileService,
+  type InstanceConfig,
   type FileInput,
   type Upload,
   type UploadTicket,
@@ -48,8 +50,14 @@ const BEFORE_ADMISSION_MAX_BYTES = 4 * METADATA_MAX_BYTES
 const isFilePart = (value: unknown): value is FilePart =>
   typeof value === 'object' && value !== null && typeof (value as FilePart).path === 'string' && typeof (value as FilePart).bytes === 'number'
 
-const tooLarge = (domain: Domain): DomainError =>
-  new DomainError('quota', `files may be at most ${domain.config.limits.max_file_size} bytes; nothing was stored`)
+/** What taking an upload in needs: the files service, the tokens (a form's token field signs it in) and the size limits. */
+export interface Uploading {
+  readonly files: FileService
+  readonly tokens: AuthServices['tokens']
+  readonly limits: InstanceConfig['limits']
+}
+
+const tooLarge = (up: Uploading): DomainError => new DomainError('quota', `files may be at most ${up.limits.max_file_size} bytes; nothing was stored`)
 
 const filePartsOf = (payload: unknown): FilePart[] =>
   (isFilePart(payload) ? [payload] : payload && typeof payload === 'object' ? Object.values(payload).flat() : []).filter(isFilePart)
@@ -58,8 +66,8 @@ const filePartsOf = (payload: unknown): FilePart[] =>
 const bodyError = (err: unknown): Error => (err instanceof DomainError || Boom.isBoom(err) ? err : Boom.badRequest('the request body could not be read'))
 
 /** Streams a raw body into one upload file, every byte counted on `ticket`. */
-async function readRaw(domain: Domain, request: Request, ticket: UploadTicket): Promise<FilePart> {
-  const receiver = await domain.files.receiver()
+async function readRaw(up: Uploading, request: Request, ticket: UploadTicket): Promise<FilePart> {
+  const receiver = await up.files.receiver()
   try {
     await feedBody(request.raw.req, request.raw.res, async (chunk) => {
       ticket.take(chunk.length)
@@ -81,9 +89,9 @@ const unauthenticated = (): DomainError =>
 const tickets = new WeakMap<Request, UploadTicket>()
 
 /** Gives back what an upload request holds: its place among the uploads at once and its temporary files. */
-async function settle(domain: Domain, request: Request): Promise<void> {
+async function settle(up: Uploading, request: Request): Promise<void> {
   tickets.get(request)?.release()
-  await domain.files.discardUploads(filePartsOf(request.payload).map((p) => p.path)).catch(() => undefined)
+  await up.files.discardUploads(filePartsOf(request.payload).map((p) => p.path)).catch(() => undefined)
 }
 
 /** Has the client gone (or Node given up on the request) already? Its response closes with the socket. */
@@ -94,19 +102,19 @@ const gone = (request: Request): boolean => request.raw.res.closed
  * route's token rules checked first; the admission is given back once the
  * response is done, whichever way.
  */
-async function admission(domain: Domain, request: Request, token: string | undefined, multipart: boolean): Promise<UploadTicket> {
+async function admission(up: Uploading, request: Request, token: string | undefined, multipart: boolean): Promise<UploadTicket> {
   if (!token) throw unauthenticated()
-  const viewer = await domain.tokens.authenticate(token)
+  const viewer = await up.tokens.authenticate(token)
   const route = request.route.settings.plugins?.svc
   if (route) checkAccess(viewer, route.token, route.scopes)
   const length = Number(request.headers['content-length'])
   const known = Number.isSafeInteger(length) && length >= 0
   // A raw body is the file; a multipart body's framing and fields get the slack.
   const declared = known ? (multipart ? Math.max(0, length - SLACK) : length) : 0
-  const ticket = await domain.files.admitUpload(viewer, { declared, oneFile: !multipart })
+  const ticket = await up.files.admitUpload(viewer, { declared, oneFile: !multipart })
   tickets.set(request, ticket)
   if (gone(request)) ticket.release()
-  else request.raw.res.once('close', () => void settle(domain, request))
+  else request.raw.res.once('close', () => void settle(up, request))
   return ticket
 }
 
@@ -122,14 +130,14 @@ const fieldToken = (fields: Readonly<Record<string, unknown[]>>): string | undef
  * own steps (see above); any other body (a JSON or form body read by
  * `metadataOf`) is handed over by hapi as a stream.
  */
-export function uploadOptions(domain: Domain, raw: boolean, maxBytes = domain.config.limits.max_file_size + SLACK): Pick<RouteOptions, 'payload' | 'ext'> {
+export function uploadOptions(up: Uploading, raw: boolean, maxBytes = up.limits.max_file_size + SLACK): Pick<RouteOptions, 'payload' | 'ext'> {
   return {
     payload: {
       parse: true,
       output: 'stream',
       maxBytes,
       failAction: async (_request, _h, err) => {
-        throw Boom.isBoom(err) && err.output.statusCode === 413 ? tooLarge(domain) : Boom.badRequest(err instanceof Error ? err.message : 'invalid body')
+        throw Boom.isBoom(err) && err.output.statusCode === 413 ? tooLarge(up) : Boom.badRequest(err instanceof Error ? err.message : 'invalid body')
       },
     },
     ext: {
@@ -139,8 +147,8 @@ export function uploadOptions(domain: Domain, raw: boolean, maxBytes = domain.co
           if (!multipart && !raw) return h.continue
           // No body read yet: the header's or the query's token, if any.
           const early = tokenOf(request)
-          const ticket = early || !multipart ? await admission(domain, request, early, multipart) : null
-          if (Number(request.headers['content-length'] ?? 0) > maxBytes) throw tooLarge(domain)
+          const ticket = early || !multipart ? await admission(up, request, early, multipart) : null
+          if (Number(request.headers['content-length'] ?? 0) > maxBytes) throw tooLarge(up)
           // hapi answers `Expect: 100-continue` when it reads the body itself; here svc does, once it wants the body.
           const pending = request as unknown as { _expectContinue?: boolean }
           if (pending._expectContinue) {
@@ -150,29 +158,29 @@ export function uploadOptions(domain: Domain, raw: boolean, maxBytes = domain.co
           // A payload set before hapi's payload step is kept as it is (hapi only drains the socket).
           const payload = multipart
             ? await readMultipart(
-                domain,
+                up.files,
                 request,
                 {
                   maxBytes,
-                  maxFileBytes: domain.config.limits.max_file_size,
+                  maxFileBytes: up.limits.max_file_size,
                   maxFieldBytes: METADATA_MAX_BYTES,
                   maxParts: MAX_PARTS,
                   maxBytesBeforeAdmission: BEFORE_ADMISSION_MAX_BYTES,
-                  tooLarge: () => tooLarge(domain),
+                  tooLarge: () => tooLarge(up),
                 },
-                async (fields) => ticket ?? admission(domain, request, fieldToken(fields), true),
+                async (fields) => ticket ?? admission(up, request, fieldToken(fields), true),
               )
-            : await readRaw(domain, request, ticket as UploadTicket)
+            : await readRaw(up, request, ticket as UploadTicket)
           Object.assign(request, { payload })
           // Cut off just as the body ended: nothing will answer, so nothing else would remove its files.
-          if (gone(request)) await settle(domain, request)
+          if (gone(request)) await settle(up, request)
           return h.continue
         },
       },
       onPreResponse: {
         // Awaited: once a client has its answer, no temporary file of its request is left (a refused upload stores nothing).
         method: async (request, h) => {
-          await settle(domain, request)
+          await settle(up, request)
           return h.continue
         },
       },

@@ -11,7 +11,16 @@ import { createReadStream } from 'node:fs'
 import type { Request } from '@hapi/hapi'
 import contentDisposition from 'content-disposition'
 import Joi from 'joi'
-import { MAX_FILE_IDS, UPLOAD_SCOPES, type Domain, type FileAccess, type FileRow, type FileTokens } from '../../../data/index.js'
+import {
+  MAX_FILE_IDS,
+  UPLOAD_SCOPES,
+  type FileAccess,
+  type FileService,
+  type AuthServices,
+  type InstanceConfig,
+  type FileRow,
+  type FileTokens,
+} from '../../../data/index.js'
 import { viewerOf } from '../../auth.js'
 import { ok } from '../../envelope.js'
 import { commonQuery, flag, idList, idParam, listParam, paginationQuery, userGeneralQuery } from '../../params.js'
@@ -21,7 +30,8 @@ import { presentPage } from '../../present/page.js'
 import type { SvcRoute } from '../../route.js'
 import { answerSubscribing } from '../../streams/subscribe.js'
 import { asUserContent } from '../../user-content.js'
-import { createBodyOf, derivedOf, uploadOfBody, uploadOptions } from './file-uploads.js'
+import type { Shared } from '../shared.js'
+import { createBodyOf, derivedOf, uploadOfBody, uploadOptions, type Uploading } from './file-uploads.js'
 
 const fileGeneralQuery = {
   ...commonQuery,
@@ -66,31 +76,36 @@ const bareQuery = (request: Request): boolean => [...request.url.searchParams.ke
  * The spec's rule for tokens after creation: a token passed is shown back;
  * the owner's `files`-scoped fetch without query parameters shows the write token.
  */
-const showFor = (domain: Domain, request: Request, file: FileRow, access: FileAccess): FileShow => {
+const showFor = (files: FileService, request: Request, file: FileRow, access: FileAccess): FileShow => {
   const token = request.query.file_token as string | undefined
   const show: FileShow = { annotations: annotationsShown(request) }
   if (access === 'write_token') show.file_token = token
   if (access === 'read_token') show.file_token_read = token
-  if (access === 'owner' && request.method === 'get' && bareQuery(request)) show.file_token = domain.files.links.writeToken(file)
+  if (access === 'owner' && request.method === 'get' && bareQuery(request)) show.file_token = files.links.writeToken(file)
   return show
 }
 
-export const fileRoutes = (domain: Domain): SvcRoute[] => {
-  const present = (request: Request, file: FileRow, show: FileShow) => presentFile(contextOf(request, domain), domain.files, file, show)
+export const fileRoutes = (
+  files: FileService,
+  { tokens, limits }: { tokens: AuthServices['tokens']; limits: InstanceConfig['limits'] },
+  shared: Shared,
+): SvcRoute[] => {
+  const uploading: Uploading = { files, tokens, limits }
+  const present = (request: Request, file: FileRow, show: FileShow) => presentFile(contextOf(request, shared.views), files, file, show)
   /** Answers the file as its caller now sees it. */
   const answer = async (request: Request, file: FileRow) => {
-    const { access } = await domain.files.get(viewerOf(request), file.id, tokensOf(request))
-    return ok(await present(request, file, showFor(domain, request, file, access)))
+    const { access } = await files.get(viewerOf(request), file.id, tokensOf(request))
+    return ok(await present(request, file, showFor(files, request, file, access)))
   }
   return [
     {
       method: 'POST',
       path: '/files',
       svc: { token: 'user', scopes: UPLOAD_SCOPES },
-      options: { ...uploadOptions(domain, false, domain.config.limits.storage + 1024 * 1024), validate: { query } },
+      options: { ...uploadOptions(uploading, false, limits.storage + 1024 * 1024), validate: { query } },
       handler: async (request) => {
         const { input, content, derived } = await createBodyOf(request)
-        const { file, file_token } = await domain.files.create(viewerOf(request), input, content, derived)
+        const { file, file_token } = await files.create(viewerOf(request), input, content, derived)
         return ok(await present(request, file, { file_token, annotations: annotationsShown(request) }))
       },
     },
@@ -98,10 +113,10 @@ export const fileRoutes = (domain: Domain): SvcRoute[] => {
       method: 'PUT',
       path: '/files/{file_id}/content',
       svc: { token: 'user' },
-      options: { ...uploadOptions(domain, true), validate: { params: fileParams, query } },
+      options: { ...uploadOptions(uploading, true), validate: { params: fileParams, query } },
       // Success has no body (adn §12.4); the file is fetched as usual.
       handler: async (request, h) => {
-        await domain.files.setContent(viewerOf(request), fileId(request), tokensOf(request), uploadOfBody(request))
+        await files.setContent(viewerOf(request), fileId(request), tokensOf(request), uploadOfBody(request))
         return h.response().code(204)
       },
     },
@@ -110,10 +125,10 @@ export const fileRoutes = (domain: Domain): SvcRoute[] => {
         method,
         path,
         svc: { token: 'user' },
-        options: { ...uploadOptions(domain, true), validate: { params: derivedParams, query } },
+        options: { ...uploadOptions(uploading, true), validate: { params: derivedParams, query } },
         handler: async (request) => {
           const upload = derivedOf(request, request.params.derived_key as string)
-          return answer(request, await domain.files.addDerived(viewerOf(request), fileId(request), tokensOf(request), upload))
+          return answer(request, await files.addDerived(viewerOf(request), fileId(request), tokensOf(request), upload))
         },
       })),
     ),
@@ -123,8 +138,8 @@ export const fileRoutes = (domain: Domain): SvcRoute[] => {
       svc: { token: 'none' },
       options: { validate: { params: fileParams, query } },
       handler: async (request) => {
-        const { file, access } = await domain.files.get(viewerOf(request), fileId(request), tokensOf(request))
-        return ok(await present(request, file, showFor(domain, request, file, access)))
+        const { file, access } = await files.get(viewerOf(request), fileId(request), tokensOf(request))
+        return ok(await present(request, file, showFor(files, request, file, access)))
       },
     },
     {
@@ -133,8 +148,8 @@ export const fileRoutes = (domain: Domain): SvcRoute[] => {
       svc: { token: 'user', scopes: ['files'] },
       options: { validate: { query: query.keys({ ids: idList(MAX_FILE_IDS).required() }) } },
       handler: async (request) => {
-        const files = await domain.files.getMany(viewerOf(request), (request.query.ids as string[]).map(Number))
-        return ok(await presentFiles(contextOf(request, domain), domain.files, files, { annotations: annotationsShown(request) }))
+        const found = await files.getMany(viewerOf(request), (request.query.ids as string[]).map(Number))
+        return ok(await presentFiles(contextOf(request, shared.views), files, found, { annotations: annotationsShown(request) }))
       },
     },
     {
@@ -145,7 +160,7 @@ export const fileRoutes = (domain: Domain): SvcRoute[] => {
       handler: async (request) => {
         const q = request.query as Record<string, never>
         const answer = async () => {
-          const page = await domain.files.list(
+          const page = await files.list(
             viewerOf(request),
             {
               since_id: q.since_id === undefined ? undefined : Number(q.since_id),
@@ -154,9 +169,9 @@ export const fileRoutes = (domain: Domain): SvcRoute[] => {
             },
             { file_types: q.file_types, include_incomplete: q.include_incomplete, include_private: q.include_private },
           )
-          return presentPage(page, (files) => presentFiles(contextOf(request, domain), domain.files, files, { annotations: annotationsShown(request) }))
+          return presentPage(page, (listed) => presentFiles(contextOf(request, shared.views), files, listed, { annotations: annotationsShown(request) }))
         }
-        return answerSubscribing(request, domain, { endpoint: 'users/me/files' }, answer)
+        return answerSubscribing(request, shared.userStreams, { endpoint: 'users/me/files' }, answer)
       },
     },
     ...(['PUT', 'PATCH'] as const).map((method): SvcRoute => ({
@@ -166,7 +181,7 @@ export const fileRoutes = (domain: Domain): SvcRoute[] => {
       options: { validate: { params: fileParams, query, payload: changesPayload } },
       handler: async (request) => {
         const { name, public: isPublic, annotations } = (request.payload ?? {}) as Record<string, unknown>
-        const file = await domain.files.update(viewerOf(request), fileId(request), tokensOf(request), { name, public: isPublic, annotations })
+        const file = await files.update(viewerOf(request), fileId(request), tokensOf(request), { name, public: isPublic, annotations })
         return answer(request, file)
       },
     })),
@@ -177,9 +192,9 @@ export const fileRoutes = (domain: Domain): SvcRoute[] => {
       options: { validate: { params: fileParams, query } },
       handler: async (request) => {
         const viewer = viewerOf(request)
-        const { access } = await domain.files.get(viewer, fileId(request), tokensOf(request))
-        const file = await domain.files.remove(viewer, fileId(request), tokensOf(request))
-        return ok(await present(request, file, showFor(domain, request, file, access)))
+        const { access } = await files.get(viewer, fileId(request), tokensOf(request))
+        const file = await files.remove(viewer, fileId(request), tokensOf(request))
+        return ok(await present(request, file, showFor(files, request, file, access)))
       },
     },
     ...[
@@ -192,9 +207,9 @@ export const fileRoutes = (domain: Domain): SvcRoute[] => {
       options: { validate: { params, query: query.unknown(true) } },
       handler: async (request, h) => {
         const key = request.params.derived_key as string | undefined
-        const found = await domain.files.contentFor(viewerOf(request), fileId(request), tokensOf(request), key)
+        const found = await files.contentFor(viewerOf(request), fileId(request), tokensOf(request), key)
         if (!found) return h.response().code(204)
-        return asUserContent(h.redirect(contentUrl(contextOf(request, domain).baseUrl, found.file, key, found.signed)))
+        return asUserContent(h.redirect(contentUrl(contextOf(request, shared.views).baseUrl, found.file, key, found.signed)))
       },
     })),
     ...['/files-content/{file_id}', '/files-content/{file_id}/{derived_key}'].map((path): SvcRoute => ({
@@ -210,7 +225,7 @@ export const fileRoutes = (domain: Domain): SvcRoute[] => {
       },
       handler: async (request, h) => {
         const { expires, sig } = request.query as { expires: number; sig: string }
-        const content = await domain.files.openSigned(fileId(request), request.params.derived_key as string | undefined, { expires, sig })
+        const content = await files.openSigned(fileId(request), request.params.derived_key as string | undefined, { expires, sig })
         return asUserContent(
           h
             .response(createReadStream(content.path))
@@ -236,10 +251,10 @@ export const fileRoutes = (domain: Domain): SvcRoute[] => {
         },
       },
       handler: async (request, h) => {
-        const file = await domain.files.byShortCode(request.params.code as string)
-        const signed = file && domain.files.links.signContent(file, undefined)
+        const file = await files.byShortCode(request.params.code as string)
+        const signed = file && files.links.signContent(file, undefined)
         if (!file || !signed) return h.response({ meta: { code: 404, error_message: 'no such file' } }).code(404)
-        return asUserContent(h.redirect(contentUrl(contextOf(request, domain).baseUrl, file, undefined, signed)))
+        return asUserContent(h.redirect(contentUrl(contextOf(request, shared.views).baseUrl, file, undefined, signed)))
       },
     },
   ]

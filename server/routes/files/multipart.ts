@@ -13,7 +13,7 @@ import { pipeline } from 'node:stream/promises'
 import { Busboy, type BusboyFileStream, type BusboyHeaders, type BusboyInstance } from '@fastify/busboy'
 import Boom from '@hapi/boom'
 import type { Request } from '@hapi/hapi'
-import { DomainError, invalid, type Domain, type UploadTicket } from '../../../data/index.js'
+import { DomainError, invalid, type FileService, type UploadTicket } from '../../../data/index.js'
 import { base64Decoder } from './base64-decoder.js'
 import { feedBody } from './request-body.js'
 
@@ -48,7 +48,7 @@ export type Admit = (fields: Readonly<Record<string, unknown[]>>) => Promise<Upl
 export const isMultipart = (contentType: string | undefined): boolean => /^multipart\/form-data\s*(;|$)/i.test(contentType ?? '')
 
 /** A writer of one upload, from the domain. */
-type Receiver = Awaited<ReturnType<Domain['files']['receiver']>>
+type Receiver = Awaited<ReturnType<FileService['receiver']>>
 
 /** Busboy's own errors (a cut or malformed body) as 400; the domain's and hapi's as they are. */
 const bodyError = (err: unknown): Error =>
@@ -63,7 +63,7 @@ const bodyError = (err: unknown): Error =>
  * is counted on the ticket `admit` gives. On any failure the files written
  * so far are removed.
  */
-export async function readMultipart(domain: Domain, request: Request, limits: MultipartLimits, admit: Admit): Promise<Record<string, unknown>> {
+export async function readMultipart(service: FileService, request: Request, limits: MultipartLimits, admit: Admit): Promise<Record<string, unknown>> {
   const fields: Record<string, unknown[]> = {}
   const add = (name: string, value: unknown) => (fields[name] ??= []).push(value)
   let admission: Promise<UploadTicket> | null = null
@@ -88,7 +88,7 @@ export async function readMultipart(domain: Domain, request: Request, limits: Mu
       construct: (done) => {
         const opening = admitted().then((t) => {
           ticket = t
-          return domain.files.receiver()
+          return service.receiver()
         })
         opened.push(opening)
         opening.then((r) => {
@@ -168,7 +168,7 @@ export async function readMultipart(domain: Domain, request: Request, limits: Mu
     await Promise.allSettled(files)
     const receivers = (await Promise.allSettled(opened)).flatMap((r) => (r.status === 'fulfilled' ? [r.value] : []))
     for (const receiver of receivers) await receiver.writer.abort()
-    await domain.files.discardUploads(receivers.map((r) => r.writer.path))
+    await service.discardUploads(receivers.map((r) => r.writer.path))
     throw bodyError(err)
   }
   return Object.fromEntries(Object.entries(fields).map(([name, values]) => [name, values.length === 1 ? values[0] : values]))

@@ -7,6 +7,7 @@ import { commonQuery, idParam, userGeneralQuery } from '../../params.js'
 import { contextOf } from '../../present/context.js'
 import { presentFilter, presentFilters } from '../../present/filters/filter.js'
 import type { SvcRoute } from '../../route.js'
+import type { Shared } from '../shared.js'
 
 const query = Joi.object({ ...commonQuery, ...userGeneralQuery })
 const params = Joi.object({ filter_id: idParam().required() })
@@ -41,7 +42,7 @@ const inputOf = (payload: unknown): FilterInput => {
 
 const filterId = (request: { params: Record<string, unknown> }): number => Number(request.params.filter_id)
 
-export const filterRoutes = (domain: Domain): SvcRoute[] => [
+export const filterRoutes = (filters: Domain['filters'], shared: Shared): SvcRoute[] => [
   {
     method: 'POST',
     path: '/filters',
@@ -49,7 +50,7 @@ export const filterRoutes = (domain: Domain): SvcRoute[] => [
     options: { validate: { query, payload: filterBody } },
     handler: async (request) => {
       const viewer = viewerOf(request)
-      return ok(await presentFilter(contextOf(request, domain), await domain.filters.create(viewer, inputOf(request.payload)), viewer.user ?? null))
+      return ok(await presentFilter(contextOf(request, shared.views), await filters.create(viewer, inputOf(request.payload)), viewer.user ?? null))
     },
   },
   {
@@ -59,7 +60,7 @@ export const filterRoutes = (domain: Domain): SvcRoute[] => [
     options: { validate: { query } },
     handler: async (request) => {
       const viewer = viewerOf(request)
-      return ok(await presentFilters(contextOf(request, domain), await domain.filters.list(viewer), viewer.user ?? null))
+      return ok(await presentFilters(contextOf(request, shared.views), await filters.list(viewer), viewer.user ?? null))
     },
   },
   {
@@ -69,7 +70,7 @@ export const filterRoutes = (domain: Domain): SvcRoute[] => [
     options: { validate: { query } },
     handler: async (request) => {
       const viewer = viewerOf(request)
-      return ok(await presentFilters(contextOf(request, domain), await domain.filters.removeAll(viewer), viewer.user ?? null))
+      return ok(await presentFilters(contextOf(request, shared.views), await filters.removeAll(viewer), viewer.user ?? null))
     },
   },
   {
@@ -79,7 +80,7 @@ export const filterRoutes = (domain: Domain): SvcRoute[] => [
     options: { validate: { params, query } },
     handler: async (request) => {
       const viewer = viewerOf(request)
-      return ok(await presentFilter(contextOf(request, domain), await domain.filters.get(viewer, filterId(request)), viewer.user ?? null))
+      return ok(await presentFilter(contextOf(request, shared.views), await filters.get(viewer, filterId(request)), viewer.user ?? null))
     },
   },
   {
@@ -89,8 +90,8 @@ export const filterRoutes = (domain: Domain): SvcRoute[] => [
     options: { validate: { params, query, payload: filterBody } },
     handler: async (request) => {
       const viewer = viewerOf(request)
-      const filter = await domain.filters.replace(viewer, filterId(request), inputOf(request.payload))
-      return ok(await presentFilter(contextOf(request, domain), filter, viewer.user ?? null))
+      const filter = await filters.replace(viewer, filterId(request), inputOf(request.payload))
+      return ok(await presentFilter(contextOf(request, shared.views), filter, viewer.user ?? null))
     },
   },
   {
@@ -100,7 +101,7 @@ export const filterRoutes = (domain: Domain): SvcRoute[] => [
     options: { validate: { params, query } },
     handler: async (request) => {
       const viewer = viewerOf(request)
-      return ok(await presentFilter(contextOf(request, domain), await domain.filters.remove(viewer, filterId(request)), viewer.user ?? null))
+      return ok(await presentFilter(contextOf(request, shared.views), await filters.remove(viewer, filterId(request)), viewer.user ?? null))
     },
   },
 ]

@@ -1,6 +1,6 @@
 /** Stored and default images by file name, resized on request (to standard sizes, a budget of new ones per address). */
 import Joi from 'joi'
-import { MAX_IMAGE_SIDE, type Domain } from '../../../data/index.js'
+import { MAX_IMAGE_SIDE, type UserServices } from '../../../data/index.js'
 import { clientAddressOf } from '../../client-address.js'
 import { commonQuery } from '../../params.js'
 import type { SvcRoute } from '../../route.js'
@@ -15,7 +15,7 @@ export const imageSizeQuery = {
 const FOREVER = 'public, max-age=31536000, immutable'
 const A_DAY = 'public, max-age=86400'
 
-export const imageRoutes = (domain: Domain): SvcRoute[] => [
+export const imageRoutes = (users: UserServices): SvcRoute[] => [
   {
     method: 'GET',
     path: '/images/{file}',
@@ -34,7 +34,7 @@ export const imageRoutes = (domain: Domain): SvcRoute[] => [
     },
     handler: async (request, h) => {
       const { w, h: height } = request.query as { w?: number; h?: number }
-      const image = await domain.userImages.serve(request.params.file as string, { w, h: height }, clientAddressOf(request))
+      const image = await users.images.serve(request.params.file as string, { w, h: height }, clientAddressOf(request))
       return asUserContent(
         h
           .response(image.data)

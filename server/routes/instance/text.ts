@@ -1,6 +1,6 @@
 /** The text processor: what a post's text would become, nothing stored. */
 import Joi from 'joi'
-import type { Domain } from '../../../data/index.js'
+import type { TextService } from '../../../data/index.js'
 import { ok } from '../../envelope.js'
 import { commonQuery, entitiesInput } from '../../params.js'
 import type { SvcRoute } from '../../route.js'
@@ -11,7 +11,7 @@ const processPayload = Joi.object({
   entities: entitiesInput(),
 }).unknown(true)
 
-export const textRoutes = (domain: Domain): SvcRoute[] => [
+export const textRoutes = (texts: TextService): SvcRoute[] => [
   {
     method: 'POST',
     path: '/text/process',
@@ -19,7 +19,7 @@ export const textRoutes = (domain: Domain): SvcRoute[] => [
     options: { validate: { query: Joi.object(commonQuery), payload: processPayload } },
     handler: async (request) => {
       const { text, entities } = request.payload as { text: string; entities?: Record<string, never> }
-      return ok(await domain.text.process(text, entities))
+      return ok(await texts.process(text, entities))
     },
   },
 ]

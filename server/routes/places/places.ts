@@ -56,7 +56,7 @@ const searchQuery = Joi.object({
   vertical_accuracy: Joi.number().min(0),
 })
 
-export const placeRoutes = (domain: Domain): SvcRoute[] => [
+export const placeRoutes = (places: Domain['places']): SvcRoute[] => [
   {
     method: 'GET',
     path: '/places/search',
@@ -64,7 +64,7 @@ export const placeRoutes = (domain: Domain): SvcRoute[] => [
     options: { validate: { query: searchQuery } },
     handler: async (request) => {
       const { latitude, longitude, q, radius, count, remove_closed } = request.query as Record<string, never>
-      return ok((await domain.places.search({ latitude, longitude, q, radius, count, remove_closed })).map(presentPlaceHit))
+      return ok((await places.search({ latitude, longitude, q, radius, count, remove_closed })).map(presentPlaceHit))
     },
   },
   {
@@ -77,6 +77,6 @@ export const placeRoutes = (domain: Domain): SvcRoute[] => [
         query: Joi.object(commonQuery),
       },
     },
-    handler: async (request) => ok(presentPlace(await domain.places.get(request.params.factual_id as string))),
+    handler: async (request) => ok(presentPlace(await places.get(request.params.factual_id as string))),
   },
 ]

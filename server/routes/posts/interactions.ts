@@ -1,11 +1,12 @@
 /** Interactions: who followed the signed-in user, starred, reposted or replied to their posts, and joined or left their broadcast channels. */
 import Joi from 'joi'
-import { INTERACTION_ACTIONS, type Domain, type InteractionAction } from '../../../data/index.js'
+import { INTERACTION_ACTIONS, type InteractionAction, type PostServices } from '../../../data/index.js'
 import { viewerOf } from '../../auth.js'
 import { commonQuery, listParam, paginationQuery, postGeneralQuery } from '../../params.js'
 import { contextOf } from '../../present/context.js'
 import { presentInteractionPage } from '../../present/posts/interaction.js'
 import type { SvcRoute } from '../../route.js'
+import type { Shared } from '../shared.js'
 
 /** `interaction_actions=star,follow` (or the key repeated): a list of known actions. */
 const actionList = () =>
@@ -15,7 +16,7 @@ const actionList = () =>
     return actions as InteractionAction[]
   })
 
-export const interactionRoutes = (domain: Domain): SvcRoute[] => [
+export const interactionRoutes = (posts: PostServices, shared: Shared): SvcRoute[] => [
   {
     method: 'GET',
     path: '/users/me/interactions',
@@ -23,8 +24,8 @@ export const interactionRoutes = (domain: Domain): SvcRoute[] => [
     options: { validate: { query: Joi.object({ ...commonQuery, ...postGeneralQuery, ...paginationQuery, interaction_actions: actionList() }) } },
     handler: async (request) =>
       presentInteractionPage(
-        contextOf(request, domain),
-        await domain.interactions.list(viewerOf(request), request.query.interaction_actions as InteractionAction[] | undefined, request.query),
+        contextOf(request, shared.views),
+        await posts.interactions.list(viewerOf(request), request.query.interaction_actions as InteractionAction[] | undefined, request.query),
       ),
   },
 ]

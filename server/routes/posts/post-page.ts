@@ -9,7 +9,7 @@ import { postCanonicalUrl } from '../../present/posts/post.js'
 import type { SvcRoute } from '../../route.js'
 import { usernameParam } from '../users/user-page.js'
 
-export const postPageRoutes = (domain: Domain): SvcRoute[] => [
+export const postPageRoutes = (publicReads: Domain['public']): SvcRoute[] => [
   {
     method: 'GET',
     path: '/@{username}/post/{post_id}',
@@ -18,7 +18,7 @@ export const postPageRoutes = (domain: Domain): SvcRoute[] => [
     options: { validate: { params: Joi.object({ username: usernameParam().required(), post_id: idParam().required() }), failAction: invalidInputPage } },
     handler: pageHandler(async (request, h) => {
       const { username, post_id } = request.params as { username: string; post_id: string }
-      const found = await domain.publicReads.post(Number(post_id))
+      const found = await publicReads.post(Number(post_id))
       const { post, user } = found.view
       const base = baseUrlOf(request)
       // The id alone names the post: a link naming someone else (a mistyped or former username)

@@ -1,12 +1,13 @@
 /** Post search: free text and App.net's filters over public posts, by id or by relevance. */
 import Joi from 'joi'
-import type { Domain, PostSearchInput } from '../../../data/index.js'
+import { PostSearchInput, type PostServices } from '../../../data/index.js'
 import { viewerOf } from '../../auth.js'
 import { commonQuery, flag, listParam, paginationQuery, postGeneralQuery } from '../../params.js'
 import { contextOf } from '../../present/context.js'
 import { presentPage } from '../../present/page.js'
 import { presentPosts } from '../../present/posts/post.js'
 import type { SvcRoute } from '../../route.js'
+import type { Shared } from '../shared.js'
 
 /** A space (or comma) separated list, as App.net's search filters were written, or the key repeated. */
 const wordList = (max = 20) =>
@@ -56,15 +57,15 @@ const searchQuery = Joi.object({
   ),
 })
 
-export const postSearchRoutes = (domain: Domain): SvcRoute[] => [
+export const postSearchRoutes = (posts: PostServices, shared: Shared): SvcRoute[] => [
   {
     method: 'GET',
     path: '/posts/search',
     svc: { token: 'any' },
     options: { validate: { query: searchQuery } },
     handler: async (request) => {
-      const ctx = contextOf(request, domain)
-      const page = await domain.postSearch.search(viewerOf(request), request.query as PostSearchInput, request.query)
+      const ctx = contextOf(request, shared.views)
+      const page = await posts.search.search(viewerOf(request), request.query as PostSearchInput, request.query)
       return presentPage(page, (rows) => presentPosts(ctx, rows))
     },
   },

@@ -1,19 +1,20 @@
 /** Lists of posts: a user's posts and mentions, the personal, unified and global streams, hashtags, threads. */
 import Joi from 'joi'
-import type { Domain } from '../../../data/index.js'
+import type { PostServices } from '../../../data/index.js'
 import { viewerOf } from '../../auth.js'
 import { commonQuery, flag, idParam, paginationQuery, postGeneralQuery, userRef } from '../../params.js'
 import { cachedAnswer } from '../../present/answer-cache.js'
 import { contextOf } from '../../present/context.js'
 import { presentPostList } from '../../present/posts/post.js'
 import type { SvcRoute } from '../../route.js'
+import type { Shared } from '../shared.js'
 import { answerSubscribing } from '../../streams/subscribe.js'
 
 const listQuery = Joi.object({ ...commonQuery, ...postGeneralQuery, ...paginationQuery })
 const personalQuery = listQuery.keys({ has_oembed_photo: flag() })
 const userParams = Joi.object({ user_id: userRef().required() })
 
-export const postStreamRoutes = (domain: Domain): SvcRoute[] => [
+export const postStreamRoutes = (posts: PostServices, shared: Shared): SvcRoute[] => [
   {
     method: 'GET',
     path: '/users/{user_id}/posts',
@@ -21,10 +22,10 @@ export const postStreamRoutes = (domain: Domain): SvcRoute[] => [
     options: { validate: { params: userParams, query: listQuery } },
     handler: async (request) => {
       const answer = () =>
-        cachedAnswer(request, domain, async (ctx) =>
-          presentPostList(ctx, await domain.postStreams.ofUser(viewerOf(request), request.params.user_id as string, request.query)),
+        cachedAnswer(request, shared, async (ctx) =>
+          presentPostList(ctx, await posts.streams.ofUser(viewerOf(request), request.params.user_id as string, request.query)),
         )
-      return request.params.user_id === 'me' ? answerSubscribing(request, domain, { endpoint: 'users/me/posts' }, answer) : answer()
+      return request.params.user_id === 'me' ? answerSubscribing(request, shared.userStreams, { endpoint: 'users/me/posts' }, answer) : answer()
     },
   },
   {
@@ -34,10 +35,10 @@ export const postStreamRoutes = (domain: Domain): SvcRoute[] => [
     options: { validate: { params: userParams, query: listQuery } },
     handler: async (request) => {
       const answer = () =>
-        cachedAnswer(request, domain, async (ctx) =>
-          presentPostList(ctx, await domain.postStreams.mentions(viewerOf(request), request.params.user_id as string, request.query)),
+        cachedAnswer(request, shared, async (ctx) =>
+          presentPostList(ctx, await posts.streams.mentions(viewerOf(request), request.params.user_id as string, request.query)),
         )
-      return request.params.user_id === 'me' ? answerSubscribing(request, domain, { endpoint: 'users/me/mentions' }, answer) : answer()
+      return request.params.user_id === 'me' ? answerSubscribing(request, shared.userStreams, { endpoint: 'users/me/mentions' }, answer) : answer()
     },
   },
   {
@@ -46,8 +47,8 @@ export const postStreamRoutes = (domain: Domain): SvcRoute[] => [
     svc: { token: 'user', scopes: ['stream'] },
     options: { validate: { query: personalQuery } },
     handler: async (request) =>
-      answerSubscribing(request, domain, { endpoint: 'posts/stream' }, () =>
-        cachedAnswer(request, domain, async (ctx) => presentPostList(ctx, await domain.postStreams.personal(viewerOf(request), request.query))),
+      answerSubscribing(request, shared.userStreams, { endpoint: 'posts/stream' }, () =>
+        cachedAnswer(request, shared, async (ctx) => presentPostList(ctx, await posts.streams.personal(viewerOf(request), request.query))),
       ),
   },
   {
@@ -56,8 +57,8 @@ export const postStreamRoutes = (domain: Domain): SvcRoute[] => [
     svc: { token: 'user', scopes: ['stream'] },
     options: { validate: { query: personalQuery } },
     handler: async (request) =>
-      answerSubscribing(request, domain, { endpoint: 'posts/stream/unified' }, () =>
-        cachedAnswer(request, domain, async (ctx) => presentPostList(ctx, await domain.postStreams.unified(viewerOf(request), request.query))),
+      answerSubscribing(request, shared.userStreams, { endpoint: 'posts/stream/unified' }, () =>
+        cachedAnswer(request, shared, async (ctx) => presentPostList(ctx, await posts.streams.unified(viewerOf(request), request.query))),
       ),
   },
   {
@@ -65,7 +66,7 @@ export const postStreamRoutes = (domain: Domain): SvcRoute[] => [
     path: '/posts/stream/global',
     svc: { token: 'none' },
     options: { validate: { query: listQuery } },
-    handler: async (request) => presentPostList(contextOf(request, domain), await domain.postStreams.global(viewerOf(request), request.query)),
+    handler: async (request) => presentPostList(contextOf(request, shared.views), await posts.streams.global(viewerOf(request), request.query)),
   },
   {
     method: 'GET',
@@ -83,7 +84,7 @@ export const postStreamRoutes = (domain: Domain): SvcRoute[] => [
       },
     },
     handler: async (request) =>
-      presentPostList(contextOf(request, domain), await domain.postStreams.tag(viewerOf(request), request.params.hashtag as string, request.query)),
+      presentPostList(contextOf(request, shared.views), await posts.streams.tag(viewerOf(request), request.params.hashtag as string, request.query)),
   },
   {
     method: 'GET',
@@ -92,8 +93,8 @@ export const postStreamRoutes = (domain: Domain): SvcRoute[] => [
     options: { validate: { params: Joi.object({ post_id: idParam().required() }), query: listQuery } },
     handler: async (request) => {
       const postId = Number(request.params.post_id)
-      return answerSubscribing(request, domain, { endpoint: 'posts/replies', target: postId }, async () =>
-        presentPostList(contextOf(request, domain), await domain.postStreams.thread(viewerOf(request), postId, request.query)),
+      return answerSubscribing(request, shared.userStreams, { endpoint: 'posts/replies', target: postId }, async () =>
+        presentPostList(contextOf(request, shared.views), await posts.streams.thread(viewerOf(request), postId, request.query)),
       )
     },
   },

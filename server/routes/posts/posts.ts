@@ -1,6 +1,6 @@
 /** Posts: create (JSON or form), retrieve one or many, delete. */
 import Joi from 'joi'
-import type { CreatePostInput, Domain } from '../../../data/index.js'
+import { CreatePostInput, type PostServices } from '../../../data/index.js'
 import { viewerOf } from '../../auth.js'
 import { ok } from '../../envelope.js'
 import { commonQuery, entitiesInput, flag, idList, idParam, postGeneralQuery } from '../../params.js'
@@ -8,6 +8,7 @@ import { cachedAnswer } from '../../present/answer-cache.js'
 import { contextOf } from '../../present/context.js'
 import { presentPost, presentPosts } from '../../present/posts/post.js'
 import type { SvcRoute } from '../../route.js'
+import type { Shared } from '../shared.js'
 
 const postParams = Joi.object({ post_id: idParam().required() })
 const postQuery = Joi.object({ ...commonQuery, ...postGeneralQuery })
@@ -23,7 +24,7 @@ const createPayload = Joi.object({
   .unknown(true)
   .allow(null)
 
-export const postRoutes = (domain: Domain): SvcRoute[] => [
+export const postRoutes = (posts: PostServices, shared: Shared): SvcRoute[] => [
   {
     method: 'POST',
     path: '/posts',
@@ -31,8 +32,8 @@ export const postRoutes = (domain: Domain): SvcRoute[] => [
     options: { validate: { query: postQuery, payload: createPayload } },
     handler: async (request) => {
       const { text, reply_to, machine_only, annotations, entities } = (request.payload ?? {}) as CreatePostInput
-      const post = await domain.posts.create(viewerOf(request), { text, reply_to, machine_only, annotations, entities })
-      return ok(await presentPost(contextOf(request, domain), post))
+      const post = await posts.core.create(viewerOf(request), { text, reply_to, machine_only, annotations, entities })
+      return ok(await presentPost(contextOf(request, shared.views), post))
     },
   },
   {
@@ -41,7 +42,7 @@ export const postRoutes = (domain: Domain): SvcRoute[] => [
     svc: { token: 'none' },
     options: { validate: { params: postParams, query: postQuery } },
     handler: async (request) =>
-      cachedAnswer(request, domain, async (ctx) => ok(await presentPost(ctx, await domain.posts.find(viewerOf(request), Number(request.params.post_id))))),
+      cachedAnswer(request, shared, async (ctx) => ok(await presentPost(ctx, await posts.core.find(viewerOf(request), Number(request.params.post_id))))),
   },
   {
     method: 'GET',
@@ -49,8 +50,8 @@ export const postRoutes = (domain: Domain): SvcRoute[] => [
     svc: { token: 'any' },
     options: { validate: { query: postQuery.keys({ ids: idList(200).required() }) } },
     handler: async (request) => {
-      const posts = await domain.posts.findMany(viewerOf(request), (request.query.ids as string[]).map(Number))
-      return ok(await presentPosts(contextOf(request, domain), posts))
+      const found = await posts.core.findMany(viewerOf(request), (request.query.ids as string[]).map(Number))
+      return ok(await presentPosts(contextOf(request, shared.views), found))
     },
   },
   {
@@ -59,8 +60,8 @@ export const postRoutes = (domain: Domain): SvcRoute[] => [
     svc: { token: 'user', scopes: ['write_post'] },
     options: { validate: { params: postParams, query: postQuery } },
     handler: async (request) => {
-      const post = await domain.posts.delete(viewerOf(request), Number(request.params.post_id))
-      return ok(await presentPost(contextOf(request, domain), post))
+      const post = await posts.core.delete(viewerOf(request), Number(request.params.post_id))
+      return ok(await presentPost(contextOf(request, shared.views), post))
     },
   },
 ]

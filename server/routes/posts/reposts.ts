@@ -1,6 +1,6 @@
 /** Reposts: repost and unrepost a post, who reposted a post. */
 import Joi from 'joi'
-import type { Domain } from '../../../data/index.js'
+import type { PostServices } from '../../../data/index.js'
 import { viewerOf } from '../../auth.js'
 import { ok } from '../../envelope.js'
 import { commonQuery, idParam, paginationQuery, postGeneralQuery, userGeneralQuery } from '../../params.js'
@@ -9,18 +9,19 @@ import { presentPage } from '../../present/page.js'
 import { presentPost } from '../../present/posts/post.js'
 import { presentUsers } from '../../present/users/user.js'
 import type { SvcRoute } from '../../route.js'
+import type { Shared } from '../shared.js'
 
 const postParams = Joi.object({ post_id: idParam().required() })
 
-export const repostRoutes = (domain: Domain): SvcRoute[] => [
+export const repostRoutes = (posts: PostServices, shared: Shared): SvcRoute[] => [
   ...(['POST', 'DELETE'] as const).map((method): SvcRoute => ({
     method,
     path: '/posts/{post_id}/repost',
     svc: { token: 'user', scopes: ['write_post'] },
     options: { validate: { params: postParams, query: Joi.object({ ...commonQuery, ...postGeneralQuery }) } },
     handler: async (request) => {
-      const post = await domain.reposts[method === 'POST' ? 'repost' : 'unrepost'](viewerOf(request), Number(request.params.post_id))
-      return ok(await presentPost(contextOf(request, domain), post))
+      const post = await posts.reposts[method === 'POST' ? 'repost' : 'unrepost'](viewerOf(request), Number(request.params.post_id))
+      return ok(await presentPost(contextOf(request, shared.views), post))
     },
   })),
   {
@@ -29,8 +30,8 @@ export const repostRoutes = (domain: Domain): SvcRoute[] => [
     svc: { token: 'any' },
     options: { validate: { params: postParams, query: Joi.object({ ...commonQuery, ...userGeneralQuery, ...paginationQuery }) } },
     handler: async (request) => {
-      const page = await domain.reposts.reposters(viewerOf(request), Number(request.params.post_id), request.query)
-      return presentPage(page, (users) => presentUsers(contextOf(request, domain), users))
+      const page = await posts.reposts.reposters(viewerOf(request), Number(request.params.post_id), request.query)
+      return presentPage(page, (users) => presentUsers(contextOf(request, shared.views), users))
     },
   },
 ]

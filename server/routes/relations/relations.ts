@@ -1,6 +1,6 @@
 /** Relations: follow, mute and block, and the lists they make. */
 import Joi from 'joi'
-import type { Domain } from '../../../data/index.js'
+import type { RelationServices } from '../../../data/index.js'
 import { viewerOf } from '../../auth.js'
 import { ok } from '../../envelope.js'
 import { commonQuery, idList, paginationQuery, userGeneralQuery, userRef } from '../../params.js'
@@ -8,6 +8,7 @@ import { contextOf } from '../../present/context.js'
 import { presentPage } from '../../present/page.js'
 import { presentUser, presentUsers } from '../../present/users/user.js'
 import type { SvcRoute } from '../../route.js'
+import type { Shared } from '../shared.js'
 import { answerSubscribing } from '../../streams/subscribe.js'
 
 const userParams = Joi.object({ user_id: userRef().required() })
@@ -20,7 +21,7 @@ const actions = [
   { path: 'block', add: 'block', remove: 'unblock' },
 ] as const
 
-const actionRoutes = (domain: Domain): SvcRoute[] =>
+const actionRoutes = (relations: RelationServices, shared: Shared): SvcRoute[] =>
   actions.flatMap(({ path, add, remove }) =>
     (['POST', 'DELETE'] as const).map((method): SvcRoute => ({
       method,
@@ -28,13 +29,13 @@ const actionRoutes = (domain: Domain): SvcRoute[] =>
       svc: { token: 'user', scopes: ['follow'] },
       options: { validate: { params: userParams, query: userQuery } },
       handler: async (request) => {
-        const target = await domain.relations[method === 'POST' ? add : remove](viewerOf(request), request.params.user_id as string)
-        return ok(await presentUser(contextOf(request, domain), target))
+        const target = await relations.core[method === 'POST' ? add : remove](viewerOf(request), request.params.user_id as string)
+        return ok(await presentUser(contextOf(request, shared.views), target))
       },
     })),
   )
 
-const followRoutes = (domain: Domain): SvcRoute[] =>
+const followRoutes = (relations: RelationServices, shared: Shared): SvcRoute[] =>
   (['following', 'followers'] as const).flatMap((side): SvcRoute[] => [
     {
       method: 'GET',
@@ -43,11 +44,11 @@ const followRoutes = (domain: Domain): SvcRoute[] =>
       options: { validate: { params: userParams, query: listQuery } },
       handler: async (request) => {
         const answer = async () => {
-          const page = await domain.relationLists.follows(viewerOf(request), request.params.user_id as string, side, request.query)
-          return presentPage(page, (users) => presentUsers(contextOf(request, domain), users))
+          const page = await relations.lists.follows(viewerOf(request), request.params.user_id as string, side, request.query)
+          return presentPage(page, (users) => presentUsers(contextOf(request, shared.views), users))
         }
         if (request.params.user_id !== 'me') return answer()
-        return answerSubscribing(request, domain, { endpoint: `users/me/${side}` }, answer)
+        return answerSubscribing(request, shared.userStreams, { endpoint: `users/me/${side}` }, answer)
       },
     },
     {
@@ -55,11 +56,11 @@ const followRoutes = (domain: Domain): SvcRoute[] =>
       path: `/users/{user_id}/${side}/ids`,
       svc: { token: 'any' },
       options: { validate: { params: userParams, query: Joi.object(commonQuery) } },
-      handler: async (request) => ok(await domain.relationLists.followIds(viewerOf(request), request.params.user_id as string, side)),
+      handler: async (request) => ok(await relations.lists.followIds(viewerOf(request), request.params.user_id as string, side)),
     },
   ])
 
-const privateRoutes = (domain: Domain): SvcRoute[] =>
+const privateRoutes = (relations: RelationServices, shared: Shared): SvcRoute[] =>
   (
     [
       ['muted', 'mutes'],
@@ -72,8 +73,8 @@ const privateRoutes = (domain: Domain): SvcRoute[] =>
       svc: { token: 'any' },
       options: { validate: { params: userParams, query: userQuery } },
       handler: async (request) => {
-        const users = await domain.relationLists.hidden(viewerOf(request), request.params.user_id as string, table)
-        return ok(await presentUsers(contextOf(request, domain), users))
+        const users = await relations.lists.hidden(viewerOf(request), request.params.user_id as string, table)
+        return ok(await presentUsers(contextOf(request, shared.views), users))
       },
     },
     {
@@ -81,8 +82,12 @@ const privateRoutes = (domain: Domain): SvcRoute[] =>
       path: `/users/${path}/ids`,
       svc: { token: 'app' },
       options: { validate: { query: Joi.object({ ...commonQuery, ids: idList(200).required() }) } },
-      handler: async (request) => ok(await domain.relationLists.hiddenIds(viewerOf(request), (request.query.ids as string[]).map(Number), table)),
+      handler: async (request) => ok(await relations.lists.hiddenIds(viewerOf(request), (request.query.ids as string[]).map(Number), table)),
     },
   ])
 
-export const relationRoutes = (domain: Domain): SvcRoute[] => [...actionRoutes(domain), ...followRoutes(domain), ...privateRoutes(domain)]
+export const relationRoutes = (relations: RelationServices, shared: Shared): SvcRoute[] => [
+  ...actionRoutes(relations, shared),
+  ...followRoutes(relations, shared),
+  ...privateRoutes(relations, shared),
+]

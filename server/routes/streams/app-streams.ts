@@ -5,7 +5,7 @@
  */
 import { PassThrough } from 'node:stream'
 import Joi from 'joi'
-import { anonymous, DomainError, notFound, type AppStreamInput, type Domain } from '../../../data/index.js'
+import { anonymous, DomainError, notFound, type AppStreamInput, type StreamServices } from '../../../data/index.js'
 import { viewerOf } from '../../auth.js'
 import { ok } from '../../envelope.js'
 import { commonQuery, flag, idParam, listParam } from '../../params.js'
@@ -13,6 +13,7 @@ import { baseUrlOf } from '../../base-url.js'
 import { contextOf } from '../../present/context.js'
 import { presentAppStream, presentAppStreams } from '../../present/streams/app-stream.js'
 import type { SvcRoute } from '../../route.js'
+import type { Shared } from '../shared.js'
 import { AppChunkedSink } from '../../streams/app-stream-sink.js'
 
 const streamBody = Joi.object({
@@ -37,14 +38,14 @@ const inputOf = (payload: unknown): AppStreamInput => payload as AppStreamInput
 
 const streamId = { stream_id: idParam().required() }
 
-export const appStreamRoutes = (domain: Domain): SvcRoute[] => [
+export const appStreamRoutes = (streams: StreamServices, shared: Shared): SvcRoute[] => [
   {
     method: 'POST',
     path: '/streams',
     svc: { token: 'app' },
     options: { validate: { query: Joi.object(commonQuery), payload: streamBody.keys({ object_types: streamBody.extract('object_types').required() }) } },
     handler: async (request) =>
-      ok(await presentAppStream(contextOf(request, domain), await domain.appStreams.create(viewerOf(request), inputOf(request.payload)))),
+      ok(await presentAppStream(contextOf(request, shared.views), await streams.apps.create(viewerOf(request), inputOf(request.payload)))),
   },
   {
     method: 'GET',
@@ -52,14 +53,14 @@ export const appStreamRoutes = (domain: Domain): SvcRoute[] => [
     svc: { token: 'app' },
     options: { validate: { query: Joi.object({ ...commonQuery, key: Joi.string().max(100) }) } },
     handler: async (request) =>
-      ok(await presentAppStreams(contextOf(request, domain), await domain.appStreams.list(viewerOf(request), request.query.key as string | undefined))),
+      ok(await presentAppStreams(contextOf(request, shared.views), await streams.apps.list(viewerOf(request), request.query.key as string | undefined))),
   },
   {
     method: 'DELETE',
     path: '/streams',
     svc: { token: 'app' },
     options: { validate: { query: Joi.object(commonQuery) } },
-    handler: async (request) => ok(await presentAppStreams(contextOf(request, domain), await domain.appStreams.removeAll(viewerOf(request)))),
+    handler: async (request) => ok(await presentAppStreams(contextOf(request, shared.views), await streams.apps.removeAll(viewerOf(request)))),
   },
   {
     method: 'GET',
@@ -67,7 +68,7 @@ export const appStreamRoutes = (domain: Domain): SvcRoute[] => [
     svc: { token: 'app' },
     options: { validate: { params: Joi.object(streamId), query: Joi.object(commonQuery) } },
     handler: async (request) =>
-      ok(await presentAppStream(contextOf(request, domain), await domain.appStreams.get(viewerOf(request), Number(request.params.stream_id)))),
+      ok(await presentAppStream(contextOf(request, shared.views), await streams.apps.get(viewerOf(request), Number(request.params.stream_id)))),
   },
   {
     method: 'PUT',
@@ -77,8 +78,8 @@ export const appStreamRoutes = (domain: Domain): SvcRoute[] => [
     handler: async (request) =>
       ok(
         await presentAppStream(
-          contextOf(request, domain),
-          await domain.appStreams.update(viewerOf(request), Number(request.params.stream_id), inputOf(request.payload)),
+          contextOf(request, shared.views),
+          await streams.apps.update(viewerOf(request), Number(request.params.stream_id), inputOf(request.payload)),
         ),
       ),
   },
@@ -88,7 +89,7 @@ export const appStreamRoutes = (domain: Domain): SvcRoute[] => [
     svc: { token: 'app' },
     options: { validate: { params: Joi.object(streamId), query: Joi.object(commonQuery) } },
     handler: async (request) =>
-      ok(await presentAppStream(contextOf(request, domain), await domain.appStreams.remove(viewerOf(request), Number(request.params.stream_id)))),
+      ok(await presentAppStream(contextOf(request, shared.views), await streams.apps.remove(viewerOf(request), Number(request.params.stream_id)))),
   },
   {
     method: 'GET',
@@ -102,17 +103,17 @@ export const appStreamRoutes = (domain: Domain): SvcRoute[] => [
       },
     },
     handler: async (request, h) => {
-      const stream = await domain.appStreams.byEndpointKey(request.params.endpoint_key as string)
+      const stream = await streams.apps.byEndpointKey(request.params.endpoint_key as string)
       if (!stream) throw notFound('no app stream has this endpoint; it may have been deleted')
       const viewer = viewerOf(request)
       if (viewer.token && viewer.token.app_id !== stream.app_id) throw new DomainError('forbidden', "this token is not of the stream's app")
       const out = new PassThrough()
       // Objects are shown as to anyone: what the app may see was decided by the hub.
-      const sink = new AppChunkedSink(out, domain, baseUrlOf(request), anonymous)
-      domain.appStreamHub.connect(stream, { purge: request.query.purge as boolean, autoDelete: request.query.auto_delete as boolean }, sink)
+      const sink = new AppChunkedSink(out, shared.views, baseUrlOf(request), anonymous)
+      streams.appHub.connect(stream, { purge: request.query.purge as boolean, autoDelete: request.query.auto_delete as boolean }, sink)
       const gone = () => {
         sink.gone()
-        void domain.appStreamHub.disconnected(stream.id, sink)
+        void streams.appHub.disconnected(stream.id, sink)
       }
       request.raw.req.socket.once('close', gone)
       out.once('close', gone)

@@ -5,18 +5,19 @@
  */
 import { PassThrough } from 'node:stream'
 import Joi from 'joi'
-import type { Domain } from '../../../data/index.js'
+import type { StreamServices } from '../../../data/index.js'
 import { viewerOf } from '../../auth.js'
 import { ok } from '../../envelope.js'
 import { baseUrlOf } from '../../base-url.js'
 import type { SvcRoute } from '../../route.js'
+import type { Shared } from '../shared.js'
 import { connectQuery, openInputOf } from '../../streams/connect-query.js'
 import { ChunkedSink } from '../../streams/stream-sinks.js'
 import { UPGRADE_PROBE, type UpgradeProbe } from '../../streams/websocket.js'
 
 const streamParams = { connection_id: Joi.string().max(64).required() }
 
-export const userStreamRoutes = (domain: Domain): SvcRoute[] => [
+export const userStreamRoutes = (streams: StreamServices, shared: Shared): SvcRoute[] => [
   {
     method: 'GET',
     path: '/stream/user',
@@ -28,17 +29,17 @@ export const userStreamRoutes = (domain: Domain): SvcRoute[] => [
       const input = openInputOf(request.query)
       if (probe) {
         // A WebSocket handshake, checked by the same rules (token, rate limit, query, the stream limit); the upgrade itself follows.
-        probe.opened = await domain.streamHub.open(viewerOf(request), input)
+        probe.opened = await streams.hub.open(viewerOf(request), input)
         probe.options = input.options
         probe.baseUrl = baseUrlOf(request)
         return ok(null)
       }
       const out = new PassThrough()
-      const sink = new ChunkedSink(out, domain, baseUrlOf(request), input.options)
-      const { connectionId } = await domain.streamHub.connect(viewerOf(request), input, sink)
+      const sink = new ChunkedSink(out, shared.views, baseUrlOf(request), input.options)
+      const { connectionId } = await streams.hub.connect(viewerOf(request), input, sink)
       const gone = () => {
         sink.gone()
-        void domain.streamHub.disconnected(connectionId, sink)
+        void streams.hub.disconnected(connectionId, sink)
       }
       request.raw.req.socket.once('close', gone)
       out.once('close', gone)
@@ -53,7 +54,7 @@ export const userStreamRoutes = (domain: Domain): SvcRoute[] => [
     svc: { token: 'user' },
     options: { validate: { params: Joi.object(streamParams) } },
     handler: async (request, h) => {
-      await domain.userStreams.remove(viewerOf(request), request.params.connection_id as string)
+      await streams.user.remove(viewerOf(request), request.params.connection_id as string)
       return h.response().code(204)
     },
   },
@@ -63,7 +64,7 @@ export const userStreamRoutes = (domain: Domain): SvcRoute[] => [
     svc: { token: 'user' },
     options: { validate: { params: Joi.object({ ...streamParams, subscription_id: Joi.string().max(64).required() }) } },
     handler: async (request, h) => {
-      await domain.userStreams.unsubscribe(viewerOf(request), request.params.connection_id as string, request.params.subscription_id as string)
+      await streams.user.unsubscribe(viewerOf(request), request.params.connection_id as string, request.params.subscription_id as string)
       return h.response().code(204)
     },
   },

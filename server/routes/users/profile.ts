@@ -1,12 +1,13 @@
 /** The token's own profile: read it, replace it (PUT) or change some keys (PATCH). */
 import Joi from 'joi'
-import type { Domain, ProfileInput } from '../../../data/index.js'
+import { ProfileInput, type UserServices } from '../../../data/index.js'
 import { viewerOf } from '../../auth.js'
 import { ok } from '../../envelope.js'
 import { commonQuery, entitiesInput, userGeneralQuery } from '../../params.js'
 import { contextOf } from '../../present/context.js'
 import { presentUser } from '../../present/users/user.js'
 import type { SvcRoute } from '../../route.js'
+import type { Shared } from '../shared.js'
 
 const profileQuery = Joi.object({ ...commonQuery, ...userGeneralQuery })
 
@@ -28,13 +29,13 @@ const profilePayload = Joi.object({
   .unknown(true)
   .allow(null)
 
-export const profileRoutes = (domain: Domain): SvcRoute[] => [
+export const profileRoutes = (users: UserServices, shared: Shared): SvcRoute[] => [
   {
     method: 'GET',
     path: '/users/me',
     svc: { token: 'user' },
     options: { validate: { query: profileQuery } },
-    handler: async (request) => ok(await presentUser(contextOf(request, domain), await domain.users.resolve('me', viewerOf(request)))),
+    handler: async (request) => ok(await presentUser(contextOf(request, shared.views), await users.accounts.resolve('me', viewerOf(request)))),
   },
   ...(['PUT', 'PATCH'] as const).map((method): SvcRoute => ({
     method,
@@ -44,8 +45,8 @@ export const profileRoutes = (domain: Domain): SvcRoute[] => [
     handler: async (request) => {
       const { name, locale, timezone, description, annotations } = (request.payload ?? {}) as ProfileInput
       const input = { name, locale, timezone, description, annotations }
-      const user = method === 'PUT' ? await domain.profiles.replace(viewerOf(request), input) : await domain.profiles.update(viewerOf(request), input)
-      return ok(await presentUser(contextOf(request, domain), user))
+      const user = method === 'PUT' ? await users.profiles.replace(viewerOf(request), input) : await users.profiles.update(viewerOf(request), input)
+      return ok(await presentUser(contextOf(request, shared.views), user))
     },
   })),
 ]

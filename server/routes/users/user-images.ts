@@ -1,7 +1,16 @@
 /** Avatars and covers: upload one (multipart), or be redirected to the current one. */
 import Boom from '@hapi/boom'
 import Joi from 'joi'
-import { IMAGE_KINDS, IMAGE_UPLOAD_LIMITS, imageOf, imageTooLarge, snapImageSize, type Domain, type ImageKind, type UserRow } from '../../../data/index.js'
+import {
+  IMAGE_KINDS,
+  IMAGE_UPLOAD_LIMITS,
+  imageOf,
+  imageTooLarge,
+  snapImageSize,
+  type ImageKind,
+  type UserRow,
+  type UserServices,
+} from '../../../data/index.js'
 import { viewerOf } from '../../auth.js'
 import { ok } from '../../envelope.js'
 import { commonQuery, userGeneralQuery, userRef } from '../../params.js'
@@ -9,12 +18,13 @@ import { baseUrlOf } from '../../base-url.js'
 import { contextOf } from '../../present/context.js'
 import { imageUrl, presentUser } from '../../present/users/user.js'
 import type { SvcRoute } from '../../route.js'
+import type { Shared } from '../shared.js'
 import { imageSizeQuery } from '../images/images.js'
 
 // Room for the multipart framing and other fields around the file itself.
 const MULTIPART_OVERHEAD = 64 * 1024
 
-const upload = (domain: Domain, kind: ImageKind): SvcRoute => ({
+const upload = (users: UserServices, shared: Shared, kind: ImageKind): SvcRoute => ({
   method: 'POST',
   path: `/users/me/${kind}`,
   svc: { token: 'user', scopes: ['update_profile'] },
@@ -36,12 +46,12 @@ const upload = (domain: Domain, kind: ImageKind): SvcRoute => ({
   },
   handler: async (request) => {
     const user = viewerOf(request).user as UserRow
-    const updated = await domain.userImages.upload(user, kind, (request.payload as Record<ImageKind, Buffer>)[kind])
-    return ok(await presentUser(contextOf(request, domain), updated))
+    const updated = await users.images.upload(user, kind, (request.payload as Record<ImageKind, Buffer>)[kind])
+    return ok(await presentUser(contextOf(request, shared.views), updated))
   },
 })
 
-const redirect = (domain: Domain, kind: ImageKind): SvcRoute => ({
+const redirect = (users: UserServices, kind: ImageKind): SvcRoute => ({
   method: 'GET',
   path: `/users/{user_id}/${kind}`,
   svc: { token: 'none', unlimited: true },
@@ -53,11 +63,12 @@ const redirect = (domain: Domain, kind: ImageKind): SvcRoute => ({
     },
   },
   handler: async (request, h) => {
-    const user = await domain.users.resolve(request.params.user_id as string, viewerOf(request))
+    const user = await users.accounts.resolve(request.params.user_id as string, viewerOf(request))
     const { w, h: height } = request.query as { w?: number; h?: number }
     // The snapped size, so every client asking near it shares one URL (and the caches along the way).
     return h.redirect(imageUrl(baseUrlOf(request), imageOf(user, kind).file, snapImageSize({ w, h: height })))
   },
 })
 
-export const userImageRoutes = (domain: Domain): SvcRoute[] => IMAGE_KINDS.flatMap((kind) => [upload(domain, kind), redirect(domain, kind)])
+export const userImageRoutes = (users: UserServices, shared: Shared): SvcRoute[] =>
+  IMAGE_KINDS.flatMap((kind) => [upload(users, shared, kind), redirect(users, kind)])

@@ -1,6 +1,6 @@
 /** The page at a user's canonical URL (`/@username`), so that the URL clients show leads somewhere. */
 import Joi from 'joi'
-import { anonymous, imageOf, type Domain } from '../../../data/index.js'
+import { anonymous, imageOf, type UserServices, type PostServices } from '../../../data/index.js'
 import { htmlResponse, invalidInputPage, pageHandler } from '../../pages/layout.js'
 import { userPage } from '../../pages/user-page.js'
 import { baseUrlOf } from '../../base-url.js'
@@ -14,7 +14,7 @@ const LATEST_POSTS = 20
 /** A username as page paths take it: any case, since usernames are looked up in lower case. */
 export const usernameParam = () => Joi.string().pattern(/^\w{1,20}$/)
 
-export const userPageRoutes = (domain: Domain): SvcRoute[] => [
+export const userPageRoutes = (users: UserServices, posts: PostServices): SvcRoute[] => [
   {
     method: 'GET',
     path: '/@{username}',
@@ -22,13 +22,13 @@ export const userPageRoutes = (domain: Domain): SvcRoute[] => [
     svc: { token: 'none', raw: true, rateAs: 'page' },
     options: { validate: { params: Joi.object({ username: usernameParam().required() }), failAction: invalidInputPage } },
     handler: pageHandler(async (request, h) => {
-      const { user, counts } = await domain.userViews.view(await domain.users.resolve(`@${request.params.username as string}`, {}), {})
+      const { user, counts } = await users.views.view(await users.accounts.resolve(`@${request.params.username as string}`, {}), {})
       const base = baseUrlOf(request)
       // What an anonymous API call may read of their posts, as the page is read by anyone.
-      const { page: latest } = await domain.postStreams.ofUser(anonymous, String(user.id), { count: LATEST_POSTS })
-      const posts = latest.items.map(({ item }) => ({ post: item, url: postCanonicalUrl(base, item, user) }))
+      const { page: latest } = await posts.streams.ofUser(anonymous, String(user.id), { count: LATEST_POSTS })
+      const shown = latest.items.map(({ item }) => ({ post: item, url: postCanonicalUrl(base, item, user) }))
       const clientUrl = `${base}/people/${encodeURIComponent(user.username)}`
-      const page = userPage(user, counts, imageUrl(base, imageOf(user, 'avatar').file, { w: 80, h: 80 }), posts, clientUrl)
+      const page = userPage(user, counts, imageUrl(base, imageOf(user, 'avatar').file, { w: 80, h: 80 }), shown, clientUrl)
       return htmlResponse(h, page, 200, base)
     }),
   },

@@ -11,7 +11,7 @@ import { fileURLToPath } from 'node:url'
 import Boom from '@hapi/boom'
 import Joi from 'joi'
 import type { Request, ResponseToolkit } from '@hapi/hapi'
-import type { Domain } from '../../../data/index.js'
+import type { AuthServices, InstanceConfig } from '../../../data/index.js'
 import { baseUrlOf } from '../../base-url.js'
 import type { SvcRoute } from '../../route.js'
 import { esc } from '../../pages/layout.js'
@@ -51,15 +51,15 @@ const withNonce = (html: string, nonce: string): string => html.replace(/<(scrip
 /** JSON safe inside a <script> element. */
 const scriptJson = (value: unknown): string => JSON.stringify(value).replace(/</g, '\\u003c')
 
-export const webClientRoutes = (domain: Domain): SvcRoute[] => {
+export const webClientRoutes = (apps: AuthServices['apps'], config: Pick<InstanceConfig, 'name' | 'description' | 'open_registration'>): SvcRoute[] => {
   let template: Promise<string> | null = null
   const page = async (request: Request, h: ResponseToolkit) => {
     template ??= readFile(`${WEB_DIST}index.html`, 'utf8').catch(() => {
       template = null
       throw Boom.serverUnavailable('the web client is not built: run `npm run build`')
     })
-    const app = await domain.apps.ensureWebClient()
-    const { name, description, open_registration } = domain.config
+    const app = await apps.ensureWebClient()
+    const { name, description, open_registration } = config
     const settings = scriptJson({ name, description, client_id: app.client_id, open_registration })
     const nonce = randomBytes(18).toString('base64')
     const html = withNonce(await template, nonce)

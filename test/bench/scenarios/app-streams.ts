@@ -24,8 +24,7 @@ import http from 'node:http'
 import { readFileSync, writeFileSync } from 'node:fs'
 import { loadavg } from 'node:os'
 import { join } from 'node:path'
-import { openDomain } from '../../../data/index.js'
-import { storeOf } from '../../../data/domain-store.js'
+import { openWithStore } from '../../fixtures/open-store.js'
 import { Latencies } from '../latencies.js'
 import { scaled, type BenchContext, type Measure, type Scenario } from '../scenario.js'
 import { seedInstance } from '../seed-instance.js'
@@ -448,10 +447,10 @@ export const appStreams: Scenario = {
   async prepare(ctx) {
     const dir = join(ctx.workDir, 'data')
     const seeded = await seedInstance(dir, { users: USERS, posts: 2000, tokens: USERS, follows: 20, stars: 200 })
-    const domain = await openDomain(dir, { config: { rate_limits: { enabled: false } as never } })
-    const app = await storeOf(domain).read.apps.get(1)
+    const { domain, store } = await openWithStore(dir, { config: { rate_limits: { enabled: false } as never } })
+    const app = await store.read.apps.get(1)
     if (app?.name !== 'Bench Client') throw new Error("the seeded instance's app is not app 1")
-    const { access_token } = await domain.tokens.issueAppToken(app)
+    const { access_token } = await domain.auth.tokens.issueAppToken(app)
     await domain.close()
     const out: Seeded = { tokens: seeded.people.map((p) => p.token), appToken: access_token, seconds: seeded.seconds }
     writeFileSync(join(ctx.workDir, 'seeded.json'), JSON.stringify(out))

@@ -206,11 +206,12 @@ export const files: Scenario = {
     config.rate_limits = { ...config.rate_limits, enabled: false }
     writeFileSync(configFile, JSON.stringify(config, null, 2))
     const domain = await openDomain(dir)
-    const { app } = await domain.apps.create({ name: 'Bench Uploader' })
+    await domain.start()
+    const { app } = await domain.auth.apps.create({ name: 'Bench Uploader' })
     const tokens: string[] = []
     for (let i = 0; i < LANES; i++) {
-      const user = await domain.users.create({ username: `uploader${i}` })
-      tokens.push((await domain.tokens.issueUserToken(app, user, ['basic', 'files'])).access_token)
+      const user = await domain.users.accounts.create({ username: `uploader${i}` })
+      tokens.push((await domain.auth.tokens.issueUserToken(app, user, ['basic', 'files'])).access_token)
     }
     await domain.close()
     writeFileSync(join(ctx.workDir, 'prepared.json'), JSON.stringify({ tokens } satisfies Prepared))

@@ -20,8 +20,7 @@ import { readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import WebSocket from 'ws'
-import { openDomain } from '../../../data/index.js'
-import { storeOf } from '../../../data/domain-store.js'
+import { openWithStore } from '../../fixtures/open-store.js'
 import { Latencies } from '../latencies.js'
 import { scaled, type BenchContext, type Measure, type Scenario } from '../scenario.js'
 import { random, seedInstance } from '../seed-instance.js'
@@ -337,8 +336,8 @@ export const userStreams: Scenario = {
     ctx.log(`seeding ${users} users, a token each`)
     const dir = join(ctx.workDir, 'data')
     const seeded = await seedInstance(dir, { users, posts: scaled(ctx, 20_000, 200), tokens: users, follows: 35, stars: 0 })
-    const domain = await openDomain(dir, { config: { rate_limits: { enabled: false } as never } })
-    const r = storeOf(domain).read
+    const { domain, store } = await openWithStore(dir, { config: { rate_limits: { enabled: false } as never } })
+    const r = store.read
     const ids = await r.follows.scan({ limit: Number.MAX_SAFE_INTEGER, order: 'asc' })
     const follows: number[] = []
     for (let k = 0; k < ids.length; k += 10_000) for (const f of await r.follows.getMany(ids.slice(k, k + 10_000))) follows.push(f.user_id, f.target_id)

@@ -39,11 +39,12 @@ export const webClient: Scenario = {
   async prepare(ctx) {
     const dir = join(ctx.workDir, 'data')
     const domain = await openDomain(dir, { config: { rate_limits: { enabled: false } as never } })
-    const web = await domain.apps.ensureWebClient()
-    const reader = await domain.users.create({ username: 'reader' })
-    const writer = await domain.users.create({ username: 'writer', name: 'A Writer' })
-    const { access_token } = await domain.tokens.issueUserToken(web, reader, ['basic', 'stream', 'write_post', 'follow', 'messages', 'files'])
-    const { access_token: writerToken } = await domain.tokens.issueUserToken(web, writer, ['basic', 'write_post'])
+    await domain.start()
+    const web = await domain.auth.apps.ensureWebClient()
+    const reader = await domain.users.accounts.create({ username: 'reader' })
+    const writer = await domain.users.accounts.create({ username: 'writer', name: 'A Writer' })
+    const { access_token } = await domain.auth.tokens.issueUserToken(web, reader, ['basic', 'stream', 'write_post', 'follow', 'messages', 'files'])
+    const { access_token: writerToken } = await domain.auth.tokens.issueUserToken(web, writer, ['basic', 'write_post'])
     await domain.close()
     writeFileSync(join(ctx.workDir, 'prepared.json'), JSON.stringify({ token: access_token, writerToken, writerId: writer.id }))
   },

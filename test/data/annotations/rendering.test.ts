@@ -7,7 +7,7 @@ import { flatImage } from '../../fixtures/images.js'
 const HOUR_MS = 60 * 60_000
 const BASE = 'https://svc.example'
 
-const as = (svc: Instance, p: Person): Promise<Viewer> => svc.domain.tokens.authenticate(p.token)
+const as = (svc: Instance, p: Person): Promise<Viewer> => svc.domain.auth.tokens.authenticate(p.token)
 
 /** A private image attached to a post as an oEmbed photo; answers the stored value and the file. */
 async function attachedPhoto(svc: Instance, alice: Person) {
@@ -17,7 +17,7 @@ async function attachedPhoto(svc: Instance, alice: Person) {
       { name: 'content', data: await flatImage(1200, 800), filename: 'beach.png', type: 'image/png' },
     ])
   ).body.data
-  const post = await svc.domain.posts.create(await as(svc, alice), {
+  const post = await svc.domain.posts.core.create(await as(svc, alice), {
     text: 'beach',
     annotations: [{ type: 'svc.core.oembed', value: { '+svc.core.file': { file_id: file.id, file_token: file.file_token, format: 'oembed' } } }],
   })
@@ -31,12 +31,12 @@ const signedOf = (url: string) => {
 }
 
 t.test('annotation addresses shown after the first ones expired are signed afresh and work', async (t) => {
-  const svc = await makeInstance(t)
+  const svc = await makeInstance(t, {}, { start: false })
   const alice = await svc.person('alice')
   const { post, file, stored } = await attachedPhoto(svc, alice)
   const row = (await svc.store.read.files.get(Number(file.id)))!
   const render = (now: number) =>
-    svc.domain.annotationRenderer.render(stored, { baseUrl: BASE, grant: { kind: 'p', id: post.id }, now }) as Record<string, string>
+    svc.domain.views.annotationRenderer.render(stored, { baseUrl: BASE, grant: { kind: 'p', id: post.id }, now }) as Record<string, string>
   const t0 = Date.now()
   const first = render(t0)
   const later = render(t0 + 5 * HOUR_MS)
@@ -49,20 +49,20 @@ t.test('annotation addresses shown after the first ones expired are signed afres
 })
 
 t.test('a rendering for a stream, or without a granting object, drops the read token and keeps the addresses', async (t) => {
-  const svc = await makeInstance(t)
+  const svc = await makeInstance(t, {}, { start: false })
   const alice = await svc.person('alice')
   const { post, stored } = await attachedPhoto(svc, alice)
-  const streamed = svc.domain.annotationRenderer.render(stored, { baseUrl: BASE, grant: { kind: 'p', id: post.id }, streamed: true })
+  const streamed = svc.domain.views.annotationRenderer.render(stored, { baseUrl: BASE, grant: { kind: 'p', id: post.id }, streamed: true })
   t.notOk('file_token_read' in streamed)
   t.match(streamed.url, /^https:\/\/svc\.example\/files-content\//)
-  const ungranted = svc.domain.annotationRenderer.render(stored, { baseUrl: BASE, grant: null })
+  const ungranted = svc.domain.views.annotationRenderer.render(stored, { baseUrl: BASE, grant: null })
   t.notOk('file_token_read' in ungranted)
   t.equal(ungranted.file_id, stored.file_id)
 })
 
 t.test('svc-base marks svc wrote are completed with the base URL, other values kept', async (t) => {
-  const svc = await makeInstance(t)
-  const renderer = svc.domain.annotationRenderer
+  const svc = await makeInstance(t, {}, { start: false })
+  const renderer = svc.domain.views.annotationRenderer
   const value = { url: renderer.baseMark('/@alice'), list: [renderer.baseMark('/x'), 'https://elsewhere.example/svc-base:/y', 3, null] }
   t.same(renderer.render(value, { baseUrl: BASE, grant: null }), {
     url: `${BASE}/@alice`,
@@ -71,8 +71,8 @@ t.test('svc-base marks svc wrote are completed with the base URL, other values k
 })
 
 t.test('an svc-base mark a client wrote is dropped, never completed into a link elsewhere', async (t) => {
-  const svc = await makeInstance(t)
-  const renderer = svc.domain.annotationRenderer
+  const svc = await makeInstance(t, {}, { start: false })
+  const renderer = svc.domain.views.annotationRenderer
   const value = {
     evil: 'svc-base:@evil.example/login',
     path: 'svc-base:/login',
@@ -84,8 +84,8 @@ t.test('an svc-base mark a client wrote is dropped, never completed into a link 
 })
 
 t.test('the unsealed marks svc stored before marks were sealed still lead to its own avatars and profiles, nothing else', async (t) => {
-  const svc = await makeInstance(t)
-  const renderer = svc.domain.annotationRenderer
+  const svc = await makeInstance(t, {}, { start: false })
+  const renderer = svc.domain.views.annotationRenderer
   const value = {
     avatar: 'svc-base:/images/default-avatar.png',
     profile: 'svc-base:/@alice',

@@ -3,10 +3,10 @@ import type { Viewer } from '../../../data/index.js'
 import { makeInstance, type Instance, type Person } from '../../fixtures/instance.js'
 import { upload } from '../../fixtures/files.js'
 
-const as = (svc: Instance, p: Person): Promise<Viewer> => svc.domain.tokens.authenticate(p.token)
+const as = (svc: Instance, p: Person): Promise<Viewer> => svc.domain.auth.tokens.authenticate(p.token)
 
 t.test('a resolved file is stored with marks in place of its read token and addresses, and without its write token', async (t) => {
-  const svc = await makeInstance(t)
+  const svc = await makeInstance(t, {}, { start: false })
   const alice = await svc.person('alice')
   const file = (
     await upload(svc, alice.token, [
@@ -14,7 +14,7 @@ t.test('a resolved file is stored with marks in place of its read token and addr
       { name: 'content', data: 'minutes', filename: 'minutes.txt', type: 'text/plain' },
     ])
   ).body.data
-  const post = await svc.domain.posts.create(await as(svc, alice), {
+  const post = await svc.domain.posts.core.create(await as(svc, alice), {
     text: 'see',
     annotations: [{ type: 'com.example.doc', value: { '+svc.core.file': { file_id: file.id, file_token: file.file_token, format: 'metadata' } } }],
   })
@@ -25,7 +25,7 @@ t.test('a resolved file is stored with marks in place of its read token and addr
   const value = JSON.parse(stored)[0].value
   t.match(value.url, /^svc-file:/, 'the address waits for the time it is shown')
   t.match(value.file_token_read, /^svc-file:/, 'so does the read token')
-  const shown = svc.domain.annotationRenderer.render(value, { baseUrl: 'https://svc.example', grant: { kind: 'p', id: post.id } })
+  const shown = svc.domain.views.annotationRenderer.render(value, { baseUrl: 'https://svc.example', grant: { kind: 'p', id: post.id } })
   t.match(shown.url, /^https:\/\/svc\.example\/files-content\//)
   t.match(shown.file_token_read, new RegExp(`^p${post.id}\\.`))
 })

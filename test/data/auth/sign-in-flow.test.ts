@@ -12,9 +12,9 @@ const REDIRECT = 'https://robo.example/cb'
 async function setUp(t: Parameters<typeof makeInstance>[0], config: Record<string, unknown> = {}) {
   const svc = await makeInstance(t, config)
   const alice = await svc.person('alice')
-  const { app } = await svc.domain.apps.create({ name: 'Robo', redirect_uris: [REDIRECT] })
+  const { app } = await svc.domain.auth.apps.create({ name: 'Robo', redirect_uris: [REDIRECT] })
   const request = { client_id: app.client_id, response_type: 'code', redirect_uri: REDIRECT, scope: 'stream', state: 's1' }
-  const flow = svc.domain.signInFlow
+  const flow = svc.domain.auth.signInFlow
   const next = (action: FlowAction, more: Partial<FlowInput> = {}) => flow.next({ mode: 'authenticate', request, address: HERE, action, ...more })
   return { svc, alice, app, request, flow, next }
 }

@@ -16,8 +16,12 @@ t.test('guesses at alice through two nodes are counted together', { skip }, asyn
   await one.person('alice')
   for (let i = 0; i < 5; i++) {
     const node = i % 2 === 0 ? one : two
-    await t.rejects(node.domain.oauth.signIn('alice', `guess ${i}`, HERE), { name: 'DomainError', slug: 'invalid-grant' })
+    await t.rejects(node.domain.auth.oauth.signIn('alice', `guess ${i}`, HERE), { name: 'DomainError', slug: 'invalid-grant' })
   }
-  await t.rejects(two.domain.oauth.signIn('alice', 'guess 5', HERE), { name: 'DomainError', code: 'rate_limited', retryAfter: 1 }, 'five in a row, across both')
-  await t.rejects(one.domain.oauth.signIn('alice', 'correct horse', HERE), { name: 'DomainError', code: 'rate_limited' }, 'on either node')
+  await t.rejects(
+    two.domain.auth.oauth.signIn('alice', 'guess 5', HERE),
+    { name: 'DomainError', code: 'rate_limited', retryAfter: 1 },
+    'five in a row, across both',
+  )
+  await t.rejects(one.domain.auth.oauth.signIn('alice', 'correct horse', HERE), { name: 'DomainError', code: 'rate_limited' }, 'on either node')
 })

@@ -3,14 +3,14 @@ import type { DomainEvent, Viewer } from '../../../data/index.js'
 import { recordEvents } from '../../fixtures/events.js'
 import { makeInstance, type Instance } from '../../fixtures/instance.js'
 
-const viewer = (svc: Instance, token: string): Promise<Viewer> => svc.domain.tokens.authenticate(token)
+const viewer = (svc: Instance, token: string): Promise<Viewer> => svc.domain.auth.tokens.authenticate(token)
 
 t.test('creating a channel emits channel.created and the owner’s subscription, after the commit', async (t) => {
   const svc = await makeInstance(t)
   const alice = await svc.person('alice')
   const seen: DomainEvent[] = []
   svc.domain.events.onAny((e) => seen.push(e))
-  const channel = await svc.domain.channels.create(await viewer(svc, alice.token), { type: 'com.example.chat' })
+  const channel = await svc.domain.channels.core.create(await viewer(svc, alice.token), { type: 'com.example.chat' })
   t.same(
     seen.map((e) => e.name),
     ['channel.created', 'subscription.added'],
@@ -22,7 +22,7 @@ t.test('creating a channel emits channel.created and the owner’s subscription,
 t.test('ACL defaults: nobody but the owner, all mutable', async (t) => {
   const svc = await makeInstance(t)
   const alice = await svc.person('alice')
-  const channel = await svc.domain.channels.create(await viewer(svc, alice.token), { type: 'com.example.chat' })
+  const channel = await svc.domain.channels.core.create(await viewer(svc, alice.token), { type: 'com.example.chat' })
   for (const acl of [channel.readers, channel.writers, channel.editors]) t.same(acl, { any_user: false, immutable: false, public: false, user_ids: [] })
 })
 
@@ -31,18 +31,18 @@ t.test('editors write and read; writers read; the owner alone edits and deactiva
   const alice = await svc.person('alice')
   const bob = await svc.person('bob')
   const carol = await svc.person('carol')
-  const channel = await svc.domain.channels.create(await viewer(svc, alice.token), {
+  const channel = await svc.domain.channels.core.create(await viewer(svc, alice.token), {
     type: 'com.example.chat',
     editors: { user_ids: ['@bob'] },
     readers: { user_ids: ['@carol'] },
   })
-  const access = svc.domain.channelAccess
+  const access = svc.domain.channels.access
   t.equal(await access.level(await viewer(svc, bob.token), channel), 'edit')
   t.equal(await access.level(await viewer(svc, carol.token), channel), 'read')
   t.equal(await access.level(await viewer(svc, alice.token), channel), 'edit')
-  await t.rejects(svc.domain.channels.update(await viewer(svc, bob.token), channel.id, { annotations: [] }), { code: 'forbidden' })
-  await t.rejects(svc.domain.channels.deactivate(await viewer(svc, bob.token), channel.id), { code: 'forbidden' })
-  t.ok(await svc.domain.messages.create(await viewer(svc, bob.token), channel.id, { text: 'an editor writes' }))
+  await t.rejects(svc.domain.channels.core.update(await viewer(svc, bob.token), channel.id, { annotations: [] }), { code: 'forbidden' })
+  await t.rejects(svc.domain.channels.core.deactivate(await viewer(svc, bob.token), channel.id), { code: 'forbidden' })
+  t.ok(await svc.domain.channels.messages.create(await viewer(svc, bob.token), channel.id, { text: 'an editor writes' }))
 })
 
 t.test('updating and deactivating emit channel.updated with the subscribers left', async (t) => {
@@ -50,18 +50,18 @@ t.test('updating and deactivating emit channel.updated with the subscribers left
   const alice = await svc.person('alice')
   const bob = await svc.person('bob')
   const av = await viewer(svc, alice.token)
-  const channel = await svc.domain.channels.create(av, { type: 'com.example.chat', readers: { any_user: true } })
-  await svc.domain.subscriptions.subscribe(await viewer(svc, bob.token), channel.id)
+  const channel = await svc.domain.channels.core.create(av, { type: 'com.example.chat', readers: { any_user: true } })
+  await svc.domain.channels.subscriptions.subscribe(await viewer(svc, bob.token), channel.id)
   const seen: DomainEvent[] = []
   svc.domain.events.onAny((e) => seen.push(e))
-  await svc.domain.channels.update(av, channel.id, { annotations: [{ type: 'com.example.topic', value: { t: 1 } }] })
+  await svc.domain.channels.core.update(av, channel.id, { annotations: [{ type: 'com.example.topic', value: { t: 1 } }] })
   t.same(
     seen.map((e) => e.name),
     ['channel.updated'],
   )
   t.same([...(seen[0] as DomainEvent<'channel.updated'>).payload.subscribed_user_ids].sort(), [alice.user.id, bob.user.id].sort())
   seen.length = 0
-  const gone = await svc.domain.channels.deactivate(av, channel.id)
+  const gone = await svc.domain.channels.core.deactivate(av, channel.id)
   t.equal(gone.is_inactive, true)
   t.same(
     seen.map((e) => e.name),
@@ -77,23 +77,23 @@ t.test('a PM channel cannot be deactivated, and its ACLs cannot be changed', asy
   await svc.person('bob')
   await svc.person('carol')
   const av = await viewer(svc, alice.token)
-  const { channel } = await svc.domain.privateMessages.send(av, ['@bob'], { text: 'hi' })
-  await t.rejects(svc.domain.channels.deactivate(av, channel.id), { code: 'invalid' })
-  await t.rejects(svc.domain.channels.update(av, channel.id, { writers: { user_ids: ['@carol'] } }), { code: 'invalid' })
+  const { channel } = await svc.domain.channels.pm.send(av, ['@bob'], { text: 'hi' })
+  await t.rejects(svc.domain.channels.core.deactivate(av, channel.id), { code: 'invalid' })
+  await t.rejects(svc.domain.channels.core.update(av, channel.id, { writers: { user_ids: ['@carol'] } }), { code: 'invalid' })
 })
 
 t.test('subscribe and unsubscribe emit once per change', async (t) => {
   const svc = await makeInstance(t)
   const alice = await svc.person('alice')
   const bob = await svc.person('bob')
-  const channel = await svc.domain.channels.create(await viewer(svc, alice.token), { type: 'com.example.chat', readers: { public: true } })
+  const channel = await svc.domain.channels.core.create(await viewer(svc, alice.token), { type: 'com.example.chat', readers: { public: true } })
   const bv = await viewer(svc, bob.token)
   const seen: string[] = []
   svc.domain.events.onAny((e) => seen.push(e.name))
-  await svc.domain.subscriptions.subscribe(bv, channel.id)
-  await svc.domain.subscriptions.subscribe(bv, channel.id)
-  await svc.domain.subscriptions.unsubscribe(bv, channel.id)
-  await svc.domain.subscriptions.unsubscribe(bv, channel.id)
+  await svc.domain.channels.subscriptions.subscribe(bv, channel.id)
+  await svc.domain.channels.subscriptions.subscribe(bv, channel.id)
+  await svc.domain.channels.subscriptions.unsubscribe(bv, channel.id)
+  await svc.domain.channels.subscriptions.unsubscribe(bv, channel.id)
   t.same(seen, ['subscription.added', 'subscription.removed'])
 })
 
@@ -103,13 +103,13 @@ t.test('marking broadcasts read moves the channel markers and emits marker.set w
   const bob = await svc.person('bob')
   const bv = await viewer(svc, bob.token)
   const av = await viewer(svc, alice.token)
-  const news = await svc.domain.channels.create(bv, { type: 'svc.core.broadcast', readers: { public: true } })
-  await svc.domain.subscriptions.subscribe(av, news.id)
-  const m = await svc.domain.messages.create(bv, news.id, { text: 'issue 1' })
-  t.equal(await svc.domain.channelInbox.numUnread(av, 'svc.core.broadcast'), 1)
+  const news = await svc.domain.channels.core.create(bv, { type: 'svc.core.broadcast', readers: { public: true } })
+  await svc.domain.channels.subscriptions.subscribe(av, news.id)
+  const m = await svc.domain.channels.messages.create(bv, news.id, { text: 'issue 1' })
+  t.equal(await svc.domain.channels.inbox.numUnread(av, 'svc.core.broadcast'), 1)
   const seen: DomainEvent<'marker.set'>[] = []
   svc.domain.events.on('marker.set', (e) => seen.push(e))
-  t.equal(await svc.domain.channelInbox.markBroadcastsRead(av), 0)
+  t.equal(await svc.domain.channels.inbox.markBroadcastsRead(av), 0)
   t.equal(seen.length, 1)
   t.equal(seen[0].payload.channel?.id, news.id)
   t.equal(seen[0].payload.marker.last_read_id, m.id)
@@ -122,10 +122,10 @@ t.test('auto_subscribe subscribes everyone on the ACLs who has not muted the cha
   const carol = await svc.person('carol')
   const dave = await svc.person('dave')
   const asAlice = await viewer(svc, alice.token)
-  const subscribers = async (id: number) => (await svc.domain.subscriptions.subscriberIds(asAlice, id)).sort()
+  const subscribers = async (id: number) => (await svc.domain.channels.subscriptions.subscriberIds(asAlice, id)).sort()
   const seen: DomainEvent[] = []
   svc.domain.events.onAny((e) => seen.push(e))
-  const chat = await svc.domain.channels.create(asAlice, {
+  const chat = await svc.domain.channels.core.create(asAlice, {
     type: 'com.example.chat',
     writers: { user_ids: ['@bob'] },
     readers: { user_ids: ['@carol'] },
@@ -135,14 +135,14 @@ t.test('auto_subscribe subscribes everyone on the ACLs who has not muted the cha
   t.same((seen[0] as DomainEvent<'channel.created'>).payload.subscribed_user_ids.sort(), [alice.user.id, bob.user.id, carol.user.id].sort())
   t.equal(seen.filter((e) => e.name === 'subscription.added').length, 3)
 
-  const plain = await svc.domain.channels.create(asAlice, { type: 'com.example.chat', writers: { user_ids: ['@bob'] } })
+  const plain = await svc.domain.channels.core.create(asAlice, { type: 'com.example.chat', writers: { user_ids: ['@bob'] } })
   t.same(await subscribers(plain.id), [alice.user.id], 'without auto_subscribe only the owner')
 
-  await svc.domain.subscriptions.mute(await viewer(svc, carol.token), chat.id)
-  await svc.domain.channels.update(asAlice, chat.id, { readers: { user_ids: ['@carol', '@dave'] }, auto_subscribe: true })
+  await svc.domain.channels.subscriptions.mute(await viewer(svc, carol.token), chat.id)
+  await svc.domain.channels.core.update(asAlice, chat.id, { readers: { user_ids: ['@carol', '@dave'] }, auto_subscribe: true })
   t.same(await subscribers(chat.id), [alice.user.id, bob.user.id, dave.user.id].sort(), 'carol muted it; dave is new')
 
-  const broadcast = await svc.domain.channels.create(asAlice, { type: 'svc.core.broadcast', readers: { user_ids: ['@bob'] }, auto_subscribe: true })
+  const broadcast = await svc.domain.channels.core.create(asAlice, { type: 'svc.core.broadcast', readers: { user_ids: ['@bob'] }, auto_subscribe: true })
   t.same(await subscribers(broadcast.id), [alice.user.id], 'broadcasts are opt-in')
 })
 
@@ -150,11 +150,11 @@ t.test('a refused channel change emits nothing', async (t) => {
   const svc = await makeInstance(t)
   const [alice, bob] = await svc.people('alice', 'bob')
   const av = await viewer(svc, alice.token)
-  const channel = await svc.domain.channels.create(av, { type: 'com.example.chat', readers: { immutable: true } })
+  const channel = await svc.domain.channels.core.create(av, { type: 'com.example.chat', readers: { immutable: true } })
   const seen = recordEvents(svc)
-  await t.rejects(svc.domain.channels.create(av, { type: 'svc.core.pm' }), { code: 'invalid' })
-  await t.rejects(svc.domain.channels.update(av, channel.id, { readers: { any_user: true } }), { code: 'invalid' })
-  await t.rejects(svc.domain.channels.deactivate(await viewer(svc, bob.token), channel.id), { code: 'not_found' })
-  await t.rejects(svc.domain.markers.set(await viewer(svc, bob.token), [{ name: `channel:${channel.id}`, id: 1 }]), { code: 'not_found' })
+  await t.rejects(svc.domain.channels.core.create(av, { type: 'svc.core.pm' }), { code: 'invalid' })
+  await t.rejects(svc.domain.channels.core.update(av, channel.id, { readers: { any_user: true } }), { code: 'invalid' })
+  await t.rejects(svc.domain.channels.core.deactivate(await viewer(svc, bob.token), channel.id), { code: 'not_found' })
+  await t.rejects(svc.domain.channels.markers.set(await viewer(svc, bob.token), [{ name: `channel:${channel.id}`, id: 1 }]), { code: 'not_found' })
   t.same(seen, [])
 })

@@ -3,17 +3,17 @@ import type { DomainEvent, Viewer } from '../../../data/index.js'
 import { recordEvents } from '../../fixtures/events.js'
 import { makeInstance, type Instance } from '../../fixtures/instance.js'
 
-const viewer = (svc: Instance, token: string): Promise<Viewer> => svc.domain.tokens.authenticate(token)
+const viewer = (svc: Instance, token: string): Promise<Viewer> => svc.domain.auth.tokens.authenticate(token)
 
 t.test('muting emits the unsubscription with the user and channel; unmuting emits nothing; subscribing back emits once', async (t) => {
   const svc = await makeInstance(t)
   const [alice, bob] = await svc.people('alice', 'bob')
-  const channel = await svc.domain.channels.create(await viewer(svc, alice.token), { type: 'com.example.chat', readers: { public: true } })
+  const channel = await svc.domain.channels.core.create(await viewer(svc, alice.token), { type: 'com.example.chat', readers: { public: true } })
   const bv = await viewer(svc, bob.token)
-  await svc.domain.subscriptions.subscribe(bv, channel.id)
+  await svc.domain.channels.subscriptions.subscribe(bv, channel.id)
   const seen = recordEvents(svc)
-  await svc.domain.subscriptions.mute(bv, channel.id)
-  await svc.domain.subscriptions.mute(bv, channel.id)
+  await svc.domain.channels.subscriptions.mute(bv, channel.id)
+  await svc.domain.channels.subscriptions.mute(bv, channel.id)
   t.same(
     seen.map((e) => e.name),
     ['subscription.removed'],
@@ -23,10 +23,10 @@ t.test('muting emits the unsubscription with the user and channel; unmuting emit
   t.equal(removed.payload.user.id, bob.user.id)
   t.equal(removed.payload.channel.id, channel.id)
   seen.length = 0
-  await svc.domain.subscriptions.unmute(bv, channel.id)
+  await svc.domain.channels.subscriptions.unmute(bv, channel.id)
   t.same(seen, [])
-  await svc.domain.subscriptions.mute(bv, channel.id)
-  await svc.domain.subscriptions.subscribe(bv, channel.id)
+  await svc.domain.channels.subscriptions.mute(bv, channel.id)
+  await svc.domain.channels.subscriptions.subscribe(bv, channel.id)
   t.same(
     seen.map((e) => e.name),
     ['subscription.added'],

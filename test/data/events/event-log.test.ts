@@ -1,26 +1,26 @@
 import t from 'tap'
 import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { initDataDir, openDomain, EventLog, type Domain, type DomainEvent } from '../../../data/index.js'
-import { storeOf } from '../../../data/domain-store.js'
-import { FileStore } from '../../../data/store/file-store.js'
+import { initDataDir, openDomain, EventLog, type Domain, type DomainEvent, type Store } from '../../../data/index.js'
+import { FileStore } from '../../../data/store/embedded/file-store.js'
 import { makeInstance, type Instance, type Person } from '../../fixtures/instance.js'
+import { openWithStore } from '../../fixtures/open-store.js'
 import { userRow } from '../store/rows.js'
 
 type Tap = Parameters<Parameters<typeof t.test>[0]>[0]
 
-const as = (svc: Instance, p: Person) => svc.domain.tokens.authenticate(p.token)
+const as = (svc: Instance, p: Person) => svc.domain.auth.tokens.authenticate(p.token)
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 
 /** Every event the log still holds, oldest first. */
 const everything = (domain: Domain): Promise<DomainEvent[]> => domain.events.after(0, Number.MAX_SAFE_INTEGER)
 
 /** Closes the instance's domain and opens its data dir again. */
-const reopen = async (t: Tap, svc: Instance, config: Record<string, unknown> = {}): Promise<Domain> => {
+const reopen = async (t: Tap, svc: Instance, config: Record<string, unknown> = {}): Promise<{ domain: Domain; store: Store }> => {
   await svc.server.stop()
   await svc.domain.close()
-  const again = await openDomain(svc.dir, { config: { rate_limits: { enabled: false } as never, ...config }, store: svc.storeUrl })
-  t.teardown(() => again.close())
+  const again = await openWithStore(svc.dir, { config: { rate_limits: { enabled: false } as never, ...config }, storeUrl: svc.storeUrl })
+  t.teardown(() => again.domain.close())
   return again
 }
 
@@ -30,8 +30,8 @@ t.test('alice and bob follow each other: the events get increasing seqs and afte
   const seen: DomainEvent[] = []
   svc.domain.events.onAny((e) => seen.push(e))
   const from = svc.domain.events.head()
-  await svc.domain.relations.follow(await as(svc, alice), '@bob')
-  await svc.domain.relations.follow(await as(svc, bob), '@alice')
+  await svc.domain.relations.core.follow(await as(svc, alice), '@bob')
+  await svc.domain.relations.core.follow(await as(svc, bob), '@alice')
   t.same(
     seen.map((e) => [e.seq, e.name, e.payload]),
     [
@@ -58,11 +58,11 @@ t.test("a failed sign-up (bob's name is taken) emits nothing", async (t) => {
   const head = svc.domain.events.head()
   const seen: DomainEvent[] = []
   svc.domain.events.onAny((e) => seen.push(e))
-  await t.rejects(svc.domain.users.create({ username: 'bob', password: 'correct horse' }), { code: 'conflict' })
+  await t.rejects(svc.domain.users.accounts.create({ username: 'bob', password: 'correct horse' }), { code: 'conflict' })
   t.same(seen, [])
   t.equal(svc.domain.events.head(), head)
   t.same(await svc.domain.events.after(head, 10), [])
-  const carol = await svc.domain.users.create({ username: 'carol', password: 'correct horse' })
+  const carol = await svc.domain.users.accounts.create({ username: 'carol', password: 'correct horse' })
   t.same(
     seen.map((e) => [e.name, e.payload]),
     [['user.created', { user: carol }]],
@@ -73,22 +73,22 @@ t.test("a failed sign-up (bob's name is taken) emits nothing", async (t) => {
 t.test("alice's star and its event survive closing and reopening the domain", async (t) => {
   const svc = await makeInstance(t)
   const [alice, bob] = await svc.people('alice', 'bob')
-  const post = await svc.domain.posts.create(await as(svc, bob), { text: 'first light' })
-  await svc.domain.stars.star(await as(svc, alice), post.id)
+  const post = await svc.domain.posts.core.create(await as(svc, bob), { text: 'first light' })
+  await svc.domain.posts.stars.star(await as(svc, alice), post.id)
   const head = svc.domain.events.head()
   const before = await everything(svc.domain)
   const oldest = svc.domain.events.oldest()
   t.match(before[before.length - 1], { seq: head, name: 'star.added', payload: { post: { id: post.id }, user: { username: 'alice' } } })
 
-  const again = await reopen(t, svc)
+  const { domain: again, store } = await reopen(t, svc)
   t.equal(again.events.head(), head, 'the head is read back from the log')
   t.equal(again.events.oldest(), oldest)
   t.same(await everything(again), before, 'every event, as it was')
-  t.equal(await storeOf(again).read.stars.count('post', post.id), 1, 'and so does the star')
+  t.equal(await store.read.stars.count('post', post.id), 1, 'and so does the star')
 
   const seen: DomainEvent[] = []
   again.events.onAny((e) => seen.push(e))
-  await again.stars.unstar(await again.tokens.authenticate(alice.token), post.id)
+  await again.posts.stars.unstar(await again.auth.tokens.authenticate(alice.token), post.id)
   t.same(
     seen.map((e) => [e.seq, e.name]),
     [[head + 1, 'star.removed']],
@@ -108,7 +108,7 @@ t.test('trim keeps at most max_events, the newest ones', async (t) => {
   t.equal(svc.domain.events.oldest(), before[before.length - 3].seq)
   t.equal(await svc.domain.events.trim(), 0, 'nothing more to trim')
 
-  const again = await reopen(t, svc, { events: { retention_seconds: 900, max_events: 3 } })
+  const { domain: again } = await reopen(t, svc, { events: { retention_seconds: 900, max_events: 3 } })
   t.equal(again.events.head(), head, 'after a reopen too')
   t.equal(again.events.oldest(), before[before.length - 3].seq)
   t.same(await everything(again), before.slice(-3))
@@ -120,8 +120,8 @@ t.test('trim removes the events older than the retention, but always keeps the n
   await sleep(5)
   const midway = Date.now()
   await sleep(5)
-  await svc.domain.relations.follow(await as(svc, alice), '@bob')
-  await svc.domain.relations.follow(await as(svc, bob), '@alice')
+  await svc.domain.relations.core.follow(await as(svc, alice), '@bob')
+  await svc.domain.relations.core.follow(await as(svc, bob), '@alice')
   const before = await everything(svc.domain)
   const young = before.filter((e) => e.at >= midway)
   t.same(
@@ -139,7 +139,7 @@ t.test('trim removes the events older than the retention, but always keeps the n
   t.equal(svc.domain.events.head(), head)
   t.equal(svc.domain.events.oldest(), head)
 
-  const again = await reopen(t, svc)
+  const { domain: again } = await reopen(t, svc)
   t.equal(again.events.head(), head, 'the kept newest event tells a reopened log where numbering stands')
   t.equal(again.events.oldest(), head)
 })
@@ -161,10 +161,11 @@ t.test('a data dir written before the event log opens as it is, with a log that 
   writeFileSync(join(dir, 'store', 'journal-1.jsonl'), JSON.stringify([['p', 'users', { ...userRow('alice'), id: 1 }]]) + '\n')
   const domain = await openDomain(dir)
   t.teardown(() => domain.close())
-  t.equal((await domain.users.get(1))?.username, 'alice')
+  await domain.start()
+  t.equal((await domain.users.accounts.get(1))?.username, 'alice')
   t.equal(domain.events.oldest(), 1)
-  const web = await domain.apps.webClient()
-  const bob = await domain.users.create({ username: 'bob', password: 'correct horse' })
+  const web = await domain.auth.apps.webClient()
+  const bob = await domain.users.accounts.create({ username: 'bob', password: 'correct horse' })
   t.same(
     (await everything(domain)).map((e) => [e.seq, e.name, e.payload]),
     [

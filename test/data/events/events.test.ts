@@ -2,7 +2,7 @@ import t from 'tap'
 import type { DomainEvent } from '../../../data/index.js'
 import { makeInstance, type Instance, type Person } from '../../fixtures/instance.js'
 
-const as = (svc: Instance, p: Person) => svc.domain.tokens.authenticate(p.token)
+const as = (svc: Instance, p: Person) => svc.domain.auth.tokens.authenticate(p.token)
 
 t.test('events are numbered in the order they happen and stamped with the time in milliseconds', async (t) => {
   const svc = await makeInstance(t)
@@ -11,8 +11,8 @@ t.test('events are numbered in the order they happen and stamped with the time i
   svc.domain.events.onAny((e) => events.push(e))
   const before = Date.now()
   const asAlice = await as(svc, alice)
-  await svc.domain.relations.follow(asAlice, '@bob')
-  await svc.domain.relations.mute(asAlice, '@bob')
+  await svc.domain.relations.core.follow(asAlice, '@bob')
+  await svc.domain.relations.core.mute(asAlice, '@bob')
   t.same(
     events.map((e) => e.name),
     ['follow.added', 'mute.added'],

@@ -15,15 +15,16 @@ const uploadOf = (domain: Domain, data: string | Buffer, mime_type = 'text/plain
 }
 const byteFiles = (domain: Domain): string[] => readdirSync(join(domain.dataDir, 'files')).filter((n) => !n.startsWith('.'))
 
-const viewerOf = async (domain: Domain, token: string): Promise<Viewer> => domain.tokens.authenticate(token)
+const viewerOf = async (domain: Domain, token: string): Promise<Viewer> => domain.auth.tokens.authenticate(token)
 
 t.test('files and their bytes outlive a restart; orphaned bytes and unfinished uploads are swept, other files kept', async (t) => {
   const dir = mkdtempSync(join(tmpdir(), 'svc-files-'))
   t.teardown(() => rmSync(dir, { recursive: true, force: true }))
   const first = await openDomain(dir)
-  const alice = await first.users.create({ username: 'alice' })
-  const { app } = await first.apps.create({ name: 'A', redirect_uris: ['http://a.example/cb'] })
-  const viewer = await viewerOf(first, (await first.tokens.issueUserToken(app, alice, ['files'])).access_token)
+  await first.start()
+  const alice = await first.users.accounts.create({ username: 'alice' })
+  const { app } = await first.auth.apps.create({ name: 'A', redirect_uris: ['http://a.example/cb'] })
+  const viewer = await viewerOf(first, (await first.auth.tokens.issueUserToken(app, alice, ['files'])).access_token)
   const { file } = await first.files.create(viewer, { type: 'com.example.doc' }, uploadOf(first, 'kept'))
   await first.close()
   // Bytes whose row never committed, an upload cut short, and a file svc never names.
@@ -33,9 +34,10 @@ t.test('files and their bytes outlive a restart; orphaned bytes and unfinished u
 
   const again = await openDomain(dir)
   t.teardown(() => again.close())
+  await again.start()
   t.same(byteFiles(again).sort(), ['README', file.content!.stored].sort())
   t.same(readdirSync(again.files.uploadsDir), [], 'no unfinished upload is left')
-  const reader = await viewerOf(again, (await again.tokens.issueUserToken(app, alice, ['files'])).access_token)
+  const reader = await viewerOf(again, (await again.auth.tokens.issueUserToken(app, alice, ['files'])).access_token)
   const content = await again.files.contentFor(reader, file.id, {})
   const opened = await again.files.openSigned(file.id, undefined, content!.signed)
   t.equal(opened.size, 4)
@@ -86,7 +88,7 @@ t.test('storage.used counts every live file with its derived files, and drops a 
     { key: 'extra', ...uploadOf(svc.domain, '123') },
   ])
   t.equal(await svc.domain.files.usedBy(alice.user.id), 8)
-  t.equal((await svc.domain.tokens.describe(viewer.token!))?.storage.used, 8)
+  t.equal((await svc.domain.auth.tokens.describe(viewer.token!))?.storage.used, 8)
   await svc.domain.files.remove(viewer, file.id, {})
   t.equal(await svc.domain.files.usedBy(alice.user.id), 0)
 })

@@ -5,16 +5,16 @@ import { makeInstance } from '../../fixtures/instance.js'
 const KB = 1024
 
 t.test('an upload is admitted only for a user token: anonymous calls and app tokens are refused', async (t) => {
-  const svc = await makeInstance(t)
+  const svc = await makeInstance(t, {}, { start: false })
   await t.rejects(svc.domain.files.admitUpload({}, { declared: 10 }), { code: 'unauthenticated' })
-  const app = await svc.domain.tokens.authenticate(svc.appToken)
+  const app = await svc.domain.auth.tokens.authenticate(svc.appToken)
   await t.rejects(svc.domain.files.admitUpload(app, { declared: 10 }), { code: 'forbidden' })
 })
 
 t.test('admission weighs what the body says against the storage left and the largest file', async (t) => {
-  const svc = await makeInstance(t, { limits: { following: 100, max_file_size: 100 * KB, storage: 150 * KB } })
+  const svc = await makeInstance(t, { limits: { following: 100, max_file_size: 100 * KB, storage: 150 * KB } }, { start: false })
   const alice = await svc.person('alice')
-  const viewer: Viewer = await svc.domain.tokens.authenticate(alice.token)
+  const viewer: Viewer = await svc.domain.auth.tokens.authenticate(alice.token)
   await t.rejects(svc.domain.files.admitUpload(viewer, { declared: 101 * KB, oneFile: true }), { code: 'quota', message: /at most 102400 bytes/ })
   await t.rejects(svc.domain.files.admitUpload(viewer, { declared: 151 * KB }), { code: 'quota', message: /not enough storage/ })
   const ticket = await svc.domain.files.admitUpload(viewer, { declared: 100 * KB })
@@ -29,9 +29,9 @@ t.test('admission weighs what the body says against the storage left and the lar
 })
 
 t.test(`at most ${UPLOADS_PER_USER} uploads of one user and ${UPLOADS_AT_ONCE} in all are under way at once`, async (t) => {
-  const svc = await makeInstance(t)
+  const svc = await makeInstance(t, {}, { start: false })
   const people = await svc.people(...Array.from({ length: Math.ceil(UPLOADS_AT_ONCE / UPLOADS_PER_USER) + 1 }, (_, i) => `user${i}`))
-  const viewers = await Promise.all(people.map((p) => svc.domain.tokens.authenticate(p.token)))
+  const viewers = await Promise.all(people.map((p) => svc.domain.auth.tokens.authenticate(p.token)))
   const held = []
   for (let i = 0; i < UPLOADS_PER_USER; i++) held.push(await svc.domain.files.admitUpload(viewers[0], {}))
   await t.rejects(svc.domain.files.admitUpload(viewers[0], {}), { code: 'rate_limited', message: /uploads at once/ })

@@ -18,7 +18,7 @@ const fromFriends: FilterInput = {
 
 const viewers = async (svc: Instance, ...names: string[]): Promise<Viewer[]> => {
   const made: Viewer[] = []
-  for (const name of names) made.push(await svc.domain.tokens.authenticate((await svc.person(name)).token))
+  for (const name of names) made.push(await svc.domain.auth.tokens.authenticate((await svc.person(name)).token))
   return made
 }
 

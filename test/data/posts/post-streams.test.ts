@@ -1,7 +1,7 @@
 import t from 'tap'
 import { makeInstance, type Instance, type Person } from '../../fixtures/instance.js'
 
-const as = (svc: Instance, p: Person) => svc.domain.tokens.authenticate(p.token)
+const as = (svc: Instance, p: Person) => svc.domain.auth.tokens.authenticate(p.token)
 
 t.test('a page stays full when many posts in a row are filtered out', async (t) => {
   const svc = await makeInstance(t)
@@ -9,19 +9,19 @@ t.test('a page stays full when many posts in a row are filtered out', async (t) 
   const bob = await svc.person('bob')
   const carol = await svc.person('carol')
   const asAlice = await as(svc, alice)
-  await svc.domain.posts.create(await as(svc, bob), { text: 'bob one' })
-  await svc.domain.posts.create(await as(svc, bob), { text: 'bob two' })
-  await svc.domain.posts.create(await as(svc, bob), { text: 'bob three' })
+  await svc.domain.posts.core.create(await as(svc, bob), { text: 'bob one' })
+  await svc.domain.posts.core.create(await as(svc, bob), { text: 'bob two' })
+  await svc.domain.posts.core.create(await as(svc, bob), { text: 'bob three' })
   const asCarol = await as(svc, carol)
-  for (let i = 0; i < 30; i++) await svc.domain.posts.create(asCarol, { text: `carol ${i}` })
-  await svc.domain.relations.mute(asAlice, '@carol')
-  const list = await svc.domain.postStreams.global(asAlice, { count: 2 })
+  for (let i = 0; i < 30; i++) await svc.domain.posts.core.create(asCarol, { text: `carol ${i}` })
+  await svc.domain.relations.core.mute(asAlice, '@carol')
+  const list = await svc.domain.posts.streams.global(asAlice, { count: 2 })
   t.same(
     list.page.items.map((i) => i.item.text),
     ['bob three', 'bob two'],
   )
   t.equal(list.page.more, true)
-  const rest = await svc.domain.postStreams.global(asAlice, { count: 2, before_id: list.page.items[1].pagination_id })
+  const rest = await svc.domain.posts.streams.global(asAlice, { count: 2, before_id: list.page.items[1].pagination_id })
   t.same(
     rest.page.items.map((i) => i.item.text),
     ['bob one'],
@@ -36,14 +36,14 @@ t.test('in my stream a repost of a post I already see is left out, and each orig
   const carol = await svc.person('carol')
   const dave = await svc.person('dave')
   const asAlice = await as(svc, alice)
-  await svc.domain.relations.follow(asAlice, '@bob')
-  await svc.domain.relations.follow(asAlice, '@carol')
-  const byBob = await svc.domain.posts.create(await as(svc, bob), { text: 'bob says' })
-  const byDave = await svc.domain.posts.create(await as(svc, dave), { text: 'dave says' })
-  await svc.domain.reposts.repost(await as(svc, carol), byBob.id)
-  await svc.domain.reposts.repost(await as(svc, carol), byDave.id)
-  await svc.domain.reposts.repost(await as(svc, bob), byDave.id)
-  const list = await svc.domain.postStreams.personal(asAlice, { count: 20 })
+  await svc.domain.relations.core.follow(asAlice, '@bob')
+  await svc.domain.relations.core.follow(asAlice, '@carol')
+  const byBob = await svc.domain.posts.core.create(await as(svc, bob), { text: 'bob says' })
+  const byDave = await svc.domain.posts.core.create(await as(svc, dave), { text: 'dave says' })
+  await svc.domain.posts.reposts.repost(await as(svc, carol), byBob.id)
+  await svc.domain.posts.reposts.repost(await as(svc, carol), byDave.id)
+  await svc.domain.posts.reposts.repost(await as(svc, bob), byDave.id)
+  const list = await svc.domain.posts.streams.personal(asAlice, { count: 20 })
   t.same(
     list.page.items.map((i) => i.item.text),
     ['>> @dave: dave says', 'bob says'],
@@ -57,12 +57,12 @@ t.test("a repost of a blocked author's post is hidden too, even looked up by id"
   const bob = await svc.person('bob')
   const carol = await svc.person('carol')
   const asAlice = await as(svc, alice)
-  await svc.domain.relations.follow(asAlice, '@bob')
-  const byCarol = await svc.domain.posts.create(await as(svc, carol), { text: 'carol says' })
-  const repost = await svc.domain.reposts.repost(await as(svc, bob), byCarol.id)
-  await svc.domain.relations.block(await as(svc, carol), '@alice')
-  t.same((await svc.domain.postStreams.personal(asAlice, { count: 20 })).page.items, [])
-  await t.rejects(svc.domain.posts.find(asAlice, repost.id), { code: 'not_found' })
+  await svc.domain.relations.core.follow(asAlice, '@bob')
+  const byCarol = await svc.domain.posts.core.create(await as(svc, carol), { text: 'carol says' })
+  const repost = await svc.domain.posts.reposts.repost(await as(svc, bob), byCarol.id)
+  await svc.domain.relations.core.block(await as(svc, carol), '@alice')
+  t.same((await svc.domain.posts.streams.personal(asAlice, { count: 20 })).page.items, [])
+  await t.rejects(svc.domain.posts.core.find(asAlice, repost.id), { code: 'not_found' })
 })
 
 t.test('machine-only posts with mentions count as directed', async (t) => {
@@ -71,14 +71,14 @@ t.test('machine-only posts with mentions count as directed', async (t) => {
   const bob = await svc.person('bob')
   await svc.person('carol')
   const asAlice = await as(svc, alice)
-  await svc.domain.relations.follow(asAlice, '@bob')
-  await svc.domain.posts.create(await as(svc, bob), {
+  await svc.domain.relations.core.follow(asAlice, '@bob')
+  await svc.domain.posts.core.create(await as(svc, bob), {
     machine_only: true,
     annotations: [{ type: 'com.example.ping', value: {} }],
     entities: { mentions: [{ name: 'carol' }] },
   })
-  const hidden = await svc.domain.postStreams.personal(asAlice, { count: 20, include_machine: true })
+  const hidden = await svc.domain.posts.streams.personal(asAlice, { count: 20, include_machine: true })
   t.same(hidden.page.items, [])
-  const shown = await svc.domain.postStreams.personal(asAlice, { count: 20, include_machine: true, include_directed_posts: true })
+  const shown = await svc.domain.posts.streams.personal(asAlice, { count: 20, include_machine: true, include_directed_posts: true })
   t.equal(shown.page.items.length, 1)
 })

@@ -3,7 +3,7 @@ import type { DomainEvent } from '../../../data/index.js'
 import { onFirst } from '../../fixtures/events.js'
 import { makeInstance, type Instance, type Person } from '../../fixtures/instance.js'
 
-const as = (svc: Instance, p: Person) => svc.domain.tokens.authenticate(p.token)
+const as = (svc: Instance, p: Person) => svc.domain.auth.tokens.authenticate(p.token)
 
 t.test('alice posts, bob replies, carol replies to the reply: one thread', async (t) => {
   const svc = await makeInstance(t)
@@ -12,15 +12,15 @@ t.test('alice posts, bob replies, carol replies to the reply: one thread', async
   const carol = await svc.person('carol')
   const names: string[] = []
   svc.domain.events.on('post.created', (e: DomainEvent<'post.created'>) => names.push(e.payload.post.text))
-  const root = await svc.domain.posts.create(await as(svc, alice), { text: 'hello @bob' })
+  const root = await svc.domain.posts.core.create(await as(svc, alice), { text: 'hello @bob' })
   t.equal(root.thread_id, root.id, 'a new post roots its own thread')
   t.equal(root.entities.mentions[0].id, String(bob.user.id))
   t.equal(root.app_id, svc.app.id)
-  const reply = await svc.domain.posts.create(await as(svc, bob), { text: 'hi', reply_to: root.id })
-  const deeper = await svc.domain.posts.create(await as(svc, carol), { text: 'me too', reply_to: String(reply.id) })
+  const reply = await svc.domain.posts.core.create(await as(svc, bob), { text: 'hi', reply_to: root.id })
+  const deeper = await svc.domain.posts.core.create(await as(svc, carol), { text: 'me too', reply_to: String(reply.id) })
   t.same([reply.reply_to, reply.thread_id, deeper.reply_to, deeper.thread_id], [root.id, root.id, reply.id, root.id])
   t.same(names, ['hello @bob', 'hi', 'me too'])
-  const [view] = await svc.domain.postViews.views([root], await as(svc, carol))
+  const [view] = await svc.domain.posts.views.views([root], await as(svc, carol))
   t.equal(view.num_replies, 1, 'only direct replies count')
 })
 
@@ -29,15 +29,15 @@ t.test('text is required, at most 256 characters, and a reply needs a live origi
   const alice = await svc.person('alice')
   const bob = await svc.person('bob')
   const asAlice = await as(svc, alice)
-  await t.rejects(svc.domain.posts.create(asAlice, { text: '' }), { code: 'invalid' })
-  await t.rejects(svc.domain.posts.create(asAlice, { text: 'x'.repeat(257) }), { code: 'invalid' })
-  t.ok(await svc.domain.posts.create(asAlice, { text: '😊'.repeat(256) }), '256 code points fit')
-  await t.rejects(svc.domain.posts.create(asAlice, { text: 'hi', reply_to: 999 }), { code: 'invalid' })
-  const post = await svc.domain.posts.create(asAlice, { text: 'original' })
-  const repost = await svc.domain.reposts.repost(await as(svc, bob), post.id)
-  await t.rejects(svc.domain.posts.create(asAlice, { text: 'hi', reply_to: repost.id }), { code: 'invalid', message: /repost/ })
-  await svc.domain.posts.delete(asAlice, post.id)
-  await t.rejects(svc.domain.posts.create(asAlice, { text: 'hi', reply_to: post.id }), { code: 'invalid', message: /deleted/ })
+  await t.rejects(svc.domain.posts.core.create(asAlice, { text: '' }), { code: 'invalid' })
+  await t.rejects(svc.domain.posts.core.create(asAlice, { text: 'x'.repeat(257) }), { code: 'invalid' })
+  t.ok(await svc.domain.posts.core.create(asAlice, { text: '😊'.repeat(256) }), '256 code points fit')
+  await t.rejects(svc.domain.posts.core.create(asAlice, { text: 'hi', reply_to: 999 }), { code: 'invalid' })
+  const post = await svc.domain.posts.core.create(asAlice, { text: 'original' })
+  const repost = await svc.domain.posts.reposts.repost(await as(svc, bob), post.id)
+  await t.rejects(svc.domain.posts.core.create(asAlice, { text: 'hi', reply_to: repost.id }), { code: 'invalid', message: /repost/ })
+  await svc.domain.posts.core.delete(asAlice, post.id)
+  await t.rejects(svc.domain.posts.core.create(asAlice, { text: 'hi', reply_to: post.id }), { code: 'invalid', message: /deleted/ })
 })
 
 t.test('machine-only posts carry annotations and no text', async (t) => {
@@ -45,11 +45,11 @@ t.test('machine-only posts carry annotations and no text', async (t) => {
   const alice = await svc.person('alice')
   const asAlice = await as(svc, alice)
   const note = { type: 'com.example.note', value: { n: 1 } }
-  const post = await svc.domain.posts.create(asAlice, { machine_only: true, annotations: [note] })
+  const post = await svc.domain.posts.core.create(asAlice, { machine_only: true, annotations: [note] })
   t.equal(post.machine_only, true)
   t.equal(post.text, '')
-  await t.rejects(svc.domain.posts.create(asAlice, { machine_only: true }), { code: 'invalid' })
-  await t.rejects(svc.domain.posts.create(asAlice, { machine_only: true, text: 'hi', annotations: [note] }), { code: 'invalid' })
+  await t.rejects(svc.domain.posts.core.create(asAlice, { machine_only: true }), { code: 'invalid' })
+  await t.rejects(svc.domain.posts.core.create(asAlice, { machine_only: true, text: 'hi', annotations: [note] }), { code: 'invalid' })
 })
 
 t.test('a machine-only post addresses users named by id or by name in entities.mentions', async (t) => {
@@ -59,20 +59,22 @@ t.test('a machine-only post addresses users named by id or by name in entities.m
   const carol = await svc.person('carol')
   const asAlice = await as(svc, alice)
   const note = { type: 'com.example.note', value: { n: 1 } }
-  const post = await svc.domain.posts.create(asAlice, {
+  const post = await svc.domain.posts.core.create(asAlice, {
     machine_only: true,
     annotations: [note],
     entities: { mentions: [{ id: String(bob.user.id) }, { name: 'carol' }] },
   })
   t.same(post.entities.mentions.map((m) => m.id).sort(), [String(bob.user.id), String(carol.user.id)].sort())
-  await t.rejects(svc.domain.posts.create(asAlice, { machine_only: true, annotations: [note], entities: { mentions: [{ id: '999' }] } }), { code: 'invalid' })
+  await t.rejects(svc.domain.posts.core.create(asAlice, { machine_only: true, annotations: [note], entities: { mentions: [{ id: '999' }] } }), {
+    code: 'invalid',
+  })
 })
 
 t.test('annotations: reversed-domain types, 8192 bytes, and only known svc.core types', async (t) => {
   const svc = await makeInstance(t)
   const alice = await svc.person('alice')
   const asAlice = await as(svc, alice)
-  const post = (annotations: unknown) => svc.domain.posts.create(asAlice, { text: 'hi', annotations })
+  const post = (annotations: unknown) => svc.domain.posts.core.create(asAlice, { text: 'hi', annotations })
   const geo = { type: 'svc.core.geolocation', value: { latitude: 52.5, longitude: 13.4 } }
   t.same((await post([geo, geo])).annotations, [geo, geo], 'a type may repeat on a post')
   await t.rejects(post([{ type: 'nodots', value: {} }]), { code: 'invalid' })
@@ -88,8 +90,8 @@ t.test('robo the bot links mentions of its followers only', async (t) => {
   const alice = await svc.person('alice')
   await svc.person('bob')
   const robo = await svc.person('robo', { type: 'bot' })
-  await svc.domain.relations.follow(await as(svc, alice), '@robo')
-  const post = await svc.domain.posts.create(await as(svc, robo), { text: '@alice @bob beep' })
+  await svc.domain.relations.core.follow(await as(svc, alice), '@robo')
+  const post = await svc.domain.posts.core.create(await as(svc, robo), { text: '@alice @bob beep' })
   t.same(
     post.entities.mentions.map((m) => m.name),
     ['alice'],
@@ -101,19 +103,19 @@ t.test('only the creator deletes a post; its reposts go with it', async (t) => {
   const alice = await svc.person('alice')
   const bob = await svc.person('bob')
   const asAlice = await as(svc, alice)
-  const post = await svc.domain.posts.create(asAlice, { text: 'soon gone' })
-  const repost = await svc.domain.reposts.repost(await as(svc, bob), post.id)
-  await t.rejects(svc.domain.posts.delete(await as(svc, bob), post.id), { code: 'forbidden' })
-  await t.rejects(svc.domain.posts.delete(asAlice, 999), { code: 'not_found' })
+  const post = await svc.domain.posts.core.create(asAlice, { text: 'soon gone' })
+  const repost = await svc.domain.posts.reposts.repost(await as(svc, bob), post.id)
+  await t.rejects(svc.domain.posts.core.delete(await as(svc, bob), post.id), { code: 'forbidden' })
+  await t.rejects(svc.domain.posts.core.delete(asAlice, 999), { code: 'not_found' })
   const deleted: number[] = []
   svc.domain.events.on('post.deleted', (e: DomainEvent<'post.deleted'>) => deleted.push(e.payload.post.id))
-  const gone = await svc.domain.posts.delete(asAlice, post.id)
+  const gone = await svc.domain.posts.core.delete(asAlice, post.id)
   t.equal(gone.is_deleted, true)
   t.same(deleted, [post.id, repost.id])
-  t.equal((await svc.domain.posts.get(repost.id))?.is_deleted, true)
-  await svc.domain.posts.delete(asAlice, post.id)
+  t.equal((await svc.domain.posts.core.get(repost.id))?.is_deleted, true)
+  await svc.domain.posts.core.delete(asAlice, post.id)
   t.same(deleted, [post.id, repost.id], 'deleting twice emits nothing')
-  const [view] = await svc.domain.userViews.views([alice.user], asAlice)
+  const [view] = await svc.domain.users.views.views([alice.user], asAlice)
   t.equal(view.counts.posts, 0)
 })
 
@@ -121,16 +123,16 @@ t.test('a block hides posts both ways and stops replies', async (t) => {
   const svc = await makeInstance(t)
   const alice = await svc.person('alice')
   const bob = await svc.person('bob')
-  const post = await svc.domain.posts.create(await as(svc, alice), { text: 'mine' })
-  await svc.domain.relations.block(await as(svc, alice), '@bob')
+  const post = await svc.domain.posts.core.create(await as(svc, alice), { text: 'mine' })
+  await svc.domain.relations.core.block(await as(svc, alice), '@bob')
   const asBob = await as(svc, bob)
-  await t.rejects(svc.domain.posts.find(asBob, post.id), { code: 'not_found' })
-  t.same(await svc.domain.posts.findMany(asBob, [post.id]), [])
-  await t.rejects(svc.domain.posts.create(asBob, { text: 'hey', reply_to: post.id }), { code: 'forbidden' })
-  await t.rejects(svc.domain.stars.star(asBob, post.id), { code: 'not_found' })
-  await t.rejects(svc.domain.reposts.repost(asBob, post.id), { code: 'not_found' })
-  const bobs = await svc.domain.posts.create(asBob, { text: 'bob here' })
-  await t.rejects(svc.domain.posts.find(await as(svc, alice), bobs.id), { code: 'not_found' }, 'the blocker does not see the blocked either')
+  await t.rejects(svc.domain.posts.core.find(asBob, post.id), { code: 'not_found' })
+  t.same(await svc.domain.posts.core.findMany(asBob, [post.id]), [])
+  await t.rejects(svc.domain.posts.core.create(asBob, { text: 'hey', reply_to: post.id }), { code: 'forbidden' })
+  await t.rejects(svc.domain.posts.stars.star(asBob, post.id), { code: 'not_found' })
+  await t.rejects(svc.domain.posts.reposts.repost(asBob, post.id), { code: 'not_found' })
+  const bobs = await svc.domain.posts.core.create(asBob, { text: 'bob here' })
+  await t.rejects(svc.domain.posts.core.find(await as(svc, alice), bobs.id), { code: 'not_found' }, 'the blocker does not see the blocked either')
 })
 
 t.test('post events carry the post: created as stored, deleted with is_deleted, reposts included', async (t) => {
@@ -141,13 +143,13 @@ t.test('post events carry the post: created as stored, deleted with is_deleted, 
   svc.domain.events.on('post.deleted', (e) => posts.push(e))
   const read = svc.store.read
   const stored = onFirst(svc, 'post.created', async (e) => t.same(await read.posts.get(e.payload.post.id), e.payload.post, 'the event post is the stored row'))
-  const original = await svc.domain.posts.create(await as(svc, alice), { text: 'hello #world' })
+  const original = await svc.domain.posts.core.create(await as(svc, alice), { text: 'hello #world' })
   await Promise.all(stored)
   const asBob = await as(svc, bob)
-  const repost = await svc.domain.reposts.repost(asBob, original.id)
-  await svc.domain.reposts.repost(asBob, original.id)
-  await svc.domain.reposts.unrepost(asBob, original.id)
-  await svc.domain.reposts.unrepost(asBob, original.id)
+  const repost = await svc.domain.posts.reposts.repost(asBob, original.id)
+  await svc.domain.posts.reposts.repost(asBob, original.id)
+  await svc.domain.posts.reposts.unrepost(asBob, original.id)
+  await svc.domain.posts.reposts.unrepost(asBob, original.id)
   t.same(
     posts.map((e) => [e.name, e.payload.post.id, e.payload.post.repost_of, e.payload.post.is_deleted]),
     [

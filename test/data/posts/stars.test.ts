@@ -3,13 +3,13 @@ import { pair } from '../../../data/store/schema.js'
 import { eventLog, onFirst } from '../../fixtures/events.js'
 import { makeInstance, type Instance, type Person } from '../../fixtures/instance.js'
 
-const as = (svc: Instance, p: Person) => svc.domain.tokens.authenticate(p.token)
+const as = (svc: Instance, p: Person) => svc.domain.auth.tokens.authenticate(p.token)
 
 t.test('star events carry the post and the user who starred it, once per change', async (t) => {
   const svc = await makeInstance(t)
   const [alice, bob] = await svc.people('alice', 'bob')
-  const post = await svc.domain.posts.create(await as(svc, alice), { text: 'star me' })
-  const repost = await svc.domain.reposts.repost(await as(svc, bob), post.id)
+  const post = await svc.domain.posts.core.create(await as(svc, alice), { text: 'star me' })
+  const repost = await svc.domain.posts.reposts.repost(await as(svc, bob), post.id)
   const seen = eventLog(svc)
   const read = svc.store.read
   const checked = onFirst(svc, 'star.added', async (e) => {
@@ -17,11 +17,11 @@ t.test('star events carry the post and the user who starred it, once per change'
     t.ok(await read.stars.one('pair', pair(bob.user.id, post.id)), 'the star is committed')
   })
   const asBob = await as(svc, bob)
-  await svc.domain.stars.unstar(asBob, post.id)
-  await svc.domain.stars.star(asBob, post.id)
-  await svc.domain.stars.star(asBob, post.id)
-  await t.rejects(svc.domain.stars.star(await as(svc, alice), repost.id), { code: 'invalid' })
-  await svc.domain.stars.unstar(asBob, post.id)
+  await svc.domain.posts.stars.unstar(asBob, post.id)
+  await svc.domain.posts.stars.star(asBob, post.id)
+  await svc.domain.posts.stars.star(asBob, post.id)
+  await t.rejects(svc.domain.posts.stars.star(await as(svc, alice), repost.id), { code: 'invalid' })
+  await svc.domain.posts.stars.unstar(asBob, post.id)
   await Promise.all(checked)
   t.same(seen, [`star.added #${post.id} by bob`, `star.removed #${post.id} by bob`])
 })

@@ -4,7 +4,7 @@ import { pair } from '../../../data/store/schema.js'
 import { eventLog, onFirst } from '../../fixtures/events.js'
 import { makeInstance, type Instance, type Person } from '../../fixtures/instance.js'
 
-const viewerOf = async (svc: Instance, p: Person) => svc.domain.tokens.authenticate(p.token)
+const viewerOf = async (svc: Instance, p: Person) => svc.domain.auth.tokens.authenticate(p.token)
 
 const recorder = (svc: Instance) => {
   const names: string[] = []
@@ -18,15 +18,15 @@ t.test('alice follows bob once however often she asks, and the counts follow', a
   const bob = await svc.person('bob')
   const events = recorder(svc)
   const asAlice = await viewerOf(svc, alice)
-  const target = await svc.domain.relations.follow(asAlice, '@bob')
+  const target = await svc.domain.relations.core.follow(asAlice, '@bob')
   t.equal(target.id, bob.user.id)
-  await svc.domain.relations.follow(asAlice, String(bob.user.id))
+  await svc.domain.relations.core.follow(asAlice, String(bob.user.id))
   t.same(events, ['follow.added'], 'the second follow changes nothing')
-  const [view] = await svc.domain.userViews.views([bob.user], asAlice)
+  const [view] = await svc.domain.users.views.views([bob.user], asAlice)
   t.equal(view.counts.followers, 1)
   t.equal(view.relation?.you_follow, true)
-  await svc.domain.relations.unfollow(asAlice, '@bob')
-  await svc.domain.relations.unfollow(asAlice, '@bob')
+  await svc.domain.relations.core.unfollow(asAlice, '@bob')
+  await svc.domain.relations.core.unfollow(asAlice, '@bob')
   t.same(events, ['follow.added', 'follow.removed'])
 })
 
@@ -35,7 +35,7 @@ t.test('nobody can follow, mute or block themselves', async (t) => {
   const alice = await svc.person('alice')
   const asAlice = await viewerOf(svc, alice)
   for (const verb of ['follow', 'mute', 'block'] as const) {
-    await t.rejects(svc.domain.relations[verb](asAlice, 'me'), { code: 'invalid' })
+    await t.rejects(svc.domain.relations.core[verb](asAlice, 'me'), { code: 'invalid' })
   }
 })
 
@@ -44,9 +44,9 @@ t.test('robo the bot may follow only people who follow it', async (t) => {
   const alice = await svc.person('alice')
   const robo = await svc.person('robo', { type: 'bot' })
   const asRobo = await viewerOf(svc, robo)
-  await t.rejects(svc.domain.relations.follow(asRobo, '@alice'), { code: 'forbidden' })
-  await svc.domain.relations.follow(await viewerOf(svc, alice), '@robo')
-  t.equal((await svc.domain.relations.follow(asRobo, '@alice')).id, alice.user.id)
+  await t.rejects(svc.domain.relations.core.follow(asRobo, '@alice'), { code: 'forbidden' })
+  await svc.domain.relations.core.follow(await viewerOf(svc, alice), '@robo')
+  t.equal((await svc.domain.relations.core.follow(asRobo, '@alice')).id, alice.user.id)
 })
 
 t.test('a block removes both follows, hides each from the other and refuses new follows', async (t) => {
@@ -55,18 +55,18 @@ t.test('a block removes both follows, hides each from the other and refuses new 
   const bob = await svc.person('bob')
   const asAlice = await viewerOf(svc, alice)
   const asBob = await viewerOf(svc, bob)
-  await svc.domain.relations.follow(asAlice, '@bob')
-  await svc.domain.relations.follow(asBob, '@alice')
+  await svc.domain.relations.core.follow(asAlice, '@bob')
+  await svc.domain.relations.core.follow(asBob, '@alice')
   const events = recorder(svc)
-  await svc.domain.relations.block(asAlice, '@bob')
+  await svc.domain.relations.core.block(asAlice, '@bob')
   t.same(events, ['follow.removed', 'follow.removed', 'block.added'])
-  const [bobSeen] = await svc.domain.userViews.views([bob.user], asAlice)
+  const [bobSeen] = await svc.domain.users.views.views([bob.user], asAlice)
   t.match(bobSeen.relation, { you_blocked: true, you_follow: false, follows_you: false, you_can_follow: false })
   t.equal(bobSeen.counts.followers, 0)
-  await t.rejects(svc.domain.relations.follow(asBob, '@alice'), { code: 'forbidden' })
-  await svc.domain.relations.unblock(asAlice, '@bob')
+  await t.rejects(svc.domain.relations.core.follow(asBob, '@alice'), { code: 'forbidden' })
+  await svc.domain.relations.core.unblock(asAlice, '@bob')
   t.same(events, ['follow.removed', 'follow.removed', 'block.added', 'block.removed'])
-  t.equal((await svc.domain.relations.follow(asBob, '@alice')).id, alice.user.id, 'after the unblock bob may follow again')
+  t.equal((await svc.domain.relations.core.follow(asBob, '@alice')).id, alice.user.id, 'after the unblock bob may follow again')
 })
 
 t.test('follower lists page by follow row, most recent follow first', async (t) => {
@@ -74,10 +74,10 @@ t.test('follower lists page by follow row, most recent follow first', async (t) 
   const alice = await svc.person('alice')
   const bob = await svc.person('bob')
   const carol = await svc.person('carol')
-  await svc.domain.relations.follow(await viewerOf(svc, carol), '@alice')
-  await svc.domain.relations.follow(await viewerOf(svc, bob), '@alice')
+  await svc.domain.relations.core.follow(await viewerOf(svc, carol), '@alice')
+  await svc.domain.relations.core.follow(await viewerOf(svc, bob), '@alice')
   const asAlice = await viewerOf(svc, alice)
-  const page = await svc.domain.relationLists.follows(asAlice, 'me', 'followers', { count: 1 })
+  const page = await svc.domain.relations.lists.follows(asAlice, 'me', 'followers', { count: 1 })
   t.same(
     page.items.map((i) => i.item.username),
     ['bob'],
@@ -85,12 +85,12 @@ t.test('follower lists page by follow row, most recent follow first', async (t) 
   t.equal(page.more, true)
   const follow = await svc.store.read.follows.one('pair', `${bob.user.id}:${alice.user.id}`)
   t.equal(page.items[0].pagination_id, follow?.id, 'the pagination id is the follow row id')
-  const next = await svc.domain.relationLists.follows(asAlice, 'me', 'followers', { count: 1, before_id: String(page.items[0].pagination_id) })
+  const next = await svc.domain.relations.lists.follows(asAlice, 'me', 'followers', { count: 1, before_id: String(page.items[0].pagination_id) })
   t.same(
     next.items.map((i) => i.item.username),
     ['carol'],
   )
-  t.same(await svc.domain.relationLists.followIds(asAlice, '@carol', 'following'), [String(alice.user.id)])
+  t.same(await svc.domain.relations.lists.followIds(asAlice, '@carol', 'following'), [String(alice.user.id)])
 })
 
 t.test('mute lists are private to their owner and to apps the owner authorised', async (t) => {
@@ -100,25 +100,25 @@ t.test('mute lists are private to their owner and to apps the owner authorised',
   const carol = await svc.person('carol')
   const asAlice = await viewerOf(svc, alice)
   const events = recorder(svc)
-  await svc.domain.relations.mute(asAlice, '@carol')
-  await svc.domain.relations.mute(asAlice, '@carol')
+  await svc.domain.relations.core.mute(asAlice, '@carol')
+  await svc.domain.relations.core.mute(asAlice, '@carol')
   t.same(events, ['mute.added'], 'muting twice emits once')
   t.same(
-    (await svc.domain.relationLists.hidden(asAlice, 'me', 'mutes')).map((u) => u.username),
+    (await svc.domain.relations.lists.hidden(asAlice, 'me', 'mutes')).map((u) => u.username),
     ['carol'],
   )
-  await t.rejects(svc.domain.relationLists.hidden(await viewerOf(svc, bob), '@alice', 'mutes'), { code: 'forbidden' })
-  const asApp = await svc.domain.tokens.authenticate(svc.appToken)
+  await t.rejects(svc.domain.relations.lists.hidden(await viewerOf(svc, bob), '@alice', 'mutes'), { code: 'forbidden' })
+  const asApp = await svc.domain.auth.tokens.authenticate(svc.appToken)
   t.same(
-    (await svc.domain.relationLists.hidden(asApp, '@alice', 'mutes')).map((u) => u.username),
+    (await svc.domain.relations.lists.hidden(asApp, '@alice', 'mutes')).map((u) => u.username),
     ['carol'],
   )
-  const { app: other } = await svc.domain.apps.create({ name: 'Other', redirect_uris: ['http://other.example/cb'] })
-  const { access_token } = await svc.domain.tokens.issueAppToken(other)
-  const asOther = await svc.domain.tokens.authenticate(access_token)
-  await t.rejects(svc.domain.relationLists.hidden(asOther, '@alice', 'mutes'), { code: 'forbidden' })
-  t.same(await svc.domain.relationLists.hiddenIds(asOther, [alice.user.id], 'mutes'), {}, 'an app alice never authorised learns nothing')
-  t.same(await svc.domain.relationLists.hiddenIds(asApp, [alice.user.id, carol.user.id, 999], 'mutes'), {
+  const { app: other } = await svc.domain.auth.apps.create({ name: 'Other', redirect_uris: ['http://other.example/cb'] })
+  const { access_token } = await svc.domain.auth.tokens.issueAppToken(other)
+  const asOther = await svc.domain.auth.tokens.authenticate(access_token)
+  await t.rejects(svc.domain.relations.lists.hidden(asOther, '@alice', 'mutes'), { code: 'forbidden' })
+  t.same(await svc.domain.relations.lists.hiddenIds(asOther, [alice.user.id], 'mutes'), {}, 'an app alice never authorised learns nothing')
+  t.same(await svc.domain.relations.lists.hiddenIds(asApp, [alice.user.id, carol.user.id, 999], 'mutes'), {
     [alice.user.id]: [String(carol.user.id)],
     [carol.user.id]: [],
   })
@@ -133,9 +133,9 @@ t.test('follow events name the follower as user and the followed as target, comm
     t.same([e.payload.user.id, e.payload.target.id], [alice.user.id, bob.user.id])
     t.ok(await read.follows.one('pair', pair(alice.user.id, bob.user.id)), 'the follow is in the store when the event fires')
   })
-  await svc.domain.relations.follow(await viewerOf(svc, alice), '@bob')
+  await svc.domain.relations.core.follow(await viewerOf(svc, alice), '@bob')
   const removed = onFirst(svc, 'follow.removed', async () => t.equal(await read.follows.one('pair', pair(alice.user.id, bob.user.id)), null))
-  await svc.domain.relations.unfollow(await viewerOf(svc, alice), '@bob')
+  await svc.domain.relations.core.unfollow(await viewerOf(svc, alice), '@bob')
   await Promise.all([...added, ...removed])
   t.same(seen, ['follow.added alice->bob', 'follow.removed alice->bob'])
 })
@@ -145,26 +145,26 @@ t.test('mute and block events name who acted as user and whom as target', async 
   const [alice] = await svc.people('alice', 'bob')
   const asAlice = await viewerOf(svc, alice)
   const seen = eventLog(svc)
-  await svc.domain.relations.mute(asAlice, '@bob')
-  await svc.domain.relations.unmute(asAlice, '@bob')
-  await svc.domain.relations.unmute(asAlice, '@bob')
-  await svc.domain.relations.block(asAlice, '@bob')
-  await svc.domain.relations.block(asAlice, '@bob')
-  await svc.domain.relations.unblock(asAlice, '@bob')
-  await svc.domain.relations.unblock(asAlice, '@bob')
+  await svc.domain.relations.core.mute(asAlice, '@bob')
+  await svc.domain.relations.core.unmute(asAlice, '@bob')
+  await svc.domain.relations.core.unmute(asAlice, '@bob')
+  await svc.domain.relations.core.block(asAlice, '@bob')
+  await svc.domain.relations.core.block(asAlice, '@bob')
+  await svc.domain.relations.core.unblock(asAlice, '@bob')
+  await svc.domain.relations.core.unblock(asAlice, '@bob')
   t.same(seen, ['mute.added alice->bob', 'mute.removed alice->bob', 'block.added alice->bob', 'block.removed alice->bob'])
 })
 
 t.test('a block first announces each follow it removed, in its own direction, then the block', async (t) => {
   const svc = await makeInstance(t)
   const [alice, bob] = await svc.people('alice', 'bob')
-  await svc.domain.relations.follow(await viewerOf(svc, bob), '@alice')
+  await svc.domain.relations.core.follow(await viewerOf(svc, bob), '@alice')
   const seen = eventLog(svc)
   const read = svc.store.read
   const checked = onFirst(svc, 'follow.removed', async () =>
     t.ok(await read.blocks.one('pair', pair(alice.user.id, bob.user.id)), 'the block is committed with it'),
   )
-  await svc.domain.relations.block(await viewerOf(svc, alice), '@bob')
+  await svc.domain.relations.core.block(await viewerOf(svc, alice), '@bob')
   await Promise.all(checked)
   t.same(seen, ['follow.removed bob->alice', 'block.added alice->bob'], 'only bob followed alice')
 })
@@ -173,11 +173,11 @@ t.test('refused relation changes announce nothing', async (t) => {
   const svc = await makeInstance(t)
   const [alice, bob] = await svc.people('alice', 'bob')
   const robo = await svc.person('robo', { type: 'bot' })
-  await svc.domain.relations.block(await viewerOf(svc, bob), '@alice')
+  await svc.domain.relations.core.block(await viewerOf(svc, bob), '@alice')
   const seen = eventLog(svc)
-  await t.rejects(svc.domain.relations.follow(await viewerOf(svc, alice), '@bob'), { code: 'forbidden' })
-  await t.rejects(svc.domain.relations.follow(await viewerOf(svc, robo), '@alice'), { code: 'forbidden' })
-  await t.rejects(svc.domain.relations.mute(await viewerOf(svc, alice), '@nobody'), { code: 'not_found' })
-  await t.rejects(svc.domain.relations.block(await viewerOf(svc, alice), 'me'), { code: 'invalid' })
+  await t.rejects(svc.domain.relations.core.follow(await viewerOf(svc, alice), '@bob'), { code: 'forbidden' })
+  await t.rejects(svc.domain.relations.core.follow(await viewerOf(svc, robo), '@alice'), { code: 'forbidden' })
+  await t.rejects(svc.domain.relations.core.mute(await viewerOf(svc, alice), '@nobody'), { code: 'not_found' })
+  await t.rejects(svc.domain.relations.core.block(await viewerOf(svc, alice), 'me'), { code: 'invalid' })
   t.same(seen, [])
 })

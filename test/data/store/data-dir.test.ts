@@ -2,11 +2,11 @@ import t from 'tap'
 import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmdirSync, statSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { CURRENT_FORMAT, initDataDir, migrateDataDir, openDomain } from '../../../data/index.js'
-import { storeOf } from '../../../data/domain-store.js'
-import { FileStore } from '../../../data/store/file-store.js'
+import { FileStore } from '../../../data/store/embedded/file-store.js'
 import { migrations } from '../../../data/store/migrations/index.js'
 import { main } from '../../../bin/main.js'
 import { userRow } from './rows.js'
+import { openWithStore } from '../../fixtures/open-store.js'
 import { flatImage } from '../../fixtures/images.js'
 
 const meta = (dir: string) => JSON.parse(readFileSync(join(dir, 'meta.json'), 'utf8')) as { format: number }
@@ -60,7 +60,7 @@ t.test('a format-0 data dir is refused until migrated, then opens with its data 
 
   const domain = await openDomain(dir)
   t.teardown(() => domain.close())
-  t.equal((await domain.users.byUsername('alice'))?.name, 'Alice')
+  t.equal((await domain.users.accounts.byUsername('alice'))?.name, 'Alice')
   t.equal(domain.config.name, 'alice.example', "the operator's config survived")
 })
 
@@ -75,7 +75,7 @@ t.test('store files copied to the top of a format-0 dir are moved into store/ by
   t.notOk(existsSync(join(dir, 'journal-1.jsonl')))
   const domain = await openDomain(dir)
   t.teardown(() => domain.close())
-  t.equal((await domain.users.get(1))?.username, 'alice')
+  t.equal((await domain.users.accounts.get(1))?.username, 'alice')
 })
 
 t.test('a migration that would overwrite a store file stops, and the dir keeps its old format', async (t) => {
@@ -171,12 +171,12 @@ t.test("alice's data dir is her own: the dir 0700 and every file 0600, from init
   t.same(readdirSync(dir).sort(), ['config.json', 'images', 'meta.json', 'store'])
   t.same(tooOpen(dir), [], 'after init')
 
-  const domain = await openDomain(dir)
-  const alice = await domain.users.create({ username: 'alice' })
+  const { domain, store } = await openWithStore(dir)
+  const alice = await domain.users.accounts.create({ username: 'alice' })
   t.ok(existsSync(join(dir, 'svc.lock')))
-  await domain.userImages.upload(alice, 'avatar', await flatImage(64, 64))
-  await storeOf(domain).compact()
-  await domain.users.create({ username: 'bob' })
+  await domain.users.images.upload(alice, 'avatar', await flatImage(64, 64))
+  await store.compact()
+  await domain.users.accounts.create({ username: 'bob' })
   t.ok(existsSync(join(dir, 'store', 'snapshot-2.jsonl')) && existsSync(join(dir, 'store', 'journal-2.jsonl')), 'a snapshot and a new journal were written')
   t.same(tooOpen(dir), [], 'while open, after an upload, a snapshot and a journal switch')
   await domain.close()

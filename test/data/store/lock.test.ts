@@ -8,11 +8,11 @@ import { spawn } from 'node:child_process'
 import { readFileSync } from 'node:fs'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { join } from 'node:path'
-import { FileStore } from '../../../data/store/file-store.js'
+import { FileStore } from '../../../data/store/embedded/file-store.js'
 import { lockHolder } from '../../../data/store/lock.js'
 import '../../fixtures/child-env.js'
 
-const fileStore = new URL('../../../data/store/file-store.js', import.meta.url).href
+const fileStore = new URL('../../../data/store/embedded/file-store.js', import.meta.url).href
 
 const stateOf = (pid: number): string | null => {
   try {

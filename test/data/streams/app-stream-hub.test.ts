@@ -2,9 +2,9 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import t from 'tap'
-import { openDomain, type AppStreamItem, type AppStreamMessage, type AppStreamSink, type Domain, type UserRow, type Viewer } from '../../../data/index.js'
-import { storeOf } from '../../../data/domain-store.js'
+import type { AppStreamItem, AppStreamMessage, AppStreamSink, Domain, Store, UserRow, Viewer } from '../../../data/index.js'
 import { makeInstance } from '../../fixtures/instance.js'
+import { openWithStore } from '../../fixtures/open-store.js'
 
 /** A consumer that keeps what it is sent; its writes wait while `hold` is set. */
 class Recorder implements AppStreamSink {
@@ -45,26 +45,26 @@ class Recorder implements AppStreamSink {
 }
 
 /** `n` profile updates in one transaction: cheap events every app stream of type `user` carries. */
-const updates = (domain: Domain, user: UserRow, n: number) =>
-  storeOf(domain).transact((tx) => {
+const updates = (store: Store, user: UserRow, n: number) =>
+  store.transact((tx) => {
     for (let i = 0; i < n; i++) tx.emit('user.updated', { user })
   })
 
 async function appViewer(domain: Domain): Promise<Viewer> {
-  const { app } = await domain.apps.create({ name: 'Pusher', redirect_uris: ['http://push.example/cb'] })
-  const { token } = await domain.tokens.issueAppToken(app)
+  const { app } = await domain.auth.apps.create({ name: 'Pusher', redirect_uris: ['http://push.example/cb'] })
+  const { token } = await domain.auth.tokens.issueAppToken(app)
   return { token, app }
 }
 
 t.test('a queue that overflows while nobody reads drops its oldest events and says so', async (t) => {
   const svc = await makeInstance(t, { events: { retention_seconds: 900, max_events: 1000 } })
   const alice = await svc.person('alice')
-  const viewer = await svc.domain.tokens.authenticate(svc.appToken)
-  const { stream } = await svc.domain.appStreams.create(viewer, { object_types: ['user'], type: 'long_poll' })
-  t.equal(svc.domain.appStreamHub.queueLimit, 1000, 'the queue is bounded by the log')
-  await updates(svc.domain, alice.user, 1100)
+  const viewer = await svc.domain.auth.tokens.authenticate(svc.appToken)
+  const { stream } = await svc.domain.streams.apps.create(viewer, { object_types: ['user'], type: 'long_poll' })
+  t.equal(svc.domain.streams.appHub.queueLimit, 1000, 'the queue is bounded by the log')
+  await updates(svc.store, alice.user, 1100)
   const sink = new Recorder()
-  svc.domain.appStreamHub.connect(stream, {}, sink)
+  svc.domain.streams.appHub.connect(stream, {}, sink)
   await sink.until(() => sink.ended !== undefined || sink.controls.length > 0)
   // 1,100 updates and the stream's own creation event: 101 beyond the bound of 1,000.
   t.match(sink.controls[0], { control: { type: 'overflow', dropped: 101, message: /oldest 101 events were dropped/ } })
@@ -73,15 +73,15 @@ t.test('a queue that overflows while nobody reads drops its oldest events and sa
 t.test('a consumer falling behind is warned as its queue fills, then disconnected past the bound', async (t) => {
   const svc = await makeInstance(t, { events: { retention_seconds: 900, max_events: 1000 } })
   const alice = await svc.person('alice')
-  const viewer = await svc.domain.tokens.authenticate(svc.appToken)
-  const { stream } = await svc.domain.appStreams.create(viewer, { object_types: ['user'], type: 'long_poll' })
+  const viewer = await svc.domain.auth.tokens.authenticate(svc.appToken)
+  const { stream } = await svc.domain.streams.apps.create(viewer, { object_types: ['user'], type: 'long_poll' })
   const sink = new Recorder()
   let release = () => {}
   sink.hold = new Promise((r) => (release = r))
-  svc.domain.appStreamHub.connect(stream, {}, sink)
-  await updates(svc.domain, alice.user, 1)
+  svc.domain.streams.appHub.connect(stream, {}, sink)
+  await updates(svc.store, alice.user, 1)
   await new Promise((r) => setTimeout(r, 50))
-  await updates(svc.domain, alice.user, 600)
+  await updates(svc.store, alice.user, 600)
   release()
   sink.hold = null
   await sink.until(() => sink.events.length === 601)
@@ -89,9 +89,9 @@ t.test('a consumer falling behind is warned as its queue fills, then disconnecte
 
   let releaseAgain = () => {}
   sink.hold = new Promise((r) => (releaseAgain = r))
-  await updates(svc.domain, alice.user, 1)
+  await updates(svc.store, alice.user, 1)
   await new Promise((r) => setTimeout(r, 50))
-  await updates(svc.domain, alice.user, 1100)
+  await updates(svc.store, alice.user, 1100)
   releaseAgain()
   sink.hold = null
   await sink.until(() => sink.ended !== undefined)
@@ -101,27 +101,27 @@ t.test('a consumer falling behind is warned as its queue fills, then disconnecte
 t.test('a queue outlives a restart: nothing queued is lost', async (t) => {
   const dir = mkdtempSync(join(tmpdir(), 'svc-app-stream-'))
   t.teardown(() => rmSync(dir, { recursive: true, force: true }))
-  let domain = await openDomain(dir)
+  const { domain, store } = await openWithStore(dir)
   const viewer = await appViewer(domain)
-  const user = await domain.users.create({ username: 'alice', password: 'correct horse', name: 'Alice' })
+  const user = await domain.users.accounts.create({ username: 'alice', password: 'correct horse', name: 'Alice' })
   // Profile updates reach an app only from users who authorized it.
-  await domain.tokens.issueUserToken(viewer.app!, user, ['basic'])
-  const { stream } = await domain.appStreams.create(viewer, { object_types: ['user'], type: 'long_poll' })
+  await domain.auth.tokens.issueUserToken(viewer.app!, user, ['basic'])
+  const { stream } = await domain.streams.apps.create(viewer, { object_types: ['user'], type: 'long_poll' })
   const first = new Recorder()
-  domain.appStreamHub.connect(stream, {}, first)
-  await updates(domain, user, 2)
+  domain.streams.appHub.connect(stream, {}, first)
+  await updates(store, user, 2)
   await first.until(() => first.events.length === 2)
-  await updates(domain, user, 3)
+  await updates(store, user, 3)
   await first.until(() => first.events.length === 5)
   await domain.close()
   t.match(first.ended, { control: { type: 'disconnect', message: /shutting down/ } })
 
-  domain = await openDomain(dir)
-  t.teardown(() => domain.close())
-  const [row] = await domain.appStreams.list(viewer)
-  await updates(domain, user, 4)
+  const again = await openWithStore(dir)
+  t.teardown(() => again.domain.close())
+  const [row] = await again.domain.streams.apps.list(viewer)
+  await updates(again.store, user, 4)
   const second = new Recorder()
-  domain.appStreamHub.connect(row.stream, {}, second)
+  again.domain.streams.appHub.connect(row.stream, {}, second)
   await second.until(() => second.events.length === 4)
   t.same(await second.controls, [], 'nothing dropped')
   t.equal(second.events.length, 4, 'exactly what was queued after the first consumer, nothing repeated')

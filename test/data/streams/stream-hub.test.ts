@@ -18,7 +18,7 @@ const collecting = (stall = false) => {
   return { sink, got, closed }
 }
 
-const viewerOf = async (svc: Instance, who: Person): Promise<Viewer> => svc.domain.tokens.authenticate(who.token)
+const viewerOf = async (svc: Instance, who: Person): Promise<Viewer> => svc.domain.auth.tokens.authenticate(who.token)
 
 const settle = async (until: () => boolean, ms = 5000) => {
   const deadline = Date.now() + ms
@@ -28,24 +28,24 @@ const settle = async (until: () => boolean, ms = 5000) => {
 t.test('alice resumes while bob keeps posting: every post after her disconnect arrives once, in order', async (t) => {
   const svc = await makeInstance(t)
   const [alice, bob] = await svc.people('alice', 'bob')
-  await svc.domain.relations.follow(await viewerOf(svc, alice), '@bob')
+  await svc.domain.relations.core.follow(await viewerOf(svc, alice), '@bob')
   const viewer = await viewerOf(svc, alice)
   const bobViewer = await viewerOf(svc, bob)
   const first = collecting()
-  const { connectionId } = await svc.domain.streamHub.connect(viewer, { options: {} }, first.sink)
+  const { connectionId } = await svc.domain.streams.hub.connect(viewer, { options: {} }, first.sink)
   t.same(await subscribeUnified(svc, viewer, connectionId), ['home'])
-  const before = await svc.domain.posts.create(bobViewer, { text: 'before' })
+  const before = await svc.domain.posts.core.create(bobViewer, { text: 'before' })
   await settle(() => first.got.length === 1)
-  await svc.domain.streamHub.disconnected(connectionId, first.sink)
+  await svc.domain.streams.hub.disconnected(connectionId, first.sink)
 
   const made: number[] = []
   let posting = true
   const poster = (async () => {
-    for (let i = 0; posting || i < 40; i++) made.push((await svc.domain.posts.create(bobViewer, { text: `post ${i}` })).id)
+    for (let i = 0; posting || i < 40; i++) made.push((await svc.domain.posts.core.create(bobViewer, { text: `post ${i}` })).id)
   })()
   await settle(() => made.length >= 20)
   const again = collecting()
-  const resumed = await svc.domain.streamHub.connect(viewer, { connection_id: connectionId, options: {} }, again.sink)
+  const resumed = await svc.domain.streams.hub.connect(viewer, { connection_id: connectionId, options: {} }, again.sink)
   t.equal(resumed.resumed, true)
   posting = false
   await poster
@@ -59,20 +59,20 @@ t.test('alice resumes while bob keeps posting: every post after her disconnect a
 t.test('a consumer that stops reading is disconnected once its backlog is full, and resumes where it stopped', async (t) => {
   const svc = await makeInstance(t)
   const [alice, bob] = await svc.people('alice', 'bob')
-  await svc.domain.relations.follow(await viewerOf(svc, alice), '@bob')
+  await svc.domain.relations.core.follow(await viewerOf(svc, alice), '@bob')
   const viewer = await viewerOf(svc, alice)
   const bobViewer = await viewerOf(svc, bob)
   const stuck = collecting(true)
-  const { connectionId } = await svc.domain.streamHub.connect(viewer, { options: {} }, stuck.sink)
+  const { connectionId } = await svc.domain.streams.hub.connect(viewer, { options: {} }, stuck.sink)
   await subscribeUnified(svc, viewer, connectionId)
   for (let i = 0; i < USER_STREAM_BACKLOG + 10; i += 100) {
-    await Promise.all(Array.from({ length: 100 }, (_, j) => svc.domain.posts.create(bobViewer, { text: `flood ${i + j}` })))
+    await Promise.all(Array.from({ length: 100 }, (_, j) => svc.domain.posts.core.create(bobViewer, { text: `flood ${i + j}` })))
   }
   await settle(() => stuck.closed.length > 0)
   t.match(stuck.closed, [/fell 1000 events behind/])
-  t.equal(svc.domain.streamHub.connected, 0, 'its backlog is gone with it')
+  t.equal(svc.domain.streams.hub.connected, 0, 'its backlog is gone with it')
   const again = collecting()
-  await svc.domain.streamHub.connect(viewer, { connection_id: connectionId, options: {} }, again.sink)
+  await svc.domain.streams.hub.connect(viewer, { connection_id: connectionId, options: {} }, again.sink)
   await settle(() => again.got.length >= USER_STREAM_BACKLOG + 100)
   await new Promise((r) => setTimeout(r, 100))
   const texts = again.got.map((d) => (d.shape === 'posts' ? d.page.items[0].item.text : ''))
@@ -84,10 +84,10 @@ t.test('after a crash the streams left open are closed at the saved position, so
   const svc = await makeInstance(t)
   const [alice] = await svc.people('alice')
   const viewer = await viewerOf(svc, alice)
-  const { stream } = await svc.domain.userStreams.open(viewer, { options: {} }, () => false)
+  const { stream } = await svc.domain.streams.user.open(viewer, { options: {} }, () => false)
   t.equal(stream.closed_at, null)
-  await svc.domain.userStreams.recover(stream.cursor + 7)
-  const after = await svc.domain.userStreams.find(stream.connection_id)
+  await svc.domain.streams.user.recover(stream.cursor + 7)
+  const after = await svc.domain.streams.user.find(stream.connection_id)
   t.ok(after?.closed_at, 'closed')
   t.equal(after?.cursor, stream.cursor + 7)
 })
@@ -96,29 +96,29 @@ t.test('a closed stream expires after five minutes', async (t) => {
   const svc = await makeInstance(t)
   const [alice] = await svc.people('alice')
   const viewer = await viewerOf(svc, alice)
-  const { stream } = await svc.domain.userStreams.open(viewer, { options: {} }, () => false)
-  await svc.domain.userStreams.close(stream.connection_id, stream.cursor)
-  t.equal(await svc.domain.userStreams.sweep(Date.now() + 60_000), 0, 'kept a minute later')
-  t.equal(await svc.domain.userStreams.sweep(Date.now() + 5 * 60_000 + 1000), 1, 'gone after five')
-  t.equal(await svc.domain.userStreams.find(stream.connection_id), null)
+  const { stream } = await svc.domain.streams.user.open(viewer, { options: {} }, () => false)
+  await svc.domain.streams.user.close(stream.connection_id, stream.cursor)
+  t.equal(await svc.domain.streams.user.sweep(Date.now() + 60_000), 0, 'kept a minute later')
+  t.equal(await svc.domain.streams.user.sweep(Date.now() + 5 * 60_000 + 1000), 1, 'gone after five')
+  t.equal(await svc.domain.streams.user.find(stream.connection_id), null)
 })
 
 t.test("the hub's snapshot shows a stalled consumer's backlog and how far behind the log it is", async (t) => {
   const svc = await makeInstance(t)
   const [alice, bob] = await svc.people('alice', 'bob')
   const viewer = await viewerOf(svc, alice)
-  await svc.domain.relations.follow(viewer, '@bob')
+  await svc.domain.relations.core.follow(viewer, '@bob')
   const stalled = collecting(true)
-  const { connectionId } = await svc.domain.streamHub.connect(viewer, { options: {} }, stalled.sink)
+  const { connectionId } = await svc.domain.streams.hub.connect(viewer, { options: {} }, stalled.sink)
   await subscribeUnified(svc, viewer, connectionId)
   const bobViewer = await viewerOf(svc, bob)
-  const before = svc.domain.streamHub.snapshot()
+  const before = svc.domain.streams.hub.snapshot()
   t.match(before.connections, [
     { connection_id: connectionId, user_id: alice.user.id, backlog: 0, cursor: before.head, subscriptions: [{ subscription_id: 'home' }] },
   ])
-  for (let i = 0; i < 5; i++) await svc.domain.posts.create(bobViewer, { text: `post ${i}` })
-  await settle(() => svc.domain.streamHub.snapshot().connections[0].backlog === 5)
-  const after = svc.domain.streamHub.snapshot()
+  for (let i = 0; i < 5; i++) await svc.domain.posts.core.create(bobViewer, { text: `post ${i}` })
+  await settle(() => svc.domain.streams.hub.snapshot().connections[0].backlog === 5)
+  const after = svc.domain.streams.hub.snapshot()
   t.equal(after.connections[0].backlog, 5, 'the first post hangs in the sink, all five wait in the backlog')
   t.equal(after.head - after.connections[0].cursor, 5, 'five events behind the log')
   t.equal(after.connections[0].live, true)

@@ -3,9 +3,9 @@ import { makeInstance } from '../../fixtures/instance.js'
 
 // The text pipeline as posts use it: processText before the id exists, fillTemplates after.
 t.test('a post fills {post_id} in its links unless the link opted out', async (t) => {
-  const svc = await makeInstance(t)
+  const svc = await makeInstance(t, {}, { start: false })
   const alice = await svc.person('alice')
-  const post = await svc.domain.posts.create(
+  const post = await svc.domain.posts.core.create(
     { user: alice.user },
     {
       text: 'Image and raw',
@@ -25,9 +25,9 @@ t.test('a post fills {post_id} in its links unless the link opted out', async (t
 })
 
 t.test('a post mentions bob only because bob exists', async (t) => {
-  const svc = await makeInstance(t)
+  const svc = await makeInstance(t, {}, { start: false })
   const alice = await svc.person('alice')
   const bob = await svc.person('bob')
-  const post = await svc.domain.posts.create({ user: alice.user }, { text: '@Bob and @nobody' })
+  const post = await svc.domain.posts.core.create({ user: alice.user }, { text: '@Bob and @nobody' })
   t.same(post.entities.mentions, [{ pos: 0, len: 4, name: 'bob', id: String(bob.user.id), is_leading: true }])
 })

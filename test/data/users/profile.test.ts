@@ -5,8 +5,8 @@ import { join } from 'node:path'
 import { openDomain, type DomainEvent, type ProfileInput, type UserRow } from '../../../data/index.js'
 import { makeInstance, type Instance, type Person } from '../../fixtures/instance.js'
 
-const as = (svc: Instance, p: Person) => svc.domain.tokens.authenticate(p.token)
-const edit = async (svc: Instance, p: Person, input: ProfileInput) => svc.domain.profiles.update(await as(svc, p), input)
+const as = (svc: Instance, p: Person) => svc.domain.auth.tokens.authenticate(p.token)
+const edit = async (svc: Instance, p: Person, input: ProfileInput) => svc.domain.users.profiles.update(await as(svc, p), input)
 const full = { name: 'Alice A.', locale: 'de_DE', timezone: 'Europe/Berlin', description: { text: 'hello' } }
 
 t.test('a replacement needs name, locale, timezone and description.text', async (t) => {
@@ -14,16 +14,16 @@ t.test('a replacement needs name, locale, timezone and description.text', async 
   const alice = await as(svc, await svc.person('alice'))
   const { timezone, ...noTimezone } = full
   t.equal(timezone, 'Europe/Berlin')
-  await t.rejects(svc.domain.profiles.replace(alice, noTimezone), { code: 'invalid', message: /timezone/ })
-  await t.rejects(svc.domain.profiles.replace(alice, { ...full, description: {} }), { code: 'invalid', message: /description\.text/ })
-  const user = await svc.domain.profiles.replace(alice, full)
+  await t.rejects(svc.domain.users.profiles.replace(alice, noTimezone), { code: 'invalid', message: /timezone/ })
+  await t.rejects(svc.domain.users.profiles.replace(alice, { ...full, description: {} }), { code: 'invalid', message: /description\.text/ })
+  const user = await svc.domain.users.profiles.replace(alice, full)
   t.same([user.name, user.locale, user.timezone, user.description.text], ['Alice A.', 'de_DE', 'Europe/Berlin', 'hello'])
 })
 
 t.test('an update changes only the keys it names', async (t) => {
   const svc = await makeInstance(t)
   const alice = await svc.person('alice')
-  await svc.domain.profiles.replace(await as(svc, alice), full)
+  await svc.domain.users.profiles.replace(await as(svc, alice), full)
   const user = await edit(svc, alice, { timezone: 'America/New_York' })
   t.same([user.name, user.locale, user.timezone, user.description.text], ['Alice A.', 'de_DE', 'America/New_York', 'hello'])
   t.equal(user.username, 'alice', 'the username is not a profile key')
@@ -101,7 +101,7 @@ t.test('bad annotations are refused and change nothing', async (t) => {
   await t.rejects(edit(svc, alice, { annotations: [{ type: 'svc.core.madeup', value: {} }] }), { code: 'invalid' })
   await t.rejects(edit(svc, alice, { annotations: [{ type: 'com.example.big', value: { s: 'x'.repeat(8200) } }] }), { code: 'invalid', message: /8192/ })
   await t.rejects(edit(svc, alice, { name: 'Changed', annotations: 'nope' }), { code: 'invalid' })
-  const stored = await svc.domain.users.get(alice.user.id)
+  const stored = await svc.domain.users.accounts.get(alice.user.id)
   t.same([stored?.name, stored?.annotations], ['Alice', [note]])
 })
 
@@ -113,7 +113,7 @@ t.test('an update emits user.updated with the new row', async (t) => {
   const updated = await edit(svc, alice, { name: 'Alice Liddell' })
   t.same(seen, [updated])
   t.equal(seen[0].name, 'Alice Liddell')
-  t.same(await svc.domain.users.get(alice.user.id), updated, 'the event carries the stored row')
+  t.same(await svc.domain.users.accounts.get(alice.user.id), updated, 'the event carries the stored row')
   await t.rejects(edit(svc, alice, { name: 'x'.repeat(51) }))
   t.equal(seen.length, 1, 'a refused update emits nothing')
 })
@@ -121,15 +121,18 @@ t.test('an update emits user.updated with the new row', async (t) => {
 t.test('a profile change survives reopening the data dir', async (t) => {
   const dir = mkdtempSync(join(tmpdir(), 'svc-profile-'))
   const first = await openDomain(dir)
-  const alice = await first.users.create({ username: 'alice', password: 'correct horse' })
-  await first.profiles.replace({ user: alice }, { ...full, description: { text: 'I like #tea' }, annotations: [{ type: 'com.example.note', value: { n: 1 } }] })
+  const alice = await first.users.accounts.create({ username: 'alice', password: 'correct horse' })
+  await first.users.profiles.replace(
+    { user: alice },
+    { ...full, description: { text: 'I like #tea' }, annotations: [{ type: 'com.example.note', value: { n: 1 } }] },
+  )
   await first.close()
   const again = await openDomain(dir)
   t.teardown(async () => {
     await again.close()
     rmSync(dir, { recursive: true, force: true })
   })
-  const stored = await again.users.get(alice.id)
+  const stored = await again.users.accounts.get(alice.id)
   t.same([stored?.name, stored?.locale, stored?.timezone, stored?.description.text], ['Alice A.', 'de_DE', 'Europe/Berlin', 'I like #tea'])
   t.same(stored?.description.entities.hashtags, [{ pos: 7, len: 4, name: 'tea' }])
   t.same(stored?.annotations, [{ type: 'com.example.note', value: { n: 1 } }])
@@ -137,5 +140,5 @@ t.test('a profile change survives reopening the data dir', async (t) => {
 
 t.test('only a user can edit a profile', async (t) => {
   const svc = await makeInstance(t)
-  await t.rejects(svc.domain.profiles.update({}, { name: 'x' }), { code: 'forbidden' })
+  await t.rejects(svc.domain.users.profiles.update({}, { name: 'x' }), { code: 'forbidden' })
 })

@@ -328,7 +328,7 @@ t.test('the sign-up page creates carol and leads her back into the flow', async 
   const created = await browser.post('/signup', { csrf: csrfOf(form.text), next, username: 'Carol', name: 'Carol C', password: 'long enough' })
   t.equal(created.status, 302)
   t.equal(created.headers.location, next)
-  const carol = await svc.domain.users.byUsername('carol')
+  const carol = await svc.domain.users.accounts.byUsername('carol')
   t.equal(carol?.name, 'Carol C')
   t.match(carol?.password_hash ?? '', /^scrypt\$/)
   const consent = await browser.get(next)
@@ -376,7 +376,7 @@ t.test('with open registration off there is no sign-up', async (t) => {
   t.equal(page.status, 403)
   const post = await browser.post('/signup', { csrf: csrfOf(signIn.text), username: 'erin', password: 'long enough' })
   t.equal(post.status, 403)
-  t.equal(await svc.domain.users.byUsername('erin'), null)
+  t.equal(await svc.domain.users.accounts.byUsername('erin'), null)
 })
 
 t.test('alice’s session cookie is sealed, and a tampered one reads as signed out', async (t) => {

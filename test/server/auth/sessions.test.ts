@@ -33,7 +33,7 @@ t.test('after an operator resets alice’s password, her signed-in browser is si
   const { browser, url, fields, consent } = await signedInAlice(svc)
   t.match(consent.text, /Signed in as @alice/)
 
-  await svc.domain.moderation.resetPassword(alice.user.id, 'battery staple')
+  await svc.domain.users.moderation.resetPassword(alice.user.id, 'battery staple')
   const approve = await browser.post('/oauth/authorize', { ...fields, csrf: csrfOf(consent.text), action: 'approve' })
   t.equal(approve.status, 200, 'no redirect with a code')
   t.match(approve.text, /Sign in to continue/)
@@ -58,8 +58,8 @@ t.test('after bob is suspended and restored, his old browser session stays signe
   // The cookie as it was before the suspension, replayed afterwards.
   const oldCookie = browser.cookie
 
-  await svc.domain.moderation.suspend(alice.user.id)
-  await svc.domain.moderation.unsuspend(alice.user.id)
+  await svc.domain.users.moderation.suspend(alice.user.id)
+  await svc.domain.users.moderation.unsuspend(alice.user.id)
   const replayed = await svc.server.inject({ method: 'GET', url, headers: { cookie: oldCookie } })
   t.match(replayed.payload, /Sign in to continue/, 'the cookie from before reads as signed out')
   const approve = await svc.server.inject({
@@ -81,7 +81,7 @@ t.test('a code alice got before her password was reset cannot be exchanged after
   const code = new URL(String(done.headers.location)).searchParams.get('code') ?? ''
   t.ok(code, 'a code came back')
 
-  await svc.domain.moderation.resetPassword(alice.user.id, 'battery staple')
+  await svc.domain.users.moderation.resetPassword(alice.user.id, 'battery staple')
   const exchange = await postForm(svc, '/oauth/access_token', {
     grant_type: 'authorization_code',
     client_id: robo.client_id,

@@ -136,7 +136,7 @@ t.test('client secret guesses are counted per address, at the token endpoint and
   t.match(refused.headers['retry-after'], /^[1-9]\d*$/)
   t.equal((await credentials(robo.client_secret, '203.0.113.31')).statusCode, 200, 'robo elsewhere is fine')
 
-  const { delegate_token } = await svc.domain.delegation.mint(await svc.domain.tokens.authenticate(alice.token), robo.client_id)
+  const { delegate_token } = await svc.domain.auth.delegation.mint(await svc.domain.auth.tokens.authenticate(alice.token), robo.client_id)
   const check = await svc.server.inject({
     method: 'GET',
     url: '/stream/0/token',

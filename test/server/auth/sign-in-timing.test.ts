@@ -13,7 +13,7 @@ t.test('a wrong password takes as long for an unknown username or a passwordless
   // A cost where one hash (tens of milliseconds) stands well above the rest of a request.
   const svc = await makeInstance(t, {}, { passwordCost: 2 ** 14 })
   await svc.people('alice', 'bob')
-  for (const username of ['robo', 'beep']) await svc.domain.users.create({ username, type: 'bot' })
+  for (const username of ['robo', 'beep']) await svc.domain.users.accounts.create({ username, type: 'bot' })
   const robo = await makeClient(svc)
   let n = 0
   const timed = async (username: string): Promise<number> => {

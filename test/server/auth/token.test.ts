@@ -53,7 +53,7 @@ t.test('the token may come in the query string', async (t) => {
 t.test('a token in the body counts for POST but never for DELETE or GET', async (t) => {
   const svc = await makeInstance(t)
   const bob = await svc.person('bob')
-  const robo = await svc.domain.apps.create({ name: 'Robo', redirect_uris: [] })
+  const robo = await svc.domain.auth.apps.create({ name: 'Robo', redirect_uris: [] })
   // The delegate grant reads the caller's user token: here it comes in the form body.
   const post = await svc.server.inject({
     method: 'POST',
@@ -181,8 +181,8 @@ t.test('token kinds: Any takes an app token, App refuses a user token, none of t
 t.test("limits: an app's token list pages 20 by default and caps count at 200", async (t) => {
   const svc = await makeInstance(t)
   for (let i = 0; i < 25; i++) {
-    const user = await svc.domain.users.create({ username: `reader${i}` })
-    await svc.domain.tokens.issueUserToken(svc.app, user, ['stream'])
+    const user = await svc.domain.users.accounts.create({ username: `reader${i}` })
+    await svc.domain.auth.tokens.issueUserToken(svc.app, user, ['stream'])
   }
   const first = await svc.call('GET', '/stream/0/apps/me/tokens', { token: svc.appToken })
   t.equal(first.body.data.length, 20)

@@ -244,7 +244,7 @@ t.test('a public_messages token sees public channels only', async (t) => {
   const alice = await svc.person('alice')
   const open = (await chat(svc, alice, { readers: { any_user: true } })).body.data.id
   const closed = (await chat(svc, alice)).body.data.id
-  const limited = await svc.domain.tokens.issueUserToken(svc.app, alice.user, ['public_messages'])
+  const limited = await svc.domain.auth.tokens.issueUserToken(svc.app, alice.user, ['public_messages'])
   const res = await svc.call('GET', `/channels?ids=${open},${closed}`, { token: limited.access_token })
   t.same(
     res.body.data.map((c: { id: string }) => c.id),
@@ -264,8 +264,8 @@ t.test('an app token sees public channels and private ones a reader authorised i
     [open, closed],
     'alice authorised the test app with messages',
   )
-  const { app } = await svc.domain.apps.create({ name: 'Other', redirect_uris: ['http://other.example/cb'] })
-  const other = await svc.domain.tokens.issueAppToken(app)
+  const { app } = await svc.domain.auth.apps.create({ name: 'Other', redirect_uris: ['http://other.example/cb'] })
+  const other = await svc.domain.auth.tokens.issueAppToken(app)
   const seen = await svc.call('GET', `/channels?ids=${open},${closed}`, { token: other.access_token })
   t.same(
     seen.body.data.map((c: { id: string }) => c.id),
@@ -421,7 +421,7 @@ t.test('deactivating asks for a user token but no messaging scope: the owner may
   const svc = await makeInstance(t)
   const alice = await svc.person('alice')
   const c = await openChannel(svc, alice)
-  const basic = await svc.domain.tokens.issueUserToken(svc.app, alice.user, ['basic'])
+  const basic = await svc.domain.auth.tokens.issueUserToken(svc.app, alice.user, ['basic'])
   const res = await svc.call('DELETE', `/channels/${c.id}`, { token: basic.access_token })
   t.equal(res.status, 200)
   t.equal(res.body.data.is_inactive, true)

@@ -32,8 +32,8 @@ async function postWith(svc: Instance, who: Person, file: { id: string; file_tok
 
 /** A user token of another app than the test client's. */
 async function otherAppToken(svc: Instance, who: Person): Promise<string> {
-  const { app } = await svc.domain.apps.create({ name: 'Other Client', redirect_uris: ['http://other.example/callback'] })
-  return (await svc.domain.tokens.issueUserToken(app, who.user, ['basic', 'stream'])).access_token
+  const { app } = await svc.domain.auth.apps.create({ name: 'Other Client', redirect_uris: ['http://other.example/callback'] })
+  return (await svc.domain.auth.tokens.issueUserToken(app, who.user, ['basic', 'stream'])).access_token
 }
 
 t.test('the read token in a post’s annotation reads the private file for anyone who can see the post', async (t) => {
@@ -126,7 +126,7 @@ t.test('a profile annotation hands out a token bound to the user, refused once t
   const token = res.body.data.annotations[0].value.file_token_read
   t.match(token, new RegExp(`^u${alice.user.id}\\.`))
   t.equal((await svc.call('GET', `/stream/0/files/${file.id}?file_token=${token}`, { token: bob.token })).status, 200)
-  await svc.domain.moderation.deleteUser(alice.user.id)
+  await svc.domain.users.moderation.deleteUser(alice.user.id)
   t.equal((await svc.call('GET', `/stream/0/files/${file.id}?file_token=${token}`, { token: bob.token })).status, 404)
 })
 

@@ -364,8 +364,8 @@ t.test('a write token works across apps of its user only, never for another user
     { name: 'content', data: 'secret', filename: 's.txt', type: 'text/plain' },
   ])
   const { id, file_token } = made.body.data
-  const { app: other } = await svc.domain.apps.create({ name: 'Other Client', redirect_uris: ['http://other.example/cb'] })
-  const { access_token } = await svc.domain.tokens.issueUserToken(other, alice.user, ['basic', 'write_post'])
+  const { app: other } = await svc.domain.auth.apps.create({ name: 'Other Client', redirect_uris: ['http://other.example/cb'] })
+  const { access_token } = await svc.domain.auth.tokens.issueUserToken(other, alice.user, ['basic', 'write_post'])
   const otherApp = await svc.call('GET', `/files/${id}?file_token=${file_token}`, { token: access_token })
   t.equal(otherApp.status, 200, 'portable across apps')
   const byBob = await svc.call('GET', `/files/${id}?file_token=${file_token}`, { token: bob.token })

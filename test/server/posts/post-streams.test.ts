@@ -148,7 +148,7 @@ t.test('stream pages walk back with before_id and the marker pages from last_rea
   t.match(first.body.meta, { more: true, min_id: ids[2], max_id: ids[3] })
   t.same(texts(await svc.call('GET', `/users/@alice/posts?count=2&before_id=${first.body.meta.min_id}`)), ['p2', 'p1'])
   t.same(texts(await svc.call('GET', `/users/@alice/posts?count=-1&since_id=${ids[0]}`)), ['p2'], 'a negative count walks forward')
-  await svc.domain.markers.set(await svc.domain.tokens.authenticate(alice.token), [{ name: 'global', id: Number(ids[1]) }])
+  await svc.domain.channels.markers.set(await svc.domain.auth.tokens.authenticate(alice.token), [{ name: 'global', id: Number(ids[1]) }])
   const fromMarker = await svc.call('GET', '/posts/stream/global?since_id=last_read', { token: alice.token })
   t.same(texts(fromMarker), ['p4', 'p3'])
   t.match(fromMarker.body.meta.marker, { name: 'global', last_read_id: ids[1] })

@@ -15,7 +15,7 @@ const post = async (svc: Instance, who: Person, payload: Record<string, unknown>
 /** Counts the unified streams the domain reads, so a test tells a kept answer from a presented one. */
 function countUnified(svc: Instance): { reads: number } {
   const counter = { reads: 0 }
-  const streams = svc.domain.postStreams
+  const streams = svc.domain.posts.streams
   const unified = streams.unified.bind(streams)
   streams.unified = async (...args) => {
     counter.reads++
@@ -83,7 +83,7 @@ t.test('every change a reader can see reaches a kept timeline at once', async (t
   await svc.call('DELETE', '/users/@carol/mute', { token: bob.token })
   await svc.call('POST', '/posts/marker', { token: bob.token, payload: { name: 'unified', id: hello.id, percentage: 10 } })
   t.match((await timeline()).meta.marker, { name: 'unified', id: hello.id, percentage: 10 }, 'the marker')
-  await svc.domain.moderation.suspend(carol.user.id)
+  await svc.domain.users.moderation.suspend(carol.user.id)
   t.same(await texts(), ['hello'], 'a suspension hides')
   await svc.call('POST', '/users/@bob/block', { token: alice.token })
   t.same(await texts(), [], 'a block by the author hides')

@@ -53,7 +53,7 @@ t.test('follower lists hold 20 users by default; the id forms hold every id, unp
   const alice = await svc.person('alice')
   const fans = []
   for (let i = 0; i < 21; i++) {
-    const fan = await svc.domain.users.create({ username: `fan${i}` })
+    const fan = await svc.domain.users.accounts.create({ username: `fan${i}` })
     await writeRelation(svc, 'follows', fan, alice.user)
     fans.push(fan)
   }

@@ -103,7 +103,7 @@ t.test('an app stream carries every event type of the table, with its meta', asy
   await call(svc, alice, 'DELETE', `/stream/0/posts/${post.id}`)
   t.match(await nextOf(client, 'post'), { meta: { id: post.id, is_deleted: true, suppress_notifications_all: true }, data: { id: post.id } })
 
-  const { access_token } = await svc.domain.tokens.issueUserToken(svc.app, alice.user, ['basic', 'stream'])
+  const { access_token } = await svc.domain.auth.tokens.issueUserToken(svc.app, alice.user, ['basic', 'stream'])
   frame = await nextOf(client, 'token')
   t.match(frame, {
     meta: { user_id: String(alice.user.id), is_deleted: false },
@@ -118,8 +118,8 @@ t.test('an app stream carries every event type of the table, with its meta', asy
 t.test('an app sees private activity only of users who authorized it', async (t) => {
   const { svc } = await listeningInstance(t)
   const [alice, bob] = await svc.people('alice', 'bob')
-  const { app } = await svc.domain.apps.create({ name: 'Stranger', redirect_uris: ['http://stranger.example/cb'] })
-  const { access_token: strangerToken } = await svc.domain.tokens.issueAppToken(app)
+  const { app } = await svc.domain.auth.apps.create({ name: 'Stranger', redirect_uris: ['http://stranger.example/cb'] })
+  const { access_token: strangerToken } = await svc.domain.auth.tokens.issueAppToken(app)
   const client = await readChunked((await appStream(svc, strangerToken)).endpoint)
   t.teardown(() => client.close())
 
@@ -194,8 +194,8 @@ t.test('the endpoint URL is the credential; a bearer of the app is accepted, ano
   t.equal(unknown.status, 404)
   unknown.close()
   const alice = await svc.person('alice')
-  const { app } = await svc.domain.apps.create({ name: 'Other', redirect_uris: ['http://other.example/cb'] })
-  const { access_token: other } = await svc.domain.tokens.issueAppToken(app)
+  const { app } = await svc.domain.auth.apps.create({ name: 'Other', redirect_uris: ['http://other.example/cb'] })
+  const { access_token: other } = await svc.domain.auth.tokens.issueAppToken(app)
   const wrong = await readChunked(endpoint, { authorization: `Bearer ${other}` })
   t.equal(wrong.status, 403)
   wrong.close()
@@ -310,11 +310,17 @@ t.test('posts created in one burst reach two streams each once, in order, on lin
 t.test('carol removed from a private channel: an app only she authorized sees nothing more of it, queued events included', async (t) => {
   const { svc } = await listeningInstance(t)
   const [alice, bob] = await svc.people('alice', 'bob')
-  const { app } = await svc.domain.apps.create({ name: 'Carols Client', redirect_uris: ['http://carol.example/cb'] })
-  const carolUser = await svc.domain.users.create({ username: 'carol', password: 'correct horse', name: 'Carol' })
-  const { access_token: carolToken } = await svc.domain.tokens.issueUserToken(app, carolUser, ['basic', 'stream', 'messages', 'public_messages', 'write_post'])
+  const { app } = await svc.domain.auth.apps.create({ name: 'Carols Client', redirect_uris: ['http://carol.example/cb'] })
+  const carolUser = await svc.domain.users.accounts.create({ username: 'carol', password: 'correct horse', name: 'Carol' })
+  const { access_token: carolToken } = await svc.domain.auth.tokens.issueUserToken(app, carolUser, [
+    'basic',
+    'stream',
+    'messages',
+    'public_messages',
+    'write_post',
+  ])
   const carol = { user: carolUser, token: carolToken, auth: { authorization: `Bearer ${carolToken}` } }
-  const { access_token: appToken } = await svc.domain.tokens.issueAppToken(app)
+  const { access_token: appToken } = await svc.domain.auth.tokens.issueAppToken(app)
   const { id, endpoint } = await appStream(svc, appToken, { object_types: ['post', 'message', 'channel', 'channel_subscription', 'stream_marker'] })
 
   const channel = await call(svc, alice, 'POST', '/stream/0/channels', {
@@ -351,9 +357,9 @@ t.test('carol removed from a private channel: an app only she authorized sees no
 t.test('channel markers reach an app only through a user who can read the channel', async (t) => {
   const { svc } = await listeningInstance(t)
   const [alice, bob] = await svc.people('alice', 'bob')
-  const { app } = await svc.domain.apps.create({ name: 'Bobs Client', redirect_uris: ['http://bob.example/cb'] })
-  await svc.domain.tokens.issueUserToken(app, bob.user, ['basic', 'public_messages'])
-  const { access_token: appToken } = await svc.domain.tokens.issueAppToken(app)
+  const { app } = await svc.domain.auth.apps.create({ name: 'Bobs Client', redirect_uris: ['http://bob.example/cb'] })
+  await svc.domain.auth.tokens.issueUserToken(app, bob.user, ['basic', 'public_messages'])
+  const { access_token: appToken } = await svc.domain.auth.tokens.issueAppToken(app)
   const client = await readChunked((await appStream(svc, appToken, { object_types: ['post', 'stream_marker'] })).endpoint)
   t.teardown(() => client.close())
   const channel = await call(svc, alice, 'POST', '/stream/0/channels', { type: 'com.example.chat', readers: { user_ids: ['@bob'] } })

@@ -87,8 +87,8 @@ t.test('keys are unique among the streams of one token', async (t) => {
 
 t.test("another app's streams are out of reach", async (t) => {
   const svc = await makeInstance(t)
-  const { app } = await svc.domain.apps.create({ name: 'Other', redirect_uris: ['http://other.example/cb'] })
-  const { access_token: other } = await svc.domain.tokens.issueAppToken(app)
+  const { app } = await svc.domain.auth.apps.create({ name: 'Other', redirect_uris: ['http://other.example/cb'] })
+  const { access_token: other } = await svc.domain.auth.tokens.issueAppToken(app)
   const made = await svc.call('POST', '/stream/0/streams', { token: svc.appToken, payload: { object_types: ['post'], type: 'long_poll' } })
   const id = made.body.data.id
   t.equal((await svc.call('GET', `/stream/0/streams/${id}`, { token: other })).status, 404)
@@ -135,8 +135,8 @@ t.test('a filter of a user who never authorized the app cannot be used', async (
       payload: { match_policy: 'include_any', clauses: [{ object_type: 'post', operator: 'equals', field: '/data/user/id', value: '1' }] },
     })
   ).body.data
-  const { app } = await svc.domain.apps.create({ name: 'Other', redirect_uris: ['http://other.example/cb'] })
-  const { access_token: other } = await svc.domain.tokens.issueAppToken(app)
+  const { app } = await svc.domain.auth.apps.create({ name: 'Other', redirect_uris: ['http://other.example/cb'] })
+  const { access_token: other } = await svc.domain.auth.tokens.issueAppToken(app)
   const res = await svc.call('POST', '/stream/0/streams', { token: other, payload: { object_types: ['post'], type: 'long_poll', filter_id: filter.id } })
   t.equal(res.status, 404)
 })
@@ -161,14 +161,14 @@ t.test('a form-encoded create with nested keys works like the JSON one', async (
 
 t.test('an app token deauthorized takes its app streams with it', async (t) => {
   const svc = await makeInstance(t)
-  const { app } = await svc.domain.apps.create({ name: 'Short lived', redirect_uris: ['http://short.example/cb'] })
-  const { access_token } = await svc.domain.tokens.issueAppToken(app)
-  const { access_token: kept } = await svc.domain.tokens.issueAppToken(app)
+  const { app } = await svc.domain.auth.apps.create({ name: 'Short lived', redirect_uris: ['http://short.example/cb'] })
+  const { access_token } = await svc.domain.auth.tokens.issueAppToken(app)
+  const { access_token: kept } = await svc.domain.auth.tokens.issueAppToken(app)
   await svc.call('POST', '/stream/0/streams', { token: access_token, payload: { object_types: ['post'], type: 'long_poll', key: 'gone' } })
   await svc.call('POST', '/stream/0/streams', { token: kept, payload: { object_types: ['post'], type: 'long_poll', key: 'kept' } })
   t.equal((await svc.call('DELETE', '/stream/0/token', { token: access_token })).status, 200)
-  await waitUntil(async () => (await svc.domain.appStreams.all()).length < 2, 'the revoked token’s stream to go')
-  const left = (await svc.domain.appStreams.all()).map((s) => s.key)
+  await waitUntil(async () => (await svc.domain.streams.apps.all()).length < 2, 'the revoked token’s stream to go')
+  const left = (await svc.domain.streams.apps.all()).map((s) => s.key)
   t.same(left, ['kept'], "only the revoked token's stream went")
 })
 

@@ -64,7 +64,7 @@ t.test('bad connect input is a 400 in the envelope, before any stream opens', as
     t.match(res.body.meta.error_message, /^Bad Request: /)
   }
   t.equal((await svc.call('GET', '/stream/user', { token: svc.appToken })).status, 403, 'an app token')
-  t.equal(svc.domain.streamHub.connected, 0)
+  t.equal(svc.domain.streams.hub.connected, 0)
 })
 
 t.test('a bad token is refused at connect with the HTTP error', async (t) => {

@@ -28,7 +28,7 @@ t.test('PUT and PATCH need a user token with update_profile', async (t) => {
     t.equal(scoped.status, 403, `${method} without update_profile`)
     t.equal(scoped.body.meta.error_slug, 'insufficient-scope')
   }
-  t.equal((await svc.domain.users.get(reader.user.id))?.name, 'Alice', 'nothing changed')
+  t.equal((await svc.domain.users.accounts.get(reader.user.id))?.name, 'Alice', 'nothing changed')
 })
 
 t.test('PUT needs every profile key; PATCH takes any subset', async (t) => {

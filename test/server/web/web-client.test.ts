@@ -14,7 +14,7 @@ const settingsOf = (html: string) => JSON.parse(/<script id="svc-settings" type=
 
 t.test('the page at / and at each section carries the instance, escaped, and svc web’s client_id', async (t) => {
   const svc = await makeInstance(t, { name: 'Tea </script> & Cake', description: '<b>cosy</b>', open_registration: false })
-  const web = await svc.domain.apps.ensureWebClient()
+  const web = await svc.domain.auth.apps.ensureWebClient()
   for (const path of ['/', '/home', '/people/alice', '/thread/12', '/messages/3', '/settings']) {
     const res = await svc.server.inject(path)
     t.equal(res.statusCode, 200, path)
@@ -50,8 +50,8 @@ t.test('built files are served by their names, cached for good; anything else is
 
 t.test('svc web signs people in only back to the root of the address the request reached', async (t) => {
   const svc = await makeInstance(t, { allowed_hosts: ['svc.example'] })
-  const web = await svc.domain.apps.ensureWebClient()
-  t.equal((await svc.domain.apps.ensureWebClient()).id, web.id, 'registered once')
+  const web = await svc.domain.auth.apps.ensureWebClient()
+  t.equal((await svc.domain.auth.apps.ensureWebClient()).id, web.id, 'registered once')
   const authorize = (redirect: string, host = '127.0.0.1:0') =>
     svc.server.inject({
       url: `/oauth/authenticate?${new URLSearchParams({ client_id: web.client_id, response_type: 'token', redirect_uri: redirect, scope: 'basic' })}`,

@@ -6,8 +6,8 @@
  * Map (`changed`) that is asked first. A bucket that reads from the base is
  * a view into it, copied only when it changes.
  */
-import type { Key } from './port.js'
-import { lowerBound } from './sorted-ids.js'
+import type { Key } from '../port.js'
+import { lowerBound } from '../sorted-ids.js'
 
 /** The ids under one key: a lone id, a sorted array of two or more, or a view of a base bucket. */
 export type Bucket = number | number[] | Float64Array

@@ -5,11 +5,11 @@
  * not closures for all sixteen (that showed up as the largest cost of a
  * durable write).
  */
-import type { EventRow } from '../events/events.js'
-import { lazyTx } from './lazy-tx.js'
+import type { EventRow } from '../../model/event.js'
+import { lazyTx } from '../lazy-tx.js'
 import type { MemoryTable } from './memory-table.js'
-import type { Key, Range, Row, TableReader, TableWriter, Tx } from './port.js'
-import type { Op } from './replay.js'
+import type { Key, Range, Row, TableReader, TableWriter, Tx } from '../port.js'
+import type { Op } from '../ops.js'
 
 export class MemoryReader<R extends Row> implements TableReader<R> {
   constructor(protected readonly table: MemoryTable<R>) {}

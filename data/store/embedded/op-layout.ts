@@ -4,7 +4,7 @@
  * and length of every put row's JSON inside it, so the row can later be read
  * straight from the journal without parsing the line again.
  */
-import type { Op } from './replay.js'
+import type { Op } from '../ops.js'
 
 export interface OpLayout {
   line: string

@@ -1,6 +1,6 @@
 import t from 'tap'
-import { IndexMap, sortKeys, type Bucket } from '../../../data/store/index-map.js'
-import type { Key } from '../../../data/store/port.js'
+import { IndexMap, sortKeys, type Bucket } from '../../../../data/store/embedded/index-map.js'
+import type { Key } from '../../../../data/store/port.js'
 
 /** A base built from plain entries, as an index file holds it. */
 function baseOf(entries: [Key, number[]][]): IndexMap {

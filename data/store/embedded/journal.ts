@@ -13,8 +13,8 @@
  */
 import { open, type FileHandle } from 'node:fs/promises'
 import { dirname } from 'node:path'
-import { PRIVATE_FILE } from './file-modes.js'
-import { fsyncPath } from './fsync.js'
+import { PRIVATE_FILE } from '../../disk/file-modes.js'
+import { fsyncPath } from '../../disk/fsync.js'
 
 interface Pending {
   /** A line to write, or a new file to continue in once every earlier line is durable. */

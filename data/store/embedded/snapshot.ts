@@ -10,11 +10,11 @@
  * them, so a snapshot of a million rows never blocks requests for long.
  */
 import { open, rename, unlink } from 'node:fs/promises'
-import { PRIVATE_FILE } from './file-modes.js'
-import { fsyncPath } from './fsync.js'
-import { parseLine, readLines } from './json-lines.js'
+import { PRIVATE_FILE } from '../../disk/file-modes.js'
+import { fsyncPath } from '../../disk/fsync.js'
+import { parseLine, readLines } from '../../disk/json-lines.js'
 import type { Entry, MemoryTable } from './memory-table.js'
-import type { Row } from './port.js'
+import type { Row } from '../port.js'
 import { snapshotFile, type RowFiles } from './row-files.js'
 
 /** Version of the snapshot line format (the data dir's format lives in meta.json). */

@@ -6,7 +6,7 @@
 import type { Annotation } from '../model/entities.js'
 import type { PostRow } from '../model/post.js'
 import type { Range, Readers } from '../store/port.js'
-import { hasAnnotationType, hasLocation, isDirectedPost } from './post-traits.js'
+import { hasAnnotationType, hasLocation, isDirectedPost } from '../posts/post-traits.js'
 
 export interface SearchFilters {
   hashtags?: string[]

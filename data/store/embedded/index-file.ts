@@ -18,11 +18,11 @@
  */
 import { createHash } from 'node:crypto'
 import { open, rename, stat, type FileHandle } from 'node:fs/promises'
-import { PRIVATE_FILE } from './file-modes.js'
-import { fsyncPath } from './fsync.js'
+import { PRIVATE_FILE } from '../../disk/file-modes.js'
+import { fsyncPath } from '../../disk/fsync.js'
 import type { IndexState, TableState } from './memory-table.js'
-import type { Key } from './port.js'
-import { schemaFingerprint } from './schema.js'
+import type { Key } from '../port.js'
+import { schemaFingerprint } from '../schema.js'
 import { removeQuietly } from './snapshot.js'
 
 export const INDEX_FILE = 'index.bin'

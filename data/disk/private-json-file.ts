@@ -9,8 +9,8 @@ import { readFile } from 'node:fs/promises'
 import { parse, printParseErrorCode, type ParseError } from 'jsonc-parser'
 import type { Adapter } from 'lowdb'
 import writeFileAtomic from 'write-file-atomic'
-import { DomainError } from './errors.js'
-import { PRIVATE_FILE } from './store/file-modes.js'
+import { DomainError } from '../errors.js'
+import { PRIVATE_FILE } from './file-modes.js'
 
 /** Offset `offset` of `text` as line and column (1-based). */
 const lineAndColumn = (text: string, offset: number): string => {

@@ -5,15 +5,15 @@
  * (user streams, app streams, the console) reads the event log, which hands
  * them on once durable (see event-log.ts).
  */
-import type { AppRow } from '../model/app.js'
-import type { AppStreamRow } from '../model/app-stream.js'
-import type { ChannelRow, MarkerRow, MessageRow } from '../model/channel.js'
-import type { ExploreStreamRow } from '../model/explore.js'
-import type { FilterRow } from '../model/filter.js'
-import type { FileRow } from '../model/file.js'
-import type { PostRow } from '../model/post.js'
-import type { TokenRow } from '../model/token.js'
-import type { UserRow } from '../model/user.js'
+import type { AppRow } from './app.js'
+import type { AppStreamRow } from './app-stream.js'
+import type { ChannelRow, MarkerRow, MessageRow } from './channel.js'
+import type { ExploreStreamRow } from './explore.js'
+import type { FilterRow } from './filter.js'
+import type { FileRow } from './file.js'
+import type { PostRow } from './post.js'
+import type { TokenRow } from './token.js'
+import type { UserRow } from './user.js'
 
 export interface DomainEvents {
   'app.created': { app: AppRow }

@@ -4,18 +4,12 @@
  * cut off. A bad line anywhere else is corruption and stops the open.
  */
 import { truncate } from 'node:fs/promises'
-import { readLines, parseLine } from './json-lines.js'
+import { readLines, parseLine } from '../../disk/json-lines.js'
 import type { MemoryTable } from './memory-table.js'
 import { layoutOps } from './op-layout.js'
-import type { Row } from './port.js'
+import type { Op } from '../ops.js'
+import type { Row } from '../port.js'
 import type { Location } from './row-directory.js'
-
-/**
- * One journal op: put a whole row, delete a row by id, or delete every row
- * below an id (`r`, added with the event log: journals written before it
- * hold only `p` and `d`, and read as they always did).
- */
-export type Op = ['p', string, Row] | ['d', string, number] | ['r', string, number]
 
 /** Applies one op; a put row with `at` is read from there from now on, without it it stays in memory. */
 export function applyOp(tables: ReadonlyMap<string, MemoryTable<Row>>, op: Op, at?: Location): void {

@@ -7,11 +7,11 @@
 import type { ChannelRow } from '../model/channel.js'
 import { paginate, paginateRanked, resolvePage, type Page, type PageInput, type PageQuery } from '../pagination/pagination.js'
 import type { Store } from '../store/port.js'
-import type { ScanGate } from '../store/scan-gate.js'
+import type { ScanGate } from './scan-gate.js'
 import { scanMatching } from '../store/scan-rows.js'
 import type { Viewer } from '../viewer.js'
-import type { ChannelAccess } from './channel-acl.js'
-import type { ChannelFilter, ChannelViewService } from './channel-views.js'
+import type { ChannelAccess } from '../channels/channel-acl.js'
+import type { ChannelFilter, ChannelViewService } from '../channels/channel-views.js'
 
 const ALL = Number.MAX_SAFE_INTEGER
 

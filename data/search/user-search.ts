@@ -11,11 +11,11 @@ import { invalid } from '../errors.js'
 import type { UserRow } from '../model/user.js'
 import { paginateSorted, resolvePage, type Page, type PageInput } from '../pagination/pagination.js'
 import type { Store } from '../store/port.js'
-import type { ScanGate } from '../store/scan-gate.js'
+import type { ScanGate } from './scan-gate.js'
 import { visitRows } from '../store/scan-rows.js'
 import type { Viewer } from '../viewer.js'
 import { holdersOf, targetsOf } from '../relations/relation-reads.js'
-import { isModerated } from './moderated-users.js'
+import { isModerated } from '../users/moderated-users.js'
 
 export interface UserSearchInput {
   q?: string

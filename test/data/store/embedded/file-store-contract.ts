@@ -1,8 +1,8 @@
 /** The store contract run against file stores opened with `options`, each in a fresh dir, reopened in the same one. */
 import { mkdtempSync } from 'node:fs'
 import { join } from 'node:path'
-import { FileStore, type FileStoreOptions } from '../../../data/store/file-store.js'
-import { storeContract } from './contract.js'
+import { FileStore, type FileStoreOptions } from '../../../../data/store/embedded/file-store.js'
+import { storeContract } from '../contract.js'
 
 type Tap = Parameters<typeof storeContract>[0]
 

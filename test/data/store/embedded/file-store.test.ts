@@ -3,9 +3,9 @@ import { spawnSync } from 'node:child_process'
 import { appendFileSync, existsSync, readdirSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs'
 import { open } from 'node:fs/promises'
 import { join } from 'node:path'
-import { FileStore } from '../../../data/store/file-store.js'
+import { FileStore } from '../../../../data/store/embedded/file-store.js'
 import { fileStoreContract } from './file-store-contract.js'
-import { followRow, postRow, userRow } from './rows.js'
+import { followRow, postRow, userRow } from '../rows.js'
 
 t.test('the file store keeps the store contract', async (t) => fileStoreContract(t))
 

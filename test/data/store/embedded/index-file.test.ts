@@ -6,10 +6,10 @@
 import t from 'tap'
 import { cpSync, readFileSync, statSync, utimesSync, writeFileSync, existsSync } from 'node:fs'
 import { join } from 'node:path'
-import { FileStore } from '../../../data/store/file-store.js'
-import { readIndexFile, writeIndexFile } from '../../../data/store/index-file.js'
-import type { Key } from '../../../data/store/port.js'
-import { followRow, postRow, userRow } from './rows.js'
+import { FileStore } from '../../../../data/store/embedded/file-store.js'
+import { readIndexFile, writeIndexFile } from '../../../../data/store/embedded/index-file.js'
+import type { Key } from '../../../../data/store/port.js'
+import { followRow, postRow, userRow } from '../rows.js'
 
 type Tap = Parameters<Parameters<typeof t.test>[0]>[0]
 

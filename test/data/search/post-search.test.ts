@@ -18,7 +18,7 @@ const story = async (t: Parameters<typeof makeInstance>[0]) => {
   return { svc, alice, bob, carol, coffee, tea, reply }
 }
 type Story = Awaited<ReturnType<typeof story>>
-const search = (s: Story, input: object, query: object = page, viewer = {}) => s.svc.domain.postSearch.search(viewer, input, { count: 20, ...query })
+const search = (s: Story, input: object, query: object = page, viewer = {}) => s.svc.domain.posts.search.search(viewer, input, { count: 20, ...query })
 
 t.test('a search needs a query or a filter, and order=score needs a query', async (t) => {
   const s = await story(t)
@@ -77,7 +77,7 @@ t.test('a searcher does not see authors they muted or who blocked them', async (
   const s = await story(t)
   await writeRelation(s.svc, 'mutes', s.alice.user, s.bob.user)
   await writeRelation(s.svc, 'blocks', s.carol.user, s.alice.user)
-  const alice = await s.svc.domain.tokens.authenticate(s.alice.token)
+  const alice = await s.svc.domain.auth.tokens.authenticate(s.alice.token)
   t.same(ids(await search(s, { query: 'coffee OR berlin' }, page, alice)), [s.coffee.id])
   t.same(ids(await search(s, { query: 'coffee OR berlin', order: 'score' }, page, alice)), [s.coffee.id])
 })

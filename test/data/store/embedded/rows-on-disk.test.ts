@@ -6,9 +6,9 @@
 import t from 'tap'
 import { appendFileSync, readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { FileStore } from '../../../data/store/file-store.js'
+import { FileStore } from '../../../../data/store/embedded/file-store.js'
 import { fileStoreContract } from './file-store-contract.js'
-import { postRow, userRow } from './rows.js'
+import { postRow, userRow } from '../rows.js'
 
 const TINY_CACHE = { cacheBytes: 1 }
 

@@ -15,7 +15,7 @@ import type { Store, Tx } from '../store/port.js'
 import { isoNow } from '../time.js'
 import type { FileBytes } from '../files/file-bytes.js'
 import { storedNames } from '../files/files.js'
-import { checkPasswordRule, sessionEpochOf } from './users.js'
+import { checkPasswordRule, sessionEpochOf } from '../users/users.js'
 
 /** Rows removed per transaction while an account is deleted. */
 export const DELETE_BATCH = 200

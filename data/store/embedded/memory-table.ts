@@ -18,11 +18,11 @@
  */
 import { LRUCache } from 'lru-cache'
 import { IndexMap, sortKeys, type Bucket } from './index-map.js'
-import type { Key, Range, Row } from './port.js'
+import type { Key, Range, Row } from '../port.js'
 import { RowDirectory, type Location } from './row-directory.js'
 import type { RowFiles } from './row-files.js'
-import type { IndexDef, TableDef } from './schema.js'
-import { bounds, insertId, lowerBound, mergeRange, removeId, windowIds } from './sorted-ids.js'
+import type { IndexDef, TableDef } from '../schema.js'
+import { bounds, insertId, lowerBound, mergeRange, removeId, windowIds } from '../sorted-ids.js'
 
 const NONE: readonly number[] = Object.freeze([])
 const EMPTY: readonly unknown[] = Object.freeze([])
