@@ -22,7 +22,7 @@ export interface SvcRouteConfig {
   /** Answer as-is, without the JSON envelope (OAuth token endpoint, pages, redirects). */
   raw?: boolean
   /** A raw route's own error body (RFC 6749 errors on the token endpoint); `null` falls back to the envelope. */
-  errorBody?: (err: unknown) => { status: number; body: Record<string, unknown> } | null
+  errorBody?: (err: unknown) => { status: number; body: object } | null
 }
 
 declare module '@hapi/hapi' {
