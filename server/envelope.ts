@@ -8,46 +8,19 @@ import type { Plugin, Request, ResponseObject, ResponseToolkit, Server } from '@
 import Boom from '@hapi/boom'
 import { randomUUID } from 'node:crypto'
 import { isDomainError } from '../data/index.js'
+import type { Meta } from './api/index.js'
 import { errorStatus } from './error-status.js'
 import { API_METHODS } from './route.js'
+import { RawJson } from './json-text.js'
 
+/** An answer as a route hands it over: the API's envelope, whose `data` (or items of it) may be JSON text already made. */
 export interface Envelope {
   data?: unknown
-  meta: Record<string, unknown>
-}
-
-/**
- * A value presented once and kept as JSON text (a post read by many viewers):
- * as `data` or an item of a `data` array the envelope writes the text as is;
- * anywhere else `toJSON` parses it back, so it serializes the same either way.
- */
-export class RawJson {
-  /** The text as UTF-8 between `head` and `tail`: the last envelope it was written in, which a kept answer is served in again and again. */
-  private framed?: { head: string; tail: string; bytes: Buffer }
-
-  constructor(readonly json: string) {}
-
-  /** `head`, the text and `tail` as UTF-8: the same bytes again while the same envelope is asked for. */
-  framedIn(head: string, tail: string): Buffer {
-    const framed = this.framed
-    if (framed && framed.head === head && framed.tail === tail) return framed.bytes
-    this.framed = { head, tail, bytes: Buffer.from(head + this.json + tail) }
-    return this.framed.bytes
-  }
-
-  /** The same object (the text must be one) with one more field at its end. */
-  withField(name: string, value: unknown): RawJson {
-    const open = this.json.slice(0, -1)
-    return new RawJson(`${open}${open === '{' ? '' : ','}${JSON.stringify(name)}:${JSON.stringify(value)}}`)
-  }
-
-  toJSON(): unknown {
-    return JSON.parse(this.json)
-  }
+  meta: Meta
 }
 
 /** A success answer: what route handlers return. */
-export const ok = (data: unknown, meta: Record<string, unknown> = {}): Envelope => ({ data, meta: { code: 200, ...meta } })
+export const ok = (data: unknown, meta: Partial<Meta> = {}): Envelope => ({ data, meta: { code: 200, ...meta } })
 
 const CALLBACK = /^[A-Za-z_$][\w$.]{0,99}$/
 
@@ -58,9 +31,9 @@ const allowedMethods = (server: Server, path: string): string[] =>
     return route !== null && route.path !== '/{p*}'
   })
 
-const errorMeta = (err: Boom.Boom, request: Request): Record<string, unknown> => {
+const errorMeta = (err: Boom.Boom, request: Request): Meta => {
   const status = err.output.statusCode
-  const meta: Record<string, unknown> = { code: status, error_id: randomUUID().replace(/-/g, '') }
+  const meta: Meta = { code: status, error_id: randomUUID().replace(/-/g, '') }
   if (isDomainError(err)) {
     meta.error_message = status === 400 ? `Bad Request: ${err.message}` : err.message
     if (err.slug) meta.error_slug = err.slug
@@ -151,9 +124,9 @@ export const envelopePlugin: Plugin<void> = {
       const body: Envelope = { meta: errorMeta(err, request) }
       if (allow.length > 0) body.meta = { ...body.meta, code: 405, error_message: `Method not allowed. Please use: ${allow.join(',')}` }
       if (svc?.raw && request.route.path !== '/{p*}') {
-        return retry(h.response(body).code(body.meta.code as number))
+        return retry(h.response(body).code(body.meta.code))
       }
-      const res = render(request, h, body, body.meta.code as number)
+      const res = render(request, h, body, body.meta.code)
       if (allow.length > 0) res.header('Allow', allow.join(','))
       for (const [k, v] of Object.entries(err.output.headers)) res.header(k, String(v))
       return retry(res)

@@ -1,6 +1,6 @@
 /** Typing of what svc keeps on hapi's request and route objects. */
 import type { Scope, Viewer } from '../data/index.js'
-import type { RequestTrust } from './request-trust.js'
+import type { RequestTrust } from './request-trust/trust.js'
 import type { UpgradeProbe } from './streams/websocket.js'
 
 /** Which token an endpoint takes (the spec's Token column). `none` still reads a token when one is sent. */
@@ -24,7 +24,7 @@ export interface SvcRouteConfig {
   /** Answer as-is, without the JSON envelope (OAuth token endpoint, pages, redirects). */
   raw?: boolean
   /** A raw route's own error body (RFC 6749 errors on the token endpoint); `null` falls back to the envelope. */
-  errorBody?: (err: unknown) => { status: number; body: Record<string, unknown> } | null
+  errorBody?: (err: unknown) => { status: number; body: object } | null
 }
 
 declare module '@hapi/hapi' {

@@ -163,3 +163,32 @@ t.test('no folder of data/, server/, admin/ or bin/ holds more than 20 source fi
     [],
   )
 })
+
+t.test("server/api/ holds the API's types only, and imports nothing outside itself", async (t) => {
+  const files = sources('server/api')
+  t.ok(files.length > 0)
+  t.same(
+    files.flatMap((f) =>
+      importsOf(f)
+        .filter((i) => !i.startsWith('server/api/'))
+        .map((i) => `${f} -> ${i}`),
+    ),
+    [],
+  )
+  const code = files.filter((f) => /^export\s+(const|let|function|class|enum|default)\b/m.test(readFileSync(join(root, f), 'utf8')))
+  t.same(code, [], 'nothing there runs')
+})
+
+t.test("the web client reaches outside itself only for the API's types, type-only", async (t) => {
+  const outside = sources('server/web/src').flatMap((f) =>
+    [...readFileSync(join(root, f), 'utf8').matchAll(/import\s+(type\s+)?[^']*?from\s*'(\.[^']+)'/g)]
+      .map((m) => ({ typeOnly: Boolean(m[1]), to: relative(root, resolve(root, dirname(f), m[2])) }))
+      .filter(({ to }) => !to.startsWith('server/web/'))
+      .map(({ typeOnly, to }) => `${f} -> ${to}${typeOnly ? '' : ' (not type-only)'}`),
+  )
+  t.ok(outside.length > 0, 'the client reads the API objects from server/api/')
+  t.same(
+    outside.filter((line) => !line.endsWith(' -> server/api')),
+    [],
+  )
+})

@@ -79,7 +79,7 @@ export interface AdminUser {
 export interface IssuedToken {
   access_token: string
   token_id: string
-  token: { scopes: string[]; [field: string]: unknown }
+  token: { scopes: string[] }
   [field: string]: unknown
 }
 

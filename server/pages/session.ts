@@ -10,7 +10,7 @@
  */
 import type { Plugin, Request, ResponseToolkit } from '@hapi/hapi'
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto'
-import { overHttps } from '../base-url.js'
+import { overHttps } from '../request-trust/base-url.js'
 
 export const SESSION_COOKIE = 'svc_session'
 const TTL_MS = 30 * 24 * 3600 * 1000

@@ -13,13 +13,13 @@ import type {
   CuratedStream,
   UserRow,
   ExploreStreamRow,
-  IssuedToken,
   TokenFacts,
   TokenInfo,
 } from '../../data/index.js'
 import type { PresentContext } from './context.js'
 import { presentExploreStream } from './explore/explore.js'
-import { presentGrant } from './auth/token.js'
+import type { User } from '../api/index.js'
+import { presentAccessGrant } from './auth/token.js'
 import { presentUser, presentUsers } from './users/user.js'
 
 const presentApp = (app: AppRow): AppFacts => ({
@@ -53,8 +53,8 @@ const presentCuratedStream = (ctx: PresentContext, stream: ExploreStreamRow): Cu
   }
 }
 
-// The API's user presenter answers loose records; the protocol names the fields the admin edges read.
-const adminUser = (user: Record<string, unknown>): AdminUser => user as AdminUser
+// The protocol (in data/, which knows nothing of the API's types) names only the fields the admin edges read.
+const adminUser = (user: User): AdminUser => ({ ...user })
 
 /** The API's User object, and what only the admin sees: whether and since when the account is suspended or deleted. */
 const moderatedUser = async (ctx: PresentContext, row: UserRow): Promise<AdminUser> => ({
@@ -81,7 +81,7 @@ const presenters: AdminPresenters = {
   'user.reset-password': moderatedUser,
   'app.delete': (_ctx, app) => presentApp(app),
   // The password grant's answer, plus the token's id for `svc token revoke`.
-  'token.create': async (ctx, r) => ({ ...(await presentGrant(ctx, r)), token_id: String(r.info.token.id) }) as IssuedToken,
+  'token.create': async (ctx, r) => ({ ...(await presentAccessGrant(ctx, r)), token_id: String(r.info.token.id) }),
   'token.list': (_ctx, infos) => infos.map(presentTokenFacts),
   'token.revoke': (_ctx, info) => presentTokenFacts(info),
   'explore.list': (ctx, streams) => streams.map((s) => presentCuratedStream(ctx, s)),

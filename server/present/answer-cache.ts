@@ -14,7 +14,9 @@
 import type { Request } from '@hapi/hapi'
 import { LRUCache } from 'lru-cache'
 import { EVERYTHING, TOUCH, touchesOf, type Domain, type DomainViews, type Touch } from '../../data/index.js'
-import { RawJson, rawDataOf, type Envelope } from '../envelope.js'
+import type { Meta } from '../api/index.js'
+import { rawDataOf, type Envelope } from '../envelope.js'
+import { RawJson } from '../json-text.js'
 import { contextOf, type PresentContext, type PresentOptions } from './context.js'
 
 /** Touches are hashed into this many slots; two touches sharing one only drop an answer sooner. */
@@ -27,7 +29,7 @@ interface Kept {
   since: number
   slots: Uint32Array
   data: RawJson
-  meta: Record<string, unknown>
+  meta: Meta
 }
 
 /** Over this many touches an answer (a timeline of someone following thousands) is not worth keeping. */

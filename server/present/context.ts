@@ -2,7 +2,7 @@
 import type { Request } from '@hapi/hapi'
 import type { DomainViews, Touch, Viewer } from '../../data/index.js'
 import { viewerOf } from '../auth.js'
-import { baseUrlOf } from '../base-url.js'
+import { baseUrlOf } from '../request-trust/base-url.js'
 
 export interface PresentOptions {
   include_annotations?: boolean

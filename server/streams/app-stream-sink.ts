@@ -61,8 +61,8 @@ export class AppChunkedSink implements AppStreamSink {
   async render(item: AppStreamItem): Promise<unknown> {
     if (item.data.shape !== 'post') return presentAppEventData(this.ctx, this.files, item)
     // A post is presented as JSON text: parsed for the filters, and the text itself kept for the line.
-    const [raw] = await presentPostsJson(this.ctx, [item.data.post])
-    const data = raw.toJSON() as object
+    const raw = (await presentPostsJson(this.ctx, [item.data.post]))[0].object()
+    const data = raw.toJSON()
     jsonOf.set(data, raw.json)
     return data
   }

@@ -9,6 +9,7 @@
 import type { PassThrough } from 'node:stream'
 import type { WebSocket } from 'ws'
 import type { DomainViews, StreamDelivery, StreamDisplayOptions, StreamSink } from '../../data/index.js'
+import type { UserStreamEnd } from '../api/index.js'
 import type { PresentContext } from '../present/context.js'
 import { presentStreamEvent } from '../present/streams/stream-event.js'
 import { ChunkedLines } from './chunked-lines.js'
@@ -109,6 +110,7 @@ export class ChunkedSink extends RenderingSink {
   }
 
   protected end(reason: string): void {
-    this.lines.end(JSON.stringify({ meta: { code: 200, disconnected: true, error_message: reason } }))
+    const last: UserStreamEnd = { meta: { code: 200, disconnected: true, error_message: reason } }
+    this.lines.end(JSON.stringify(last))
   }
 }

@@ -5,7 +5,7 @@ import { makeInstance, type Instance } from '../fixtures/instance.js'
 import { ROOT } from '../project-root.js'
 import type { Viewer } from '../../data/index.js'
 import { rateLimitOffIn } from '../../bin/environment.js'
-import { memoryLimiter, RateLimiters } from '../../server/rate-limiters.js'
+import { memoryLimiter, RateLimiters } from '../../server/rate-limits/rate-limiters.js'
 
 /** Small limits so a test can run a bucket dry: 6 calls an hour per token, 3 writes a minute, 4 unauthenticated calls and 5 pages a minute per IP. */
 const SMALL = {

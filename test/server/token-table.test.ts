@@ -279,7 +279,7 @@ async function world() {
       const token = await issue(alice, ALL_SCOPES)
       const { connectionId } = await domain.streams.hub.open(await domain.auth.tokens.authenticate(token), { options: {} })
       const subscribed = await made('GET', `/users/me/posts?connection_id=${connectionId}&subscription_id=mine`, token)
-      return { connection: connectionId, subscription: subscribed.meta.subscription_ids[0] }
+      return { connection: connectionId, subscription: subscribed.meta.subscription_ids![0] }
     },
   }
   const makerOf: Record<string, string> = { message: 'channel', code: 'file', signature: 'file', thumb_signature: 'file', subscription: 'connection' }

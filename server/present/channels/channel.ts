@@ -1,12 +1,13 @@
 /** The API shape of a Channel: ACLs with `you`, counts, unread and subscription state. */
 import { channelMarkerName, type Acl, type ChannelRow, type ChannelView, type UserRow } from '../../../data/index.js'
+import type { Channel, ChannelAcl, Message, User } from '../../api/index.js'
 import { renderAnnotations } from '../annotations.js'
 import type { PresentContext } from '../context.js'
 import { presentMarker } from './marker.js'
 import { presentMessages } from './message.js'
 import { presentUsers } from '../users/user.js'
 
-const acl = (a: Acl, you: boolean): Record<string, unknown> => ({
+const acl = (a: Acl, you: boolean): ChannelAcl => ({
   any_user: a.any_user,
   immutable: a.immutable,
   public: a.public,
@@ -14,14 +15,9 @@ const acl = (a: Acl, you: boolean): Record<string, unknown> => ({
   you,
 })
 
-function shape(
-  ctx: PresentContext,
-  view: ChannelView,
-  owner: Record<string, unknown> | undefined,
-  recent: Record<string, unknown> | undefined,
-): Record<string, unknown> {
+function shape(ctx: PresentContext, view: ChannelView, owner: User | undefined, recent: Message | undefined): Channel {
   const { channel } = view
-  const out: Record<string, unknown> = {
+  const out: Channel = {
     id: String(channel.id),
     type: channel.type,
     counts: view.counts,
@@ -43,7 +39,7 @@ function shape(
 }
 
 /** Presents channel rows for the request's viewer and channel general parameters. */
-export async function presentChannels(ctx: PresentContext, rows: readonly ChannelRow[]): Promise<Record<string, unknown>[]> {
+export async function presentChannels(ctx: PresentContext, rows: readonly ChannelRow[]): Promise<Channel[]> {
   const o = ctx.options
   const marker = o.include_marker === true && ctx.viewer.token?.kind === 'user'
   const annotations = o.include_annotations || o.include_channel_annotations ? { baseUrl: ctx.baseUrl } : undefined
@@ -57,6 +53,6 @@ export async function presentChannels(ctx: PresentContext, rows: readonly Channe
   return views.map((v) => shape(ctx, v, ownerById.get(v.channel.owner_id), v.recent_message ? recentById.get(v.recent_message.id) : undefined))
 }
 
-export async function presentChannel(ctx: PresentContext, row: ChannelRow): Promise<Record<string, unknown>> {
+export async function presentChannel(ctx: PresentContext, row: ChannelRow): Promise<Channel> {
   return (await presentChannels(ctx, [row]))[0]
 }

@@ -1,15 +1,16 @@
 /** The API shape of a Message, including the stripped shape of deleted messages. */
 import { renderHtml, type MessageRow, type MessageView } from '../../../data/index.js'
+import type { Message, User } from '../../api/index.js'
 import { renderAnnotations } from '../annotations.js'
 import type { PresentContext } from '../context.js'
 import { presentUsers } from '../users/user.js'
 
 const EMPTY_ENTITIES = { mentions: [], hashtags: [], links: [] }
 
-function shape(ctx: PresentContext, view: MessageView, user: Record<string, unknown> | undefined): Record<string, unknown> {
+function shape(ctx: PresentContext, view: MessageView, user: User | undefined): Message {
   const { message, app } = view
   const o = ctx.options
-  const out: Record<string, unknown> = {
+  const out: Message = {
     id: String(message.id),
     channel_id: String(message.channel_id),
     created_at: message.created_at,
@@ -17,22 +18,17 @@ function shape(ctx: PresentContext, view: MessageView, user: Record<string, unkn
     num_replies: view.num_replies,
     source: app ? { client_id: app.client_id, link: app.link, name: app.name } : { client_id: '', link: '', name: 'svc' },
     thread_id: String(message.thread_id),
+    ...(user ? { user } : {}),
+    ...(message.is_deleted ? { is_deleted: true as const, entities: EMPTY_ENTITIES } : { text: message.text, entities: message.entities }),
   }
-  if (user) out.user = user
-  if (message.is_deleted) {
-    Object.assign(out, { is_deleted: true, entities: EMPTY_ENTITIES })
-  } else {
-    out.text = message.text
-    out.entities = message.entities
-    if (o.include_html !== false) out.html = renderHtml(message.text, message.entities)
-  }
+  if (!message.is_deleted && o.include_html !== false) out.html = renderHtml(message.text, message.entities)
   if (message.reply_to !== undefined) out.reply_to = String(message.reply_to)
   if (view.annotations) out.annotations = renderAnnotations(ctx, view.annotations, { kind: 'm', id: message.id }, message.is_deleted === true)
   return out
 }
 
 /** Presents message rows with their authors, apps and reply counts. */
-export async function presentMessages(ctx: PresentContext, rows: readonly MessageRow[]): Promise<Record<string, unknown>[]> {
+export async function presentMessages(ctx: PresentContext, rows: readonly MessageRow[]): Promise<Message[]> {
   const o = ctx.options
   const views = await ctx.views.messageViews.views(rows, {
     annotations: o.include_annotations || o.include_message_annotations ? { baseUrl: ctx.baseUrl } : undefined,
@@ -43,6 +39,6 @@ export async function presentMessages(ctx: PresentContext, rows: readonly Messag
   return views.map((v) => shape(ctx, v, v.user ? users.get(v.user.id) : undefined))
 }
 
-export async function presentMessage(ctx: PresentContext, row: MessageRow): Promise<Record<string, unknown>> {
+export async function presentMessage(ctx: PresentContext, row: MessageRow): Promise<Message> {
   return (await presentMessages(ctx, [row]))[0]
 }

@@ -1,12 +1,13 @@
 /** The API shape of an Explore stream, and of its page of posts. */
 import type { ExplorePosts, ExploreStreamRow } from '../../../data/index.js'
+import type { ExploreStream } from '../../api/index.js'
 import type { Envelope } from '../../envelope.js'
 import type { PresentContext } from '../context.js'
 import { presentMarker } from '../channels/marker.js'
 import { presentPage } from '../page.js'
 import { presentPosts } from '../posts/post.js'
 
-export const presentExploreStream = (ctx: PresentContext, stream: ExploreStreamRow): { slug: string; title: string; description: string; url: string } => ({
+export const presentExploreStream = (ctx: PresentContext, stream: ExploreStreamRow): ExploreStream => ({
   slug: stream.slug,
   title: stream.title,
   description: stream.description,

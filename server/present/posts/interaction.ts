@@ -1,5 +1,6 @@
 /** The API shape of an Interaction: `action`, `event_date`, `objects` (Users, Posts or Channels) and the acting `users`. */
 import type { ChannelRow, Interaction, Page, PostRow, UserRow } from '../../../data/index.js'
+import type { Interaction as InteractionObject } from '../../api/index.js'
 import type { Envelope } from '../../envelope.js'
 import { presentChannels } from '../channels/channel.js'
 import type { PresentContext } from '../context.js'
@@ -8,10 +9,7 @@ import { presentPosts } from './post.js'
 import { presentUsers } from '../users/user.js'
 
 /** Presents rows once each, however many interactions share them. */
-async function presentOnce<R extends { id: number }>(
-  rows: R[],
-  present: (rows: R[]) => Promise<Record<string, unknown>[]>,
-): Promise<Map<number, Record<string, unknown>>> {
+async function presentOnce<R extends { id: number }, O>(rows: R[], present: (rows: R[]) => Promise<O[]>): Promise<Map<number, O>> {
   const unique = [...new Map(rows.map((r) => [r.id, r])).values()]
   const shaped = await present(unique)
   return new Map(unique.map((r, i) => [r.id, shaped[i]]))
@@ -31,26 +29,26 @@ function objectsOf(i: Interaction): { users: UserRow[]; posts: PostRow[]; channe
   }
 }
 
-async function presentInteractions(ctx: PresentContext, items: Interaction[]): Promise<Record<string, unknown>[]> {
+async function presentInteractions(ctx: PresentContext, items: Interaction[]): Promise<InteractionObject[]> {
   const objects = items.map(objectsOf)
-  const postMap = await presentOnce<PostRow>(
+  const postMap = await presentOnce(
     objects.flatMap((o) => o.posts),
     (rows) => presentPosts(ctx, rows),
   )
-  const channelMap = await presentOnce<ChannelRow>(
+  const channelMap = await presentOnce(
     objects.flatMap((o) => o.channels),
     (rows) => presentChannels(ctx, rows),
   )
-  const userMap = await presentOnce<UserRow>([...items.flatMap((i) => i.users), ...objects.flatMap((o) => o.users)], (rows) => presentUsers(ctx, rows))
+  const userMap = await presentOnce([...items.flatMap((i) => i.users), ...objects.flatMap((o) => o.users)], (rows) => presentUsers(ctx, rows))
   return items.map((i, n) => ({
     action: i.action,
     event_date: i.event_date,
     objects: [
-      ...objects[n].users.map((u) => userMap.get(u.id)),
-      ...objects[n].posts.map((p) => postMap.get(p.id)),
-      ...objects[n].channels.map((c) => channelMap.get(c.id)),
+      ...objects[n].users.map((u) => userMap.get(u.id)!),
+      ...objects[n].posts.map((p) => postMap.get(p.id)!),
+      ...objects[n].channels.map((c) => channelMap.get(c.id)!),
     ],
-    users: i.users.map((u) => userMap.get(u.id)),
+    users: i.users.map((u) => userMap.get(u.id)!),
   }))
 }
 

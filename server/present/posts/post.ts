@@ -6,7 +6,9 @@
  * viewer's own flags are added on each request.
  */
 import { renderHtml, TOUCH, type AppRow, type PostList, type PostRow, type PostView, type UserRow } from '../../../data/index.js'
-import { RawJson, type Envelope } from '../../envelope.js'
+import type { Post, User } from '../../api/index.js'
+import type { Envelope } from '../../envelope.js'
+import { fieldsOf, type JsonFields, type RawJson } from '../../json-text.js'
 import { renderAnnotations } from '../annotations.js'
 import type { PresentContext } from '../context.js'
 import { presentMarker } from '../channels/marker.js'
@@ -17,8 +19,8 @@ import { textCachePerDomain } from '../text-cache.js'
 
 const EMPTY_ENTITIES = { mentions: [], hashtags: [], links: [] }
 
-/** An object's fields as JSON text without the braces (empty for no fields), in the object's order. */
-const fields = (o: Record<string, unknown>): string => JSON.stringify(o).slice(1, -1)
+/** A post's text, or its deleted shape, then its html and its parent. */
+type PostBody = Pick<Post, 'text' | 'is_deleted' | 'deleted' | 'entities' | 'html' | 'reply_to'>
 
 /** The parts of a post's text that depend on its row (and author's and app's rows) and the base URL only. */
 interface Kept {
@@ -26,13 +28,10 @@ interface Kept {
   user: UserRow | null
   app: AppRow | null
   baseUrl: string
-  /** id .. machine_only */
-  head: string
-  /** source, thread_id */
-  source: string
-  /** text and entities (or the deleted shape), then html when asked, then reply_to */
-  withHtml: string
-  withoutHtml: string
+  head: JsonFields<Pick<Post, 'id' | 'created_at' | 'canonical_url' | 'machine_only'>>
+  source: JsonFields<Pick<Post, 'source' | 'thread_id'>>
+  withHtml: JsonFields<PostBody>
+  withoutHtml: JsonFields<PostBody>
 }
 
 /** Where a browser reads a post: its page under its author's, which server/routes/posts/post-page.ts serves. */
@@ -42,7 +41,7 @@ export const postCanonicalUrl = (baseUrl: string, post: PostRow, user: UserRow |
 const keptOf = textCachePerDomain<Kept>({
   max: 10_000,
   maxChars: 32_000_000,
-  charsOf: (kept) => kept.head.length + kept.source.length + kept.withHtml.length + kept.withoutHtml.length,
+  charsOf: (kept) => kept.head.text.length + kept.source.text.length + kept.withHtml.text.length + kept.withoutHtml.text.length,
 })
 
 function keep(ctx: PresentContext, view: PostView): Kept {
@@ -50,40 +49,51 @@ function keep(ctx: PresentContext, view: PostView): Kept {
   const cache = keptOf(ctx.views)
   const kept = cache.get(post.id)
   if (kept && kept.post === post && kept.user === user && kept.app === app && kept.baseUrl === ctx.baseUrl) return kept
-  const head = fields({
+  const head = fieldsOf({
     id: String(post.id),
     created_at: post.created_at,
     canonical_url: postCanonicalUrl(ctx.baseUrl, post, user),
     machine_only: post.machine_only,
   })
-  const source = fields({
+  const source = fieldsOf({
     source: app ? { client_id: app.client_id, link: app.link, name: app.name } : { client_id: '', link: '', name: 'svc' },
     thread_id: String(post.thread_id),
   })
-  const body = post.is_deleted ? fields({ is_deleted: true, deleted: '1', entities: EMPTY_ENTITIES }) : fields({ text: post.text, entities: post.entities })
-  const html = post.is_deleted ? '' : `,${fields({ html: renderHtml(post.text, post.entities) })}`
-  const replyTo = post.reply_to === undefined ? '' : `,${fields({ reply_to: String(post.reply_to) })}`
-  const made: Kept = { post, user, app, baseUrl: ctx.baseUrl, head, source, withHtml: body + html + replyTo, withoutHtml: body + replyTo }
+  const replyTo = post.reply_to === undefined ? undefined : String(post.reply_to)
+  const withoutHtml = post.is_deleted
+    ? fieldsOf<PostBody>({ is_deleted: true, deleted: '1', entities: EMPTY_ENTITIES, reply_to: replyTo })
+    : fieldsOf<PostBody>({ text: post.text, entities: post.entities, reply_to: replyTo })
+  const withHtml = post.is_deleted
+    ? withoutHtml
+    : fieldsOf<PostBody>({ text: post.text, entities: post.entities, html: renderHtml(post.text, post.entities), reply_to: replyTo })
+  const made: Kept = { post, user, app, baseUrl: ctx.baseUrl, head, source, withHtml, withoutHtml }
   cache.set(post.id, made)
   return made
 }
 
-/** The post's JSON text for this request; `users` holds every embedded user's text. */
-function shape(ctx: PresentContext, view: PostView, users: Map<number, string>): string {
+/** The post's fields for this request; `users` holds every embedded user's text. */
+function shape(ctx: PresentContext, view: PostView, users: Map<number, RawJson<User>>): JsonFields<Post> {
   const o = ctx.options
   const kept = keep(ctx, view)
   if (ctx.reads) noteReads(ctx.reads, view)
-  let out = `{${kept.head},"num_replies":${view.num_replies},"num_reposts":${view.num_reposts},"num_stars":${view.num_stars},${kept.source}`
-  if (view.user) out += `,"user":${users.get(view.user.id)}`
-  out += `,${o.include_html !== false ? kept.withHtml : kept.withoutHtml}`
-  if (view.you_starred !== undefined) out += `,"you_starred":${view.you_starred}`
-  if (view.you_reposted !== undefined) out += `,"you_reposted":${view.you_reposted}`
-  if (view.starred_by) out += `,"starred_by":[${view.starred_by.map((u) => users.get(u.id)).join(',')}]`
-  if (view.reposters) out += `,"reposters":[${view.reposters.map((u) => users.get(u.id)).join(',')}]`
-  if (o.include_annotations || o.include_post_annotations)
-    out += `,${fields({ annotations: renderAnnotations(ctx, view.post.annotations, { kind: 'p', id: view.post.id }, view.post.is_deleted === true) })}`
-  if (view.repost_of) out += `,"repost_of":${shape(ctx, view.repost_of, users)}`
-  return `${out}}`
+  const userOf = (u: UserRow): RawJson<User> => users.get(u.id)!
+  const annotations =
+    o.include_annotations || o.include_post_annotations
+      ? renderAnnotations(ctx, view.post.annotations, { kind: 'p', id: view.post.id }, view.post.is_deleted === true)
+      : undefined
+  return kept.head
+    .with('num_replies', view.num_replies)
+    .with('num_reposts', view.num_reposts)
+    .with('num_stars', view.num_stars)
+    .and(kept.source)
+    .with('user', view.user ? userOf(view.user) : undefined)
+    .and(o.include_html !== false ? kept.withHtml : kept.withoutHtml)
+    .with('you_starred', view.you_starred)
+    .with('you_reposted', view.you_reposted)
+    .with('starred_by', view.starred_by?.map(userOf))
+    .with('reposters', view.reposters?.map(userOf))
+    .with('annotations', annotations)
+    .with('repost_of', view.repost_of ? shape(ctx, view.repost_of, users).object() : undefined)
 }
 
 /** What a kept answer showing this post must be dropped with: the post (its counts, the viewer's flags) and the users it embeds. */
@@ -95,7 +105,7 @@ function noteReads(reads: NonNullable<PresentContext['reads']>, view: PostView):
 }
 
 /** Every user a set of views embeds, presented once each, as JSON text. */
-async function presentedUsers(ctx: PresentContext, views: readonly PostView[]): Promise<Map<number, string>> {
+async function presentedUsers(ctx: PresentContext, views: readonly PostView[]): Promise<Map<number, RawJson<User>>> {
   const byId = new Map<number, UserRow>()
   const collect = (v: PostView): void => {
     if (v.user) byId.set(v.user.id, v.user)
@@ -109,20 +119,20 @@ async function presentedUsers(ctx: PresentContext, views: readonly PostView[]): 
   return new Map(users.map((u, i) => [u.id, shaped[i]]))
 }
 
-/** Presents rows as JSON text kept whole by the envelope: computes each post's view for the request's viewer and options. */
-export async function presentPostsJson(ctx: PresentContext, rows: readonly PostRow[]): Promise<RawJson[]> {
+/** Presents rows as JSON text kept whole by the envelope (each post's fields, for a page to add `pagination_id`): computes each post's view for the request's viewer and options. */
+export async function presentPostsJson(ctx: PresentContext, rows: readonly PostRow[]): Promise<JsonFields<Post>[]> {
   const views = await ctx.views.postViews.views(rows, ctx.viewer, { starred_by: ctx.options.include_starred_by, reposters: ctx.options.include_reposters })
   const users = await presentedUsers(ctx, views)
-  return views.map((v) => new RawJson(shape(ctx, v, users)))
+  return views.map((v) => shape(ctx, v, users))
 }
 
 /** Presents rows as objects, for answers that embed posts in other shapes. */
-export async function presentPosts(ctx: PresentContext, rows: readonly PostRow[]): Promise<Record<string, unknown>[]> {
-  return (await presentPostsJson(ctx, rows)).map((raw) => raw.toJSON() as Record<string, unknown>)
+export async function presentPosts(ctx: PresentContext, rows: readonly PostRow[]): Promise<Post[]> {
+  return (await presentPostsJson(ctx, rows)).map((fields) => fields.object().toJSON())
 }
 
-export async function presentPost(ctx: PresentContext, row: PostRow): Promise<RawJson> {
-  return (await presentPostsJson(ctx, [row]))[0]
+export async function presentPost(ctx: PresentContext, row: PostRow): Promise<RawJson<Post>> {
+  return (await presentPostsJson(ctx, [row]))[0].object()
 }
 
 /** A paginated list of posts, with its stream marker in `meta.marker` when the list has one. */

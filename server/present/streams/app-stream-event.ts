@@ -5,6 +5,7 @@
  * ...). Annotations are always included: an app stream feeds a server.
  */
 import type { AppStreamItem, FileService } from '../../../data/index.js'
+import type { AppStreamEventData, TokenEventData, User } from '../../api/index.js'
 import { presentChannel } from '../channels/channel.js'
 import { presentMarker } from '../channels/marker.js'
 import { presentMessage } from '../channels/message.js'
@@ -13,14 +14,26 @@ import { presentFile } from '../files/file.js'
 import { presentPosts } from '../posts/post.js'
 import { presentUser } from '../users/user.js'
 
-export async function presentAppEventData(ctx: PresentContext, files: FileService, { data }: AppStreamItem): Promise<unknown> {
+/** `{follows_user, user}`, `{muted_user, user}` or `{blocked_user, user}`. */
+function relationData(key: 'follows_user' | 'muted_user' | 'blocked_user', target: User, user: User): AppStreamEventData {
+  switch (key) {
+    case 'follows_user':
+      return { follows_user: target, user }
+    case 'muted_user':
+      return { muted_user: target, user }
+    case 'blocked_user':
+      return { blocked_user: target, user }
+  }
+}
+
+export async function presentAppEventData(ctx: PresentContext, files: FileService, { data }: AppStreamItem): Promise<AppStreamEventData> {
   switch (data.shape) {
     case 'post':
       return (await presentPosts(ctx, [data.post]))[0]
     case 'star':
       return { post: (await presentPosts(ctx, [data.post]))[0], user: await presentUser(ctx, data.user) }
     case 'relation':
-      return { [data.key]: await presentUser(ctx, data.target), user: await presentUser(ctx, data.user) }
+      return relationData(data.key, await presentUser(ctx, data.target), await presentUser(ctx, data.user))
     case 'marker':
       return { marker: presentMarker(data.marker.name, data.marker), user: await presentUser(ctx, data.user) }
     case 'message':
@@ -31,7 +44,7 @@ export async function presentAppEventData(ctx: PresentContext, files: FileServic
       return { user: await presentUser(ctx, data.user), channel: await presentChannel(ctx, data.channel) }
     case 'token': {
       const { app } = data
-      const out: Record<string, unknown> = {
+      const out: TokenEventData = {
         scopes: data.token.scopes,
         app: { client_id: app.client_id, link: app.link, name: app.name },
         client_id: app.client_id,

@@ -1,13 +1,14 @@
 /** The App stream resource: its fields, the embedded filter, and the endpoint a consumer connects to. */
 import type { AppStreamView } from '../../../data/index.js'
+import type { AppStream } from '../../api/index.js'
 import type { PresentContext } from '../context.js'
 import { presentFilter } from '../filters/filter.js'
 
 /** Where a consumer reads the stream; the path is itself the credential. */
 export const appStreamEndpoint = (baseUrl: string, endpointKey: string): string => `${baseUrl}/channel/1/${endpointKey}`
 
-export async function presentAppStream(ctx: PresentContext, { stream, filter, owner, endpointKey }: AppStreamView): Promise<Record<string, unknown>> {
-  const out: Record<string, unknown> = {
+export async function presentAppStream(ctx: PresentContext, { stream, filter, owner, endpointKey }: AppStreamView): Promise<AppStream> {
+  const out: AppStream = {
     id: String(stream.id),
     endpoint: appStreamEndpoint(ctx.baseUrl, endpointKey),
     object_types: stream.object_types,
@@ -18,5 +19,5 @@ export async function presentAppStream(ctx: PresentContext, { stream, filter, ow
   return out
 }
 
-export const presentAppStreams = (ctx: PresentContext, views: readonly AppStreamView[]): Promise<Record<string, unknown>[]> =>
+export const presentAppStreams = (ctx: PresentContext, views: readonly AppStreamView[]): Promise<AppStream[]> =>
   Promise.all(views.map((v) => presentAppStream(ctx, v)))

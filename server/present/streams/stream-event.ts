@@ -5,6 +5,7 @@
  * marker fields).
  */
 import type { StreamDelivery } from '../../../data/index.js'
+import type { UserStreamConnection, UserStreamMeta } from '../../api/index.js'
 import { ok, serialize, type Envelope } from '../../envelope.js'
 import { presentToken } from '../auth/token.js'
 import { presentChannels } from '../channels/channel.js'
@@ -38,7 +39,7 @@ async function presentData(ctx: PresentContext, d: StreamDelivery): Promise<Enve
 /** The event's envelope as one line of JSON text (no line break). */
 export async function presentStreamEvent(ctx: PresentContext, d: StreamDelivery): Promise<string> {
   const envelope = await presentData(ctx, d)
-  const meta: Record<string, unknown> = { ...envelope.meta, connection_id: d.connectionId, subscription_ids: d.subscriptionIds, type: d.type }
+  const meta: UserStreamMeta = { ...envelope.meta, connection_id: d.connectionId, subscription_ids: d.subscriptionIds, type: d.type }
   if (d.deletedId !== undefined) {
     meta.is_deleted = true
     meta.deleted_id = String(d.deletedId)
@@ -48,4 +49,7 @@ export async function presentStreamEvent(ctx: PresentContext, d: StreamDelivery)
 }
 
 /** The first frame of a WebSocket stream: its connection id, alone in `meta`. */
-export const presentConnectionFrame = (connectionId: string): string => JSON.stringify({ meta: { connection_id: connectionId } })
+export const presentConnectionFrame = (connectionId: string): string => {
+  const frame: UserStreamConnection = { meta: { connection_id: connectionId } }
+  return JSON.stringify(frame)
+}

@@ -1,5 +1,6 @@
 /** The API shape of a User. */
 import { imageOf, renderHtml, type ImageKind, type ImageSize, type UserRelation, type UserRow, type UserView } from '../../../data/index.js'
+import type { User, UserDescription, UserImage, UserRelation as UserRelationFields } from '../../api/index.js'
 import { renderAnnotations } from '../annotations.js'
 import type { PresentContext } from '../context.js'
 
@@ -16,14 +17,19 @@ export const imageUrl = (baseUrl: string, file: string, size: ImageSize = {}): s
 export const userCanonicalUrl = (baseUrl: string, user: UserRow): string => `${baseUrl}/@${user.username}`
 
 // The URL names the file itself: an upload gets a new name, so clients may cache each URL forever.
-const image = (ctx: PresentContext, user: UserRow, kind: ImageKind) => {
+const image = (ctx: PresentContext, user: UserRow, kind: ImageKind): UserImage => {
   const { width, height, is_default, file } = imageOf(user, kind)
   return { width, height, is_default, url: imageUrl(ctx.baseUrl, file) }
 }
 
 /** The relation booleans as the API names them. */
-export const relationFields = (relation: UserRelation): Record<string, boolean> => ({
-  ...relation,
+export const relationFields = (relation: UserRelation): UserRelationFields => ({
+  follows_you: relation.follows_you,
+  you_follow: relation.you_follow,
+  you_muted: relation.you_muted,
+  you_blocked: relation.you_blocked,
+  you_can_subscribe: relation.you_can_subscribe,
+  you_can_follow: relation.you_can_follow,
   // Deprecated names, still read by older clients.
   is_following: relation.you_follow,
   is_follower: relation.follows_you,
@@ -35,12 +41,12 @@ export const relationFields = (relation: UserRelation): Record<string, boolean> 
  * counts, base URL and `include_html` (annotations asked: not kept), then
  * adds `relationFields`: whatever else it comes to read must join that key.
  */
-export function presentUserView(ctx: PresentContext, view: UserView): Record<string, unknown> {
+export function presentUserView(ctx: PresentContext, view: UserView): User {
   const { user, counts, relation } = view
   const o = ctx.options
-  const description: Record<string, unknown> = { text: user.description.text, entities: user.description.entities }
+  const description: UserDescription = { text: user.description.text, entities: user.description.entities }
   if (o.include_html !== false) description.html = renderHtml(user.description.text, user.description.entities)
-  const out: Record<string, unknown> = {
+  const out: User = {
     id: String(user.id),
     username: user.username,
     name: user.name,
@@ -61,11 +67,11 @@ export function presentUserView(ctx: PresentContext, view: UserView): Record<str
 }
 
 /** Presents rows: computes each user's view for the request's viewer. */
-export async function presentUsers(ctx: PresentContext, users: readonly UserRow[]): Promise<Record<string, unknown>[]> {
+export async function presentUsers(ctx: PresentContext, users: readonly UserRow[]): Promise<User[]> {
   const views = await ctx.views.userViews.views(users, ctx.viewer)
   return views.map((v) => presentUserView(ctx, v))
 }
 
-export async function presentUser(ctx: PresentContext, user: UserRow): Promise<Record<string, unknown>> {
+export async function presentUser(ctx: PresentContext, user: UserRow): Promise<User> {
   return (await presentUsers(ctx, [user]))[0]
 }

@@ -11,8 +11,8 @@ import { expiredSessionPage, htmlResponse, invalidInputPage, pageHandler } from 
 import { consentPage, requestFields, signInPage } from '../../pages/oauth-pages.js'
 import { checkedSession, ensureSession, newSession, writeSession, type Session } from '../../pages/session.js'
 import type { SvcRoute } from '../../route.js'
-import { originOf } from '../../base-url.js'
-import { clientAddressOf } from '../../client-address.js'
+import { originOf } from '../../request-trust/base-url.js'
+import { clientAddressOf } from '../../request-trust/client-address.js'
 
 const field = (max: number) => Joi.string().max(max).allow('')
 

@@ -8,7 +8,7 @@ import { idOfCode, type Domain } from '../../../data/index.js'
 import { broadcastMessagePage, broadcastPage } from '../../pages/broadcast-page.js'
 import { htmlResponse, invalidInputPage, pageHandler } from '../../pages/layout.js'
 import { idParam } from '../../params.js'
-import { baseUrlOf } from '../../base-url.js'
+import { baseUrlOf } from '../../request-trust/base-url.js'
 import type { SvcRoute } from '../../route.js'
 
 // Ten base-36 digits stay below 2^53.

@@ -1,7 +1,7 @@
 /** Stored and default images by file name, resized on request (to standard sizes, a budget of new ones per address). */
 import Joi from 'joi'
 import { MAX_IMAGE_SIDE, type UserServices } from '../../../data/index.js'
-import { clientAddressOf } from '../../client-address.js'
+import { clientAddressOf } from '../../request-trust/client-address.js'
 import { commonQuery } from '../../params.js'
 import type { SvcRoute } from '../../route.js'
 import { asUserContent } from '../../user-content.js'

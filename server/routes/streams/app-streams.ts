@@ -9,7 +9,7 @@ import { anonymous, DomainError, notFound, type AppStreamInput, type StreamServi
 import { viewerOf } from '../../auth.js'
 import { ok } from '../../envelope.js'
 import { commonQuery, flag, idParam, listParam } from '../../params.js'
-import { baseUrlOf } from '../../base-url.js'
+import { baseUrlOf } from '../../request-trust/base-url.js'
 import { contextOf } from '../../present/context.js'
 import { presentAppStream, presentAppStreams } from '../../present/streams/app-stream.js'
 import type { SvcRoute } from '../../route.js'

@@ -14,7 +14,7 @@ import {
 import { viewerOf } from '../../auth.js'
 import { ok } from '../../envelope.js'
 import { commonQuery, userGeneralQuery, userRef } from '../../params.js'
-import { baseUrlOf } from '../../base-url.js'
+import { baseUrlOf } from '../../request-trust/base-url.js'
 import { contextOf } from '../../present/context.js'
 import { imageUrl, presentUser } from '../../present/users/user.js'
 import type { SvcRoute } from '../../route.js'

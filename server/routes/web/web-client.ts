@@ -12,7 +12,7 @@ import Boom from '@hapi/boom'
 import Joi from 'joi'
 import type { Request, ResponseToolkit } from '@hapi/hapi'
 import type { AuthServices, InstanceConfig } from '../../../data/index.js'
-import { baseUrlOf } from '../../base-url.js'
+import { baseUrlOf } from '../../request-trust/base-url.js'
 import type { SvcRoute } from '../../route.js'
 import { esc } from '../../pages/layout.js'
 

@@ -1,4 +1,5 @@
 import t from 'tap'
+import type { AccessTokenGrant } from '../../../server/api/index.js'
 import { makeInstance } from '../../fixtures/instance.js'
 import { basic, csrfOf, makeClient, postForm, visitor } from '../../fixtures/oauth.js'
 
@@ -65,7 +66,7 @@ t.test('the password grant also takes the password-grant secret, in a JSON body'
     },
   })
   t.equal(res.status, 200)
-  t.same(res.body.token.scopes, ['basic', 'follow'])
+  t.same((res.body as unknown as AccessTokenGrant).token.scopes, ['basic', 'follow'])
 })
 
 t.test('a wrong password, a wrong secret and an unknown client are OAuth errors', async (t) => {

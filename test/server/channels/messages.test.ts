@@ -109,7 +109,7 @@ t.test('a channel’s messages come newest first with meta.marker named for the 
     after.body.data.map((m: { id: string }) => m.id),
     [ids[2]],
   )
-  t.equal(after.body.meta.marker.last_read_id, ids[1])
+  t.equal(after.body.meta.marker!.last_read_id, ids[1])
   t.equal((await svc.call('GET', `/channels/${id}/messages`, { token: svc.appToken })).status, 403, 'a user token lists messages')
 })
 

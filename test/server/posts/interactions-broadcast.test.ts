@@ -85,7 +85,7 @@ t.test('interaction_actions picks broadcast actions alone or with others', async
 t.test('pages of two follow meta.min_id through broadcast and other interactions', async (t) => {
   const { svc, alice } = await story(t)
   const seen: string[][] = []
-  const more: boolean[] = []
+  const more: (boolean | undefined)[] = []
   let url = '/users/me/interactions?count=2'
   for (;;) {
     const res = await svc.call('GET', url, { token: alice.token })

@@ -1,4 +1,5 @@
 import t from 'tap'
+import type { Interaction } from '../../../server/api/index.js'
 import { makeInstance } from '../../fixtures/instance.js'
 import { post, type Post } from '../../fixtures/posts.js'
 import { keys } from '../../fixtures/shapes.js'
@@ -90,7 +91,7 @@ t.test('interactions answer posts as posts: the post general parameters apply to
   const made = await post(svc, alice, { text: 'star me', annotations: [{ type: 'com.example.x', value: {} }] })
   await svc.call('POST', `/posts/${made.id}/star`, { token: bob.token })
   const res = await svc.call('GET', '/users/me/interactions?include_html=0&include_post_annotations=1', { token: alice.token })
-  const star = res.body.data.find((i: Post) => i.action === 'star')
+  const star = res.body.data.find((i: Interaction) => i.action === 'star')
   t.same(keys(star), ['action', 'event_date', 'objects', 'pagination_id', 'users'])
   t.same(
     star.objects.map((p: Post) => [p.id, 'html' in p, p.annotations]),

@@ -4,6 +4,7 @@
  * post general parameters' defaults.
  */
 import t from 'tap'
+import type { Paginated, User } from '../../../server/api/index.js'
 import { makeInstance } from '../../fixtures/instance.js'
 import { post, texts, type Post } from '../../fixtures/posts.js'
 
@@ -29,7 +30,7 @@ t.test('paginated post lists: 20 by default, meta more/min_id/max_id as strings,
     t.equal(res.body.data.length, 20, url)
     t.same(res.body.meta, { code: 200, more: true, min_id: made[1].id, max_id: made[20].id, marker: res.body.meta.marker }, url)
     t.same(
-      res.body.data.map((p: Post) => p.pagination_id),
+      res.body.data.map((p: Paginated<Post>) => p.pagination_id),
       made
         .slice(1)
         .reverse()
@@ -69,14 +70,14 @@ t.test('post general parameters: machine-only, starred_by and reposters samples 
   t.notOk('starred_by' in plain)
   t.notOk('reposters' in plain)
   const asked = (await svc.call('GET', `/posts/${made.id}?include_starred_by=1&include_reposters=1`)).body.data
-  t.same([asked.starred_by.map((u: Post) => u.username), asked.reposters.map((u: Post) => u.username)], [['bob'], ['bob']])
+  t.same([asked.starred_by.map((u: User) => u.username), asked.reposters.map((u: User) => u.username)], [['bob'], ['bob']])
   for (const url of ['/users/@alice/posts', '/posts/stream', '/posts/stream/unified', '/posts/stream/global']) {
     const count = async (q: string) => (await svc.call('GET', `${url}${q}`, { token: alice.token })).body.data.filter((p: Post) => p.machine_only).length
     t.same([await count(''), await count('?include_machine=1')], [0, 1], url)
   }
   const listed = (await svc.call('GET', '/posts/tag/p?include_starred_by=1')).body.data[0]
   t.same(
-    listed.starred_by.map((u: Post) => u.username),
+    listed.starred_by.map((u: User) => u.username),
     ['bob'],
     'lists take the samples too',
   )

@@ -44,7 +44,7 @@ t.test('unified merges my stream with my mentions', async (t) => {
   await post(svc, bob, { text: 'from bob' })
   const res = await svc.call('GET', '/posts/stream/unified', { token: alice.token })
   t.same(texts(res), ['from bob', 'hey @alice'])
-  t.equal(res.body.meta.marker.name, 'unified')
+  t.equal(res.body.meta.marker!.name, 'unified')
   const paged = await svc.call('GET', '/posts/stream/unified?count=1', { token: alice.token })
   t.same(texts(paged), ['from bob'])
   t.equal(paged.body.meta.more, true)

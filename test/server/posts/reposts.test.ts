@@ -1,6 +1,7 @@
 import t from 'tap'
+import type { User } from '../../../server/api/index.js'
 import { makeInstance } from '../../fixtures/instance.js'
-import { post, type Post } from '../../fixtures/posts.js'
+import { post } from '../../fixtures/posts.js'
 import { keys, POST_KEYS } from '../../fixtures/shapes.js'
 
 t.test('bob reposts alice: the repost quotes her and points at the original', async (t) => {
@@ -93,7 +94,7 @@ t.test('a repost reads ">> @user: text", may pass 256 characters, inherits entit
   t.same([repost.repost_of.id, repost.repost_of.text, repost.repost_of.you_reposted, repost.repost_of.num_reposts], [original.id, long, true, 1])
   const sample = await svc.call('GET', `/posts/${repost.id}?include_reposters=1`)
   t.same(
-    sample.body.data.repost_of.reposters.map((u: Post) => u.username),
+    sample.body.data.repost_of.reposters.map((u: User) => u.username),
     ['bob'],
     'repost_of.reposters with include_reposters=1',
   )

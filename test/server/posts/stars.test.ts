@@ -1,6 +1,7 @@
 import t from 'tap'
+import type { User } from '../../../server/api/index.js'
 import { makeInstance, type Person } from '../../fixtures/instance.js'
-import { post, type Post } from '../../fixtures/posts.js'
+import { post } from '../../fixtures/posts.js'
 import { keys, usernames } from '../../fixtures/shapes.js'
 
 t.test("bob stars alice's post, sees it starred, and unstars it", async (t) => {
@@ -140,7 +141,7 @@ t.test('stars and reposters of a post are paginated lists of users that take the
   for (const path of ['stars', 'reposters']) {
     const first = await svc.call('GET', `/posts/${made.id}/${path}?count=1&include_html=0`, { token: alice.token })
     t.same(
-      first.body.data.map((u: Post) => u.username),
+      first.body.data.map((u: User) => u.username),
       ['carol'],
       path,
     )
@@ -150,7 +151,7 @@ t.test('stars and reposters of a post are paginated lists of users that take the
     t.equal(first.body.data[0].pagination_id, first.body.meta.min_id)
     const next = await svc.call('GET', `/posts/${made.id}/${path}?before_id=${first.body.meta.min_id}&include_user_annotations=1`, { token: alice.token })
     t.same(
-      next.body.data.map((u: Post) => [u.username, u.annotations]),
+      next.body.data.map((u: User) => [u.username, u.annotations]),
       [['bob', []]],
       path,
     )

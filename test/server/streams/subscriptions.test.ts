@@ -116,7 +116,7 @@ t.test('a subscription is made only under the creation conditions', async (t) =>
   const stream = await openWebSocket(base, alice.token)
   const ids = async (query: string) =>
     (await svc.call('GET', `/stream/0/users/me/posts?connection_id=${stream.connectionId}&${query}`, { token: alice.token })).body.meta.subscription_ids
-  t.equal((await ids('subscription_id=a')).length, 1, 'no pagination')
+  t.equal((await ids('subscription_id=a'))!.length, 1, 'no pagination')
   t.same(await ids('subscription_id=b&since_id=1'), ['b'], 'since_id and the answer ends (more false)')
   t.equal(await ids('subscription_id=c&since_id=0&count=1'), undefined, 'since_id but more items remain')
   t.equal(await ids('subscription_id=d&before_id=3'), undefined, 'before_id')
@@ -126,7 +126,7 @@ t.test('a subscription is made only under the creation conditions', async (t) =>
     undefined,
     'an unknown connection',
   )
-  t.match((await ids('')).length, 1, 'a generated subscription id')
+  t.match((await ids(''))!.length, 1, 'a generated subscription id')
   stream.close()
 })
 

@@ -35,7 +35,7 @@ t.test('the chunked flavour answers Connection-Id and one event per line', async
   t.equal(stream.status, 200)
   t.match(stream.connectionId, /^[\w-]{10,}$/)
   const sub = await svc.call('GET', `/stream/0/users/me/mentions?connection_id=${stream.connectionId}`, { token: alice.token })
-  t.equal(sub.body.meta.subscription_ids.length, 1)
+  t.equal(sub.body.meta.subscription_ids!.length, 1)
   await svc.call('POST', '/stream/0/posts', { token: bob.token, payload: { text: '@alice are you there?' } })
   const frame = await stream.next()
   t.equal(frame.meta.type, 'post')

@@ -3,7 +3,7 @@
  * the signed-in person's token in the Authorization header, answers
  * unwrapped from their envelope. A refused token signs the person out.
  */
-import type { Meta } from './types'
+import type { Envelope } from '../../../api'
 
 export const API = '/stream/0'
 
@@ -14,11 +14,6 @@ export class ApiError extends Error {
   ) {
     super(message)
   }
-}
-
-export interface Answer<T> {
-  data: T
-  meta: Meta
 }
 
 export type Query = Record<string, string | number | boolean | undefined>
@@ -41,7 +36,7 @@ const withQuery = (path: string, query: Query = {}): string => {
   return `${API}${path}${qs ? `${path.includes('?') ? '&' : '?'}${qs}` : ''}`
 }
 
-async function call<T>(method: string, path: string, query?: Query, body?: unknown): Promise<Answer<T>> {
+async function call<T>(method: string, path: string, query?: Query, body?: unknown): Promise<Envelope<T>> {
   const headers: Record<string, string> = {}
   if (token) headers.Authorization = `Bearer ${token}`
   let payload: BodyInit | undefined
@@ -57,7 +52,7 @@ async function call<T>(method: string, path: string, query?: Query, body?: unkno
     throw new ApiError('The server cannot be reached. Check your connection and try again.', 0)
   }
   if (res.status === 204) return { data: undefined as T, meta: { code: 204 } }
-  const envelope = (await res.json().catch(() => null)) as { data: T; meta: Meta } | null
+  const envelope = (await res.json().catch(() => null)) as Envelope<T> | null
   if (!res.ok || !envelope) {
     if (res.status === 401 && token) onUnauthorized()
     throw new ApiError(envelope?.meta?.error_message ?? `The server answered ${res.status}.`, res.status)

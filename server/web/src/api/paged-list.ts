@@ -5,7 +5,7 @@
  */
 import { useCallback, useEffect, useState } from 'react'
 import { api, ApiError, type Query } from './client'
-import type { Meta } from './types'
+import type { Meta, Paginated } from '../../../api'
 
 export interface PagedList<T> {
   items: T[]
@@ -17,15 +17,11 @@ export interface PagedList<T> {
   update(change: (items: T[]) => T[]): void
 }
 
-interface Paged {
-  pagination_id?: string
-}
-
 const messageOf = (err: unknown): string => (err instanceof ApiError ? err.message : 'Something went wrong.')
 
 /** `path` with `query` (compared by value, so an inline object is fine). */
-export function usePagedList<T extends Paged>(path: string, query: Query = {}): PagedList<T> {
-  const [items, setItems] = useState<T[]>([])
+export function usePagedList<T extends object>(path: string, query: Query = {}): PagedList<Paginated<T>> {
+  const [items, setItems] = useState<Paginated<T>[]>([])
   const [meta, setMeta] = useState<Meta | null>(null)
   const [loading, setLoading] = useState(true)
   const [error, setError] = useState<string | null>(null)
@@ -37,7 +33,7 @@ export function usePagedList<T extends Paged>(path: string, query: Query = {}): 
     setError(null)
     setItems([])
     api
-      .get<T[]>(path, JSON.parse(queryKey) as Query)
+      .get<Paginated<T>[]>(path, JSON.parse(queryKey) as Query)
       .then((answer) => {
         if (cancelled) return
         setItems(answer.data)
@@ -55,7 +51,7 @@ export function usePagedList<T extends Paged>(path: string, query: Query = {}): 
     setLoading(true)
     setError(null)
     try {
-      const answer = await api.get<T[]>(path, { ...(JSON.parse(queryKey) as Query), before_id: meta.min_id })
+      const answer = await api.get<Paginated<T>[]>(path, { ...(JSON.parse(queryKey) as Query), before_id: meta.min_id })
       setItems((list) => [...list, ...answer.data.filter((i) => !list.some((l) => l.pagination_id === i.pagination_id))])
       setMeta(answer.meta)
     } catch (err) {

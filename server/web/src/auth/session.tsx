@@ -8,7 +8,7 @@
  */
 import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from 'react'
 import { api, setApiToken } from '../api/client'
-import type { User } from '../api/types'
+import type { User } from '../../../api'
 import { settings } from '../settings'
 
 const TOKEN_KEY = 'svc.token'

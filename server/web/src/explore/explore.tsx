@@ -1,16 +1,11 @@
 /** The instance's explore streams (curated from the console) and each one's posts. */
 import { useEffect, useState } from 'react'
 import { Link } from 'wouter'
+import type { ExploreStream } from '../../../api'
 import { api, ApiError } from '../api/client'
 import { paths } from '../paths'
 import { Timeline } from '../posts/timeline'
 import { ErrorLine } from '../ui/error-line'
-
-interface ExploreStream {
-  slug: string
-  title: string
-  description: string
-}
 
 export function Explore() {
   const [streams, setStreams] = useState<ExploreStream[] | null>(null)

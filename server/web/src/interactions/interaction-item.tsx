@@ -1,7 +1,7 @@
 /** One interaction: who did what to the reader or their post, with links to those people and the post's thread. */
 import { Fragment } from 'react'
 import { Link } from 'wouter'
-import type { Annotation, Channel, Interaction, Post, User } from '../api/types'
+import type { Annotation, Channel, Interaction, Post, User } from '../../../api'
 import { paths } from '../paths'
 import { settings } from '../settings'
 import { Avatar } from '../ui/avatar'

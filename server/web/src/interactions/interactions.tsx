@@ -1,14 +1,12 @@
 /** `/interactions`: who followed the reader, starred, reposted or replied to their posts; newest first, paged back. */
 import { usePagedList } from '../api/paged-list'
-import type { Interaction } from '../api/types'
+import type { Interaction } from '../../../api'
 import { InteractionItem } from './interaction-item'
 import { ErrorLine } from '../ui/error-line'
 import { OlderButton } from '../ui/older-button'
 
-type Paged = Interaction & { pagination_id?: string }
-
 export function Interactions() {
-  const list = usePagedList<Paged>('/users/me/interactions', { count: 20 })
+  const list = usePagedList<Interaction>('/users/me/interactions', { count: 20 })
   return (
     <section aria-labelledby="interactions-title">
       <h1 id="interactions-title">Interactions</h1>

@@ -6,7 +6,7 @@
 import { useEffect, useRef, useState } from 'react'
 import { Link } from 'wouter'
 import { api, ApiError, type Query } from '../api/client'
-import type { Channel, Message } from '../api/types'
+import type { Channel, Message } from '../../../api'
 import { useSession } from '../auth/session'
 import { paths } from '../paths'
 import { useLiveList } from '../stream/live-list'

@@ -1,7 +1,7 @@
 /** `/messages`: the reader's private conversations, unread ones marked, and a new message to anyone. */
 import { useState } from 'react'
 import { Link } from 'wouter'
-import type { Channel, User } from '../api/types'
+import type { Channel, User } from '../../../api'
 import { useSession } from '../auth/session'
 import { paths } from '../paths'
 import { Avatar } from '../ui/avatar'

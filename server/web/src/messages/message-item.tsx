@@ -1,6 +1,6 @@
 /** One message in a conversation: who, when, the text with its entities. */
 import { Link } from 'wouter'
-import type { Message } from '../api/types'
+import type { Message } from '../../../api'
 import { paths } from '../paths'
 import { Avatar } from '../ui/avatar'
 import { EntityText } from '../ui/entity-text'

@@ -6,7 +6,7 @@
 import { useId, useState } from 'react'
 import { useLocation } from 'wouter'
 import { api } from '../api/client'
-import type { Message } from '../api/types'
+import type { Message } from '../../../api'
 import { paths } from '../paths'
 import { markRead } from './pm'
 import { SendBox } from './send-box'

@@ -1,7 +1,7 @@
 /** The people in conversations, read once per page load: channels name their members by id only. */
 import { useEffect, useState } from 'react'
 import { api } from '../api/client'
-import type { User } from '../api/types'
+import type { User } from '../../../api'
 
 const known = new Map<string, User>()
 

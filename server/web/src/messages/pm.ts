@@ -1,6 +1,6 @@
 /** What the private-message screens share: the channel type, the message limit, marking a conversation read, who takes part. */
 import { api } from '../api/client'
-import type { Channel } from '../api/types'
+import type { Channel } from '../../../api'
 
 export const PM_TYPE = 'svc.core.pm'
 /** The API's limit on a message's text (the spec's message `text_max_length`). */

@@ -6,7 +6,7 @@
  */
 import { useCallback, useEffect, useRef, useState } from 'react'
 import { api, ApiError, type Query } from '../api/client'
-import type { Channel, Meta } from '../api/types'
+import type { Channel, Meta } from '../../../api'
 import { useUserStream } from '../stream/stream-context'
 import { PM_TYPE } from './pm'
 

@@ -5,7 +5,7 @@
  */
 import { useEffect, useId, useRef, useState } from 'react'
 import { api, ApiError } from '../api/client'
-import type { Post } from '../api/types'
+import type { Post } from '../../../api'
 import { highlight } from './highlight'
 import { PhotoPicker } from './photo-picker'
 import { photoAnnotation, uploadPhoto, type ChosenPhoto } from './photo-upload'

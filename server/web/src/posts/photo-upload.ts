@@ -5,7 +5,7 @@
  * post is shown. The alt text travels as the oEmbed `title`.
  */
 import { api } from '../api/client'
-import type { Annotation, FileObject } from '../api/types'
+import type { Annotation, File as UploadedFile } from '../../../api'
 
 /** The purpose svc's web client gives the files it uploads for posts. */
 export const PHOTO_FILE_TYPE = 'svc.web.photo'
@@ -18,15 +18,15 @@ export interface ChosenPhoto {
   alt: string
 }
 
-export async function uploadPhoto(file: File): Promise<FileObject> {
+export async function uploadPhoto(file: File): Promise<UploadedFile> {
   const form = new FormData()
   form.append('type', PHOTO_FILE_TYPE)
   form.append('content', file, file.name || 'photo')
-  const { data } = await api.post<FileObject>('/files', form)
+  const { data } = await api.post<UploadedFile>('/files', form)
   return data
 }
 
-export function photoAnnotation(file: FileObject, alt: string): Annotation {
+export function photoAnnotation(file: UploadedFile, alt: string): Annotation {
   const value: Record<string, unknown> = { '+svc.core.file': { file_id: file.id, file_token: file.file_token, format: 'oembed' } }
   if (alt.trim()) value.title = alt.trim()
   return { type: 'svc.core.oembed', value }

@@ -1,5 +1,5 @@
 /** Photos attached to a post: its `svc.core.oembed` annotations of type photo (files attached through replacement values, or any photo URL). */
-import type { Annotation } from '../api/types'
+import type { Annotation } from '../../../api'
 
 export interface Photo {
   url: string

@@ -2,7 +2,7 @@
 import { useState } from 'react'
 import { Link } from 'wouter'
 import { api, ApiError } from '../api/client'
-import type { Post } from '../api/types'
+import type { Post } from '../../../api'
 import { useSession } from '../auth/session'
 import { paths } from '../paths'
 import { Avatar } from '../ui/avatar'

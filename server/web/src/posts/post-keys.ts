@@ -4,7 +4,7 @@
  * list of shortcuts. Keys typed into a field are the field's.
  */
 import { useEffect, useState } from 'react'
-import type { Post } from '../api/types'
+import type { Post } from '../../../api'
 
 export const POST_SHORTCUTS: readonly [string, string][] = [
   ['j', 'Select the next post'],

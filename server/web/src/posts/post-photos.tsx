@@ -1,5 +1,5 @@
 /** A post's attached photos, inline with their alt text; each opens the full image. */
-import type { Post } from '../api/types'
+import type { Post } from '../../../api'
 import { photosOf } from './photos'
 
 export function PostPhotos({ post }: { post: Post }) {

@@ -6,7 +6,7 @@
  */
 import { useEffect, useRef, useState } from 'react'
 import { api, ApiError } from '../api/client'
-import type { Post } from '../api/types'
+import type { Post } from '../../../api'
 import type { LiveList } from '../stream/live-list'
 
 /** How long scrolling must have stopped before the position is saved (the API asks not to sync every scroll). */

@@ -1,5 +1,5 @@
 /** A thread's posts as a conversation: each reply under what it answers, oldest first, with its depth. */
-import type { Post } from '../api/types'
+import type { Post } from '../../../api'
 
 export interface ThreadEntry {
   post: Post

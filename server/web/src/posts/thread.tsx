@@ -5,7 +5,7 @@
  * in place and new ones arrive live.
  */
 import { useEffect, useMemo, useRef, useState } from 'react'
-import type { Post } from '../api/types'
+import type { Post } from '../../../api'
 import { useSession } from '../auth/session'
 import { useLiveList } from '../stream/live-list'
 import { Compose } from './compose'

@@ -5,7 +5,7 @@
  */
 import { useMemo, useRef, useState } from 'react'
 import type { Query } from '../api/client'
-import type { Post } from '../api/types'
+import type { Post } from '../../../api'
 import { useSession } from '../auth/session'
 import { useLiveList } from '../stream/live-list'
 import { Compose } from './compose'

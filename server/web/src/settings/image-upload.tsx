@@ -1,7 +1,7 @@
 /** Choosing a new avatar or cover: sent at once as multipart, the new image shown from the answer; the server's refusal shown as is. */
 import { useId, useState } from 'react'
 import { api, ApiError } from '../api/client'
-import type { Image, User } from '../api/types'
+import type { User, UserImage } from '../../../api'
 
 export type ImageKind = 'avatar' | 'cover'
 
@@ -16,7 +16,7 @@ export function ImageUpload({ kind, user, onUploaded }: { kind: ImageKind; user:
   const [error, setError] = useState<string | null>(null)
   const [done, setDone] = useState(false)
   // The upload's answer, shown before the session has read the person again.
-  const [fresh, setFresh] = useState<Image | null>(null)
+  const [fresh, setFresh] = useState<UserImage | null>(null)
   const image = fresh ?? (kind === 'avatar' ? user.avatar_image : user.cover_image)
   const label = kind === 'avatar' ? 'Avatar' : 'Cover image'
 

@@ -1,7 +1,7 @@
 /** Name, description (counted against its 256 characters), language and time zone: replaced together with PUT /users/me. */
 import { useId, useMemo, useState } from 'react'
 import { api, ApiError } from '../api/client'
-import type { User } from '../api/types'
+import type { User } from '../../../api'
 
 export const NAME_MAX_LENGTH = 50
 export const DESCRIPTION_MAX_LENGTH = 256

@@ -1,6 +1,6 @@
 /** `/settings`: the signed-in person's profile and images; every change is read back into the session. */
 import { Link } from 'wouter'
-import type { User } from '../api/types'
+import type { User } from '../../../api'
 import { useSession } from '../auth/session'
 import { paths } from '../paths'
 import { ImageUpload } from './image-upload'

@@ -6,8 +6,7 @@
  */
 import { useCallback, useEffect, useRef, useState } from 'react'
 import { api, ApiError, type Query } from '../api/client'
-import type { Meta } from '../api/types'
-import type { StreamEvent } from './user-stream'
+import type { Meta, UserStreamEvent } from '../../../api'
 import { useUserStream } from './stream-context'
 
 export interface LiveList<T> {
@@ -46,7 +45,7 @@ export function useLiveList<T extends Identified>(path: string | null, query: Qu
   const shown = useRef(new Set<string>())
   const queryKey = JSON.stringify(query)
 
-  const onEvent = useCallback((event: StreamEvent) => {
+  const onEvent = useCallback((event: UserStreamEvent) => {
     if (event.meta.is_deleted) {
       const ids = new Set([event.meta.deleted_id, ...asList<Identified>(event.data).map((d) => d.id)].filter(Boolean) as string[])
       setItems((list) => list.filter((i) => !ids.has(i.id)))

@@ -6,14 +6,9 @@
  * (the server keeps the subscriptions for a few minutes); when the server
  * starts a new one instead, every list is told to subscribe again.
  */
-import type { Meta } from '../api/types'
+import type { UserStreamConnection, UserStreamEvent } from '../../../api'
 
-export interface StreamEvent {
-  meta: Meta & { type?: string; is_deleted?: boolean; deleted_id?: string; subscription_ids?: string[]; connection_id?: string }
-  data: unknown
-}
-
-type Handler = (event: StreamEvent) => void
+type Handler = (event: UserStreamEvent) => void
 
 const RETRY_MS = [1000, 2000, 5000, 10000, 30000]
 
@@ -77,13 +72,15 @@ export class UserStream {
   }
 
   private receive(text: string): void {
-    let event: StreamEvent
+    let event: UserStreamEvent | UserStreamConnection
     try {
-      event = JSON.parse(text) as StreamEvent
+      event = JSON.parse(text) as UserStreamEvent | UserStreamConnection
     } catch {
       return
     }
-    if (event.meta?.connection_id && event.data === undefined) {
+    // The first frame: the connection's id alone.
+    if (!('data' in event)) {
+      if (!event.meta?.connection_id) return
       const resumed = this.connectionId === event.meta.connection_id
       const first = this.connectionId === null
       this.connectionId = event.meta.connection_id

@@ -1,4 +1,4 @@
-import type { User } from '../api/types'
+import type { User } from '../../../api'
 
 export function Avatar({ user, size = 48 }: { user: User; size?: number }) {
   return (

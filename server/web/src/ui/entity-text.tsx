@@ -1,6 +1,6 @@
 /** A post's or message's text with its entities as links: mentions to profiles, hashtags to their stream, links out. */
 import { Link } from 'wouter'
-import type { Entities } from '../api/types'
+import type { Entities } from '../../../api'
 import { paths } from '../paths'
 
 interface Span {

@@ -1,7 +1,7 @@
 /** `/people/:username/followers` and `/following`: the people on either side of someone's follows, paged back. */
 import { Link } from 'wouter'
 import { usePagedList } from '../api/paged-list'
-import type { User } from '../api/types'
+import type { User } from '../../../api'
 import { paths } from '../paths'
 import { UserTrouble } from './profile'
 import { UserRow } from './user-row'
@@ -17,7 +17,7 @@ const TITLES: Record<Side, (name: string) => string> = {
 }
 
 function FollowList({ user, side }: { user: User; side: Side }) {
-  const list = usePagedList<User & { pagination_id?: string }>(`/users/${user.id}/${side}`, { count: 20 })
+  const list = usePagedList<User>(`/users/${user.id}/${side}`, { count: 20 })
   const replace = (changed: User) => list.update((items) => items.map((u) => (u.id === changed.id ? { ...changed, pagination_id: u.pagination_id } : u)))
   return (
     <section aria-labelledby="follow-list-title">

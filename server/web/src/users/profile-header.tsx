@@ -1,7 +1,7 @@
 /** A person's card: cover, avatar, name, description, counts, and whether they follow the reader. */
 import type { ReactNode } from 'react'
 import { Link } from 'wouter'
-import type { User } from '../api/types'
+import type { User } from '../../../api'
 import { paths } from '../paths'
 import { Avatar } from '../ui/avatar'
 import { EntityText } from '../ui/entity-text'

@@ -1,7 +1,7 @@
 /** Follow, mute and block toggles for another person; each answers the changed user, handed to `onChange`. */
 import { useState } from 'react'
 import { api, ApiError } from '../api/client'
-import type { User } from '../api/types'
+import type { User } from '../../../api'
 import { ErrorLine } from '../ui/error-line'
 
 type Relation = 'follow' | 'mute' | 'block'

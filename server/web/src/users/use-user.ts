@@ -1,7 +1,7 @@
 /** One person read by username, kept here so relation buttons can put their answer back. */
 import { useEffect, useState } from 'react'
 import { api, ApiError } from '../api/client'
-import type { User } from '../api/types'
+import type { User } from '../../../api'
 import { useSession } from '../auth/session'
 
 export interface UserState {

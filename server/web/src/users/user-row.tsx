@@ -1,6 +1,6 @@
 /** One person in a list: avatar, name, description, and a follow button for the signed-in reader. */
 import { Link } from 'wouter'
-import type { User } from '../api/types'
+import type { User } from '../../../api'
 import { useSession } from '../auth/session'
 import { paths } from '../paths'
 import { Avatar } from '../ui/avatar'

@@ -10,7 +10,7 @@
 import type { Request } from '@hapi/hapi'
 import ipaddr from 'ipaddr.js'
 import proxyaddr from 'proxy-addr'
-import { trustOf } from './request-trust.js'
+import { trustOf } from './trust.js'
 
 /** `address` as it is counted: IPv4 as it is (an IPv4-mapped IPv6 one too), IPv6 as its /64. */
 function countedAs(address: string): string {

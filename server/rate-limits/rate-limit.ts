@@ -17,12 +17,12 @@
  * timestamp; hapi-rate-limitor needs Redis.
  */
 import type { Plugin, Request, ResponseToolkit } from '@hapi/hapi'
-import { DomainError, isDomainError, type Domain, type Viewer } from '../data/index.js'
-import { tokenOf } from './auth.js'
-import { clientAddressOf } from './client-address.js'
-import { errorPage, htmlResponse } from './pages/layout.js'
+import { DomainError, isDomainError, type Domain, type Viewer } from '../../data/index.js'
+import { tokenOf } from '../auth.js'
+import { clientAddressOf } from '../request-trust/client-address.js'
+import { errorPage, htmlResponse } from '../pages/layout.js'
 import { RateLimiters, type BucketState, type MakeLimiter, type RateAs } from './rate-limiters.js'
-import { setWireHeader } from './wire-headers.js'
+import { setWireHeader } from '../wire-headers.js'
 
 /**
  * Avatar, cover and image routes and the web client's files opt out with

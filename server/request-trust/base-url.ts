@@ -11,7 +11,7 @@
  * rather than a name the visitor chose.
  */
 import type { Request, Server } from '@hapi/hapi'
-import { allowedHost, forwardedHeader, trustOf } from './request-trust.js'
+import { allowedHost, forwardedHeader, trustOf } from './trust.js'
 
 const WILDCARDS = new Set(['', '0.0.0.0', '::'])
 

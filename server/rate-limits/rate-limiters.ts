@@ -8,7 +8,7 @@
  * limiter with the same points and duration.
  */
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible'
-import { defaultConfig, type InstanceConfig, type Viewer } from '../data/index.js'
+import { defaultConfig, type InstanceConfig, type Viewer } from '../../data/index.js'
 
 export type BucketName = 'token' | 'write' | 'ip' | 'page'
 

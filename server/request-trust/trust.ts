@@ -9,7 +9,7 @@
 import type { Request, Server } from '@hapi/hapi'
 import { networkInterfaces } from 'node:os'
 import proxyaddr from 'proxy-addr'
-import { HOST_PATTERN, type InstanceConfig } from '../data/index.js'
+import { HOST_PATTERN, type InstanceConfig } from '../../data/index.js'
 
 /** A host name as svc compares it: lower case, IPv6 in brackets; a rule without a port allows any. */
 interface HostName {
