@@ -1,0 +1,24 @@
+import t from 'tap'
+import { existsSync } from 'node:fs'
+import { dirname, join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { ALONE, GROUPS, groupOf } from './groups.js'
+import { testFiles } from './run-group.js'
+
+const here = dirname(fileURLToPath(import.meta.url))
+
+t.test('every test file runs: alone in e2e/ and bin/, else in exactly the one group its folder names', async (t) => {
+  const files = testFiles()
+  t.ok(files.length > 100, `${files.length} test files found`)
+  const orphans = files.filter((path) => !ALONE.some((folder) => path.startsWith(`${folder}/`)) && groupOf(path) === undefined)
+  t.same(orphans, [])
+  t.equal(groupOf('server/posts/posts.test.ts'), 'server-posts-channels')
+  t.equal(groupOf('server/bad-input-fuzz.test.ts'), 'server')
+  t.equal(groupOf('server/admin-socket.test.ts'), 'server-streams')
+  t.equal(groupOf('data/places/places.test.ts'), 'data-places-store')
+  t.equal(groupOf('e2e/crash.test.ts'), undefined)
+})
+
+t.test('each group has its suite file, which tap runs', async (t) => {
+  for (const group of Object.keys(GROUPS)) t.ok(existsSync(join(here, `${group}.suite.js`)) || existsSync(join(here, `${group}.suite.ts`)), group)
+})

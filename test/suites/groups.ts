@@ -1,0 +1,41 @@
+/**
+ * The test files that share a process. Starting node, tap's process-info
+ * hook and svc's ~700 modules costs about a second of CPU per process, and
+ * every process compiles hapi, joi and the domain afresh: the twelve files
+ * of test/server/posts take 40 s of CPU as twelve processes and 16 s as one.
+ * So the files that run in-process (domain services, `server.inject`, the
+ * console, a browser) run in a few groups, each one tap process; the files
+ * that start `svc` processes (e2e/, bin/) still run one per process, where
+ * their children dominate and a process of their own keeps them apart.
+ *
+ * A file belongs to the group whose folder prefix matches it longest, so a
+ * new file always lands in one. Each group is a `<name>.suite.ts` file next
+ * to this one; `npm run test:file` still runs any test file alone.
+ */
+export const GROUPS: Readonly<Record<string, readonly string[]>> = {
+  admin: ['admin', 'architecture.test', 'suites'],
+  browser: ['browser'],
+  data: ['data'],
+  'data-places-store': ['data/places', 'data/store'],
+  server: ['server'],
+  'server-files-users': ['server/files', 'server/places', 'server/users'],
+  'server-posts-channels': ['server/posts', 'server/channels', 'server/relations', 'server/explore', 'server/filters'],
+  'server-streams': ['server/streams', 'server/admin-socket.test'],
+}
+
+/** Folders whose files each run in a process of their own. */
+export const ALONE = ['e2e', 'bin', 'bench']
+
+/** The group of a test file, by its path under test/ (`server/posts/posts.test.ts`), or undefined for a file that runs alone. */
+export function groupOf(path: string): string | undefined {
+  if (ALONE.some((folder) => path.startsWith(`${folder}/`))) return undefined
+  const name = path.replace(/\.[jt]sx?$/, '')
+  let best: { group: string; length: number } | undefined
+  for (const [group, prefixes] of Object.entries(GROUPS)) {
+    for (const prefix of prefixes) {
+      const matches = name === prefix || name.startsWith(`${prefix}/`)
+      if (matches && (!best || prefix.length > best.length)) best = { group, length: prefix.length }
+    }
+  }
+  return best?.group
+}

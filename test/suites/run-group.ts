@@ -1,0 +1,31 @@
+/**
+ * Runs the test files of one group (groups.ts) in this process: each file's
+ * top-level tests queue on tap's root test in file order, as if the files
+ * had been written one after the other.
+ */
+import t from 'tap'
+import { readdirSync } from 'node:fs'
+import { basename, dirname, join } from 'node:path'
+import { fileURLToPath, pathToFileURL } from 'node:url'
+import { groupOf } from './groups.js'
+
+const testRoot = dirname(dirname(fileURLToPath(import.meta.url)))
+
+/** Test files under test/ (compiled: `.test.js`), as paths relative to it, in a stable order. */
+export function testFiles(root = testRoot): string[] {
+  return (readdirSync(root, { recursive: true }) as string[])
+    .filter((path) => /\.test\.[jt]sx?$/.test(path) && !path.endsWith('.d.ts'))
+    .map((path) => path.split('\\').join('/'))
+    .sort()
+}
+
+/** Runs every test file of the group named as the calling suite file (`server-posts-channels.suite.js`). */
+export async function runGroup(suiteUrl: string): Promise<void> {
+  const group = basename(fileURLToPath(suiteUrl)).replace(/\.suite\.[jt]s$/, '')
+  const files = testFiles().filter((path) => groupOf(path) === group)
+  if (files.length === 0) throw new Error(`the test group ${group} has no files`)
+  for (const path of files) {
+    t.comment(`file: test/${path}`)
+    await import(pathToFileURL(join(testRoot, path)).href)
+  }
+}
