@@ -16,6 +16,14 @@ export interface Environment {
   rateLimitOff: boolean
   /** `NODE_OPTIONS`: node's own, read to keep an operator's heap settings. */
   nodeOptions?: string
+  /**
+   * `SVC_TEST_PASSWORD_COST`: scrypt's N for new password hashes, for test
+   * suites that start hundreds of sign-ins (production's 2^17 costs half a
+   * second each). Never for an instance people use: `svc serve` warns.
+   */
+  testPasswordCost?: number
+  /** `SVC_PLACES_BUNDLED=off` or `on`: stands for the config's `places.bundled`. */
+  placesBundled?: boolean
 }
 
 const present = (value: string | undefined): string | undefined => (value === undefined || value === '' ? undefined : value)
@@ -33,5 +41,22 @@ export function environmentOf(env: Record<string, string | undefined>): Environm
     busUrl: present(env.SVC_BUS_URL),
     rateLimitOff: rateLimitOffIn(env),
     nodeOptions: present(env.NODE_OPTIONS),
+    testPasswordCost: powerOfTwo('SVC_TEST_PASSWORD_COST', present(env.SVC_TEST_PASSWORD_COST)),
+    placesBundled: onOff('SVC_PLACES_BUNDLED', present(env.SVC_PLACES_BUNDLED)),
   }
+}
+
+function onOff(name: string, value: string | undefined): boolean | undefined {
+  if (value === undefined) return undefined
+  const word = value.trim().toLowerCase()
+  if (['on', '1', 'true'].includes(word)) return true
+  if (['off', '0', 'false'].includes(word)) return false
+  throw new Error(`${name} must be on or off, not ${value}`)
+}
+
+function powerOfTwo(name: string, value: string | undefined): number | undefined {
+  if (value === undefined) return undefined
+  const n = Number(value)
+  if (!Number.isInteger(n) || n < 2 || (n & (n - 1)) !== 0 || n > 2 ** 20) throw new Error(`${name} must be a power of 2 up to 2^20, not ${value}`)
+  return n
 }

@@ -70,6 +70,8 @@ export const configSchema = z.strictObject({
   events: z.strictObject({ retention_seconds: int(600, 900), max_events: int(1000, 200_000) }).prefault({}),
   /** Searches that scan: post search looks at the newest `window_posts` posts; at most `concurrent_scans` searches run at once. */
   search: z.strictObject({ window_posts: int(1, 100_000), concurrent_scans: int(1, 2) }).prefault({}),
+  /** Places search: `bundled` searches the GeoNames cities svc ships with (an index built in a worker as the server starts); an instance may search only what its operator imports. */
+  places: z.strictObject({ bundled: z.boolean().default(true) }).prefault({}),
   /** Where the data lives: "" for the embedded store in the data dir, or a `postgres://` URL (`--store` and `SVC_STORE_URL` take precedence). */
   store: z
     .string()

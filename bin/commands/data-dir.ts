@@ -37,3 +37,17 @@ export function busOf(io: Io, opts: { bus?: string }): string | undefined {
   if (url !== undefined && !BUS_URL_PATTERN.test(url)) throw new Error(`invalid bus ${url}: give a redis:// URL`)
   return url
 }
+
+/** What every command opens the domain with beyond its data dir: the store, the bus, and what the environment says of places and password cost. */
+export function domainOptionsOf(
+  io: Io,
+  opts: { store?: string; bus?: string },
+): { store?: string; bus?: string; passwordCost?: number; bundledPlaces?: boolean } {
+  const { testPasswordCost, placesBundled } = environmentOf(io.env)
+  return {
+    store: storeOf(io, opts),
+    bus: busOf(io, opts),
+    ...(testPasswordCost === undefined ? {} : { passwordCost: testPasswordCost }),
+    ...(placesBundled === undefined ? {} : { bundledPlaces: placesBundled }),
+  }
+}

@@ -18,7 +18,7 @@ import {
 } from '../../data/index.js'
 import { environmentOf } from '../environment.js'
 import type { Io } from '../io.js'
-import { busOf, existingDataDirOf, reportDataDir, storeOf } from './data-dir.js'
+import { domainOptionsOf, existingDataDirOf, reportDataDir } from './data-dir.js'
 
 /** Runs admin operation `name` for the data dir named by `opts`; answers its result in the protocol's shape. */
 export type RunOperation = <N extends AdminOperationName>(opts: { dataDir?: string }, name: N, args: AdminArgs) => Promise<AdminResults[N]>
@@ -36,7 +36,7 @@ const READS = new Set(['app.list', 'user.list', 'token.list', 'explore.list', 'p
 async function runDirectly(io: Io, dir: string, name: string, args: AdminArgs): Promise<unknown> {
   let domain
   try {
-    domain = await openDomain(dir, { store: storeOf(io, {}), bus: busOf(io, {}) })
+    domain = await openDomain(dir, domainOptionsOf(io, {}))
   } catch (err) {
     if (isDomainError(err) && err.code === 'conflict') return HELD
     throw err

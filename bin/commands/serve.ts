@@ -8,7 +8,7 @@ import { openDomain, type Domain } from '../../data/index.js'
 import type { AdminSocket } from '../../server/index.js'
 import { environmentOf } from '../environment.js'
 import type { Io } from '../io.js'
-import { busOf, dataDirOf, storeOf } from './data-dir.js'
+import { dataDirOf, domainOptionsOf } from './data-dir.js'
 import { boundHeapGrowth } from './heap-growth.js'
 
 interface ServeFlags {
@@ -83,12 +83,13 @@ export function serveCommand(program: Command, io: Io): void {
       try {
         domain = await openDomain(dataDirOf(io, flags), {
           config: flags.publicUrl ? { public_url: flags.publicUrl.replace(/\/$/, '') } : {},
-          store: storeOf(io, flags),
-          bus: busOf(io, flags),
+          ...domainOptionsOf(io, flags),
         })
         await domain.start()
         const { createServer, serveAdminSocket } = await serverModules
         if (env.rateLimitOff) domain.config.rate_limits.enabled = false
+        if (env.testPasswordCost !== undefined)
+          log(`warning: SVC_TEST_PASSWORD_COST=${env.testPasswordCost} hashes new passwords cheaply, for test suites only`)
         const server = await createServer(domain, { port, host: flags.host })
         await server.start()
         const wildcard = ['0.0.0.0', '::'].includes(flags.host)

@@ -70,5 +70,5 @@ export async function openDomain(dataDir: string, options: OpenDomainOptions = {
   const moderated = new ModeratedUsers(events)
   await moderated.load(store.read)
   const passwords = new PasswordHasher({ ...PASSWORD_COST, N: options.passwordCost ?? PASSWORD_COST.N })
-  return wireServices({ dataDir, config, store, events, moderated, node, bus, passwords, bundledPlaces: options.bundledPlaces ?? true })
+  return wireServices({ dataDir, config, store, events, moderated, node, bus, passwords, bundledPlaces: options.bundledPlaces ?? config.places.bundled })
 }

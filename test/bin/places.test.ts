@@ -10,6 +10,9 @@ import { osmPbf } from '../fixtures/osm-pbf.js'
 import { svc } from './svc-in-process.js'
 import { initDir, serve } from './svc-process.js'
 
+// These stories are about the bundled cities too, which the test fixtures turn off for every other svc process (child-env.ts).
+process.env.SVC_PLACES_BUNDLED = 'on'
+
 const cafes = (n: number) =>
   osmPbf(Array.from({ length: n }, (_, i) => ({ id: i + 1, lat: 52.52 + i * 0.001, lon: 13.405, tags: { name: `Café ${i + 1}`, amenity: 'cafe' } })))
 

@@ -1,5 +1,9 @@
 import t from 'tap'
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { makeInstance } from '../../fixtures/instance.js'
+import { openWithStore } from '../../fixtures/open-store.js'
 import { HERE, placeAt, writePlaceSources } from '../../fixtures/places.js'
 
 const flore = placeAt('flore', 'Café de Flore', 10)
@@ -87,6 +91,21 @@ t.test('reload reads the places again after an import, and stats list every sour
   ])
   t.ok(stats.sources[0].count > 100_000, 'the bundled GeoNames cities')
   t.equal(stats.total, stats.sources[0].count + 2)
+})
+
+t.test('an instance configured with "places": {"bundled": false} searches only the places its operator imported', async (t) => {
+  const dir = mkdtempSync(join(tmpdir(), 'svc-places-'))
+  t.teardown(() => rmSync(dir, { recursive: true, force: true }))
+  const { domain } = await openWithStore(dir, { config: { places: { bundled: false } } as never, start: false })
+  t.teardown(() => domain.close())
+  writePlaceSources(dir, [{ id: 'cafes', places: [flore] }])
+  const stats = await domain.places.reload()
+  t.same(
+    stats.sources.map((s) => s.id),
+    ['cafes'],
+    'no GeoNames source',
+  )
+  t.equal(stats.total, 1)
 })
 
 t.test('the bundled GeoNames cities answer out of the box: Paris first near Paris', async (t) => {
