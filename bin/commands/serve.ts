@@ -88,14 +88,15 @@ export function serveCommand(program: Command, io: Io): void {
         await domain.start()
         const { createServer, serveAdminSocket } = await serverModules
         if (env.rateLimitOff) domain.config.rate_limits.enabled = false
-        if (env.testPasswordCost !== undefined)
-          log(`warning: SVC_TEST_PASSWORD_COST=${env.testPasswordCost} hashes new passwords cheaply, for test suites only`)
         const server = await createServer(domain, { port, host: flags.host })
         await server.start()
         const wildcard = ['0.0.0.0', '::'].includes(flags.host)
         const localUrl = `${server.info.protocol}://${wildcard ? 'localhost' : server.info.host}:${server.info.port}`
         admin = await serveAdminSocket(domain, { baseUrl: domain.config.public_url || localUrl, log })
         log(`listening on ${server.info.uri} (data dir ${domain.dataDir}, admin socket ${admin.path})`)
+        // After the line that says it listens, which tools wait for as the first.
+        if (env.testPasswordCost !== undefined)
+          log(`warning: SVC_TEST_PASSWORD_COST=${env.testPasswordCost} hashes new passwords cheaply, for test suites only`)
         // Built in a worker once the server listens, so the first search seldom waits and the start never does.
         domain.places.warm()
         log(`stopping on ${await stopped}`)
