@@ -86,6 +86,7 @@ export function serveCommand(program: Command, io: Io): void {
           store: storeOf(io, flags),
           bus: busOf(io, flags),
         })
+        if (env.federationAllowPrivate) domain.config.federation.allow_private_addresses = true
         await domain.start()
         const { createServer, serveAdminSocket } = await serverModules
         if (env.rateLimitOff) domain.config.rate_limits.enabled = false
@@ -95,6 +96,8 @@ export function serveCommand(program: Command, io: Io): void {
         const localUrl = `${server.info.protocol}://${wildcard ? 'localhost' : server.info.host}:${server.info.port}`
         admin = await serveAdminSocket(domain, { baseUrl: domain.config.public_url || localUrl, log })
         log(`listening on ${server.info.uri} (data dir ${domain.dataDir}, admin socket ${admin.path})`)
+        const { site, off } = domain.federation
+        log(site ? `federating as @username@${site.authority}${domain.config.federation.allow_private_addresses ? ' (private addresses allowed)' : ''}` : off!)
         // Built in a worker once the server listens, so the first search seldom waits and the start never does.
         domain.places.warm()
         log(`stopping on ${await stopped}`)
