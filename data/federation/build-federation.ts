@@ -55,7 +55,8 @@ async function liveUser(store: Store, identifier: string): Promise<UserRow | nul
 }
 
 /** `cursor` as a page's `before_id`: '' (the first page) is none, anything not an id is no page. */
-const beforeOf = (cursor: string | null): number | undefined | null => (cursor === '' || cursor === null ? undefined : /^\d{1,15}$/.test(cursor) ? Number(cursor) : null)
+const beforeOf = (cursor: string | null): number | undefined | null =>
+  cursor === '' || cursor === null ? undefined : /^\d{1,15}$/.test(cursor) ? Number(cursor) : null
 
 export function buildFederation({ store, site, kv, queue, allowPrivateAddress, version, openRegistrations }: FederationParts): Federation<void> {
   const federation = createFederation<void>({

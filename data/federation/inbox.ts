@@ -20,7 +20,13 @@ export function recordActivities(setters: InboxListenerSetters<void>, store: Sto
       const json = (await activity.toJsonLd({ contextLoader: ctx.contextLoader })) as Record<string, unknown>
       const recipient = ctx.recipient === null ? null : Number(ctx.recipient)
       await store.transact((tx) =>
-        tx.emit('federation.activity_received', { id: activity.id?.href ?? null, type, actor: activity.actorId!.href, recipient_id: recipient, activity: json }),
+        tx.emit('federation.activity_received', {
+          id: activity.id?.href ?? null,
+          type,
+          actor: activity.actorId!.href,
+          recipient_id: recipient,
+          activity: json,
+        }),
       )
     })
   }

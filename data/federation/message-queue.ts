@@ -77,9 +77,11 @@ export class StoreMessageQueue implements MessageQueue {
         continue
       }
       const done = row.id
-      await this.store.transact((tx) => tx.federation_queue.remove(done)).catch((err: unknown) => {
-        if (!signal?.aborted) process.emitWarning(`svc: removing a handled federation message failed: ${(err as Error).message}`)
-      })
+      await this.store
+        .transact((tx) => tx.federation_queue.remove(done))
+        .catch((err: unknown) => {
+          if (!signal?.aborted) process.emitWarning(`svc: removing a handled federation message failed: ${(err as Error).message}`)
+        })
     }
   }
 

@@ -73,10 +73,15 @@ for (const kind of ['embedded', 'postgres'] as const) {
       const store = await (await reopener(t, kind))()
       const dying = new StoreMessageQueue(store, { pollMs: 20, leaseMs: 300 })
       let taken = false
-      listening(t, dying, () => {
-        taken = true
-        return new Promise<void>(() => {}) // stands for a process that died while handling it
-      }, true)
+      listening(
+        t,
+        dying,
+        () => {
+          taken = true
+          return new Promise<void>(() => {}) // stands for a process that died while handling it
+        },
+        true,
+      )
       await dying.enqueue({ n: 1 })
       await waitUntil(() => taken, 'the first listener took it')
       const other = listening(t, new StoreMessageQueue(store, { pollMs: 20 }))

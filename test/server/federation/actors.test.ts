@@ -48,7 +48,9 @@ t.test("alice's actor is a Person with her profile as the API shows it, where to
   t.notMatch(actor.summary, /<b>/, 'the summary is the html the API renders, markup in the text escaped')
   t.equal(actor.assertionMethod.length, 2, 'both keys sign proofs')
   t.ok(
-    actor.assertionMethod.every((k: { type: string; controller: string; publicKeyMultibase: string }) => k.type === 'Multikey' && k.controller === id && k.publicKeyMultibase),
+    actor.assertionMethod.every(
+      (k: { type: string; controller: string; publicKeyMultibase: string }) => k.type === 'Multikey' && k.controller === id && k.publicKeyMultibase,
+    ),
   )
   t.notMatch(res.payload, /PRIVATE KEY|"d":/, 'no private part of any key')
 })
@@ -73,7 +75,9 @@ t.test("alice's keys are made once: the same public keys after a restart on the 
     const { domain } = await openWithStore(dir, { config: { public_url: SITE }, passwordCost: 2 ** 10 })
     try {
       const server = await createServer(domain)
-      const alice = make ? await domain.users.accounts.create({ username: 'alice', password: 'correct horse' }) : await domain.users.accounts.byUsername('alice')
+      const alice = make
+        ? await domain.users.accounts.create({ username: 'alice', password: 'correct horse' })
+        : await domain.users.accounts.byUsername('alice')
       const actor = JSON.parse((await server.inject({ url: `/ap/users/${alice!.id}`, headers: AS })).payload)
       return { rsa: actor.publicKey.publicKeyPem as string, proofs: actor.assertionMethod.map((k: { publicKeyMultibase: string }) => k.publicKeyMultibase) }
     } finally {

@@ -4,6 +4,7 @@
  * server signs is acknowledged and recorded as an event.
  */
 import t from 'tap'
+import { summarize } from '../../../data/admin/event-summary.js'
 import type { DomainEvent } from '../../../data/index.js'
 import { makeInstance } from '../../fixtures/instance.js'
 import { injectionOf, remoteServer } from '../../fixtures/remote-actor.js'
@@ -27,7 +28,14 @@ t.test("bob's signed Follow of alice is acknowledged, then recorded as an event 
   const res = await svc.server.inject(await injectionOf(await bob.signedPost(`${aliceId}/inbox`, follow)))
   t.equal(res.statusCode, 202, res.payload)
   await waitUntil(() => seen.length > 0, 'the recorded Follow')
-  t.match(seen[0].payload, { id: follow.id, type: 'Follow', actor: bob.id, recipient_id: alice.id, activity: { type: 'Follow', actor: bob.id, object: aliceId } })
+  t.match(seen[0].payload, {
+    id: follow.id,
+    type: 'Follow',
+    actor: bob.id,
+    recipient_id: alice.id,
+    activity: { type: 'Follow', actor: bob.id, object: aliceId },
+  })
+  t.equal(await summarize(seen[0], async (id) => `@user${id}`), `Follow from ${bob.id} to @user${alice.id}`, "the console's line for it")
   const again = await svc.server.inject(await injectionOf(await bob.signedPost(`${aliceId}/inbox`, follow)))
   t.equal(again.statusCode, 202, 'the same activity again is acknowledged')
 })
@@ -46,7 +54,7 @@ t.test('the shared inbox takes a signed Create, recorded without a recipient', a
   t.match(seen[0].payload, { type: 'Create', actor: bob.id, recipient_id: null, activity: { object: { id: note.id, content: '<p>hello</p>' } } })
 })
 
-t.test("unsigned, forged and mismatched posts are refused with a 4xx and leave no event", async (t) => {
+t.test('unsigned, forged and mismatched posts are refused with a 4xx and leave no event', async (t) => {
   const svc = await federating(t)
   const { user: alice } = await svc.person('alice')
   const remote = await remoteServer(t)
