@@ -12,7 +12,7 @@ import type { Store } from '../store/port.js'
 import { isModerated } from '../users/moderated-users.js'
 import { StoreKvStore } from './kv-store.js'
 import { StoreMessageQueue } from './message-queue.js'
-import { federationSiteOf, type FederationSite } from './site.js'
+import { AP_PATHS, federationSiteOf, type FederationSite } from './site.js'
 import { postAddress, profileAddress } from './web-addresses.js'
 
 /** How often expired entries of the key-value store are removed. */
@@ -46,10 +46,10 @@ export class FederationService {
   }
 
   /** The path of the actor of user `userId`. */
-  actorPath = (userId: number): string => `/ap/users/${userId}`
+  actorPath = (userId: number): string => AP_PATHS.actor.replace('{identifier}', String(userId))
 
   /** The path of the Note of post `postId`. */
-  notePath = (postId: number): string => `/ap/posts/${postId}`
+  notePath = (postId: number): string => AP_PATHS.note.replace('{id}', String(postId))
 
   /**
    * Answers a federation request (WebFinger, NodeInfo, an actor, a Note, a
