@@ -14,6 +14,8 @@ export interface Environment {
   busUrl?: string
   /** `SVC_RATE_LIMIT=off` (or `0`, `false`): rate limiting off, for test and benchmark runs. */
   rateLimitOff: boolean
+  /** `SVC_FEDERATION_ALLOW_PRIVATE=1` (or `true`): outgoing federation requests may reach loopback and private addresses. */
+  federationAllowPrivate: boolean
   /** `NODE_OPTIONS`: node's own, read to keep an operator's heap settings. */
   nodeOptions?: string
   /**
@@ -40,6 +42,7 @@ export function environmentOf(env: Record<string, string | undefined>): Environm
     storeUrl: present(env.SVC_STORE_URL),
     busUrl: present(env.SVC_BUS_URL),
     rateLimitOff: rateLimitOffIn(env),
+    federationAllowPrivate: ['1', 'true'].includes((env.SVC_FEDERATION_ALLOW_PRIVATE ?? '').trim().toLowerCase()),
     nodeOptions: present(env.NODE_OPTIONS),
     testPasswordCost: powerOfTwo('SVC_TEST_PASSWORD_COST', present(env.SVC_TEST_PASSWORD_COST)),
     placesBundled: onOff('SVC_PLACES_BUNDLED', present(env.SVC_PLACES_BUNDLED)),

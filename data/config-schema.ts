@@ -82,6 +82,13 @@ export const configSchema = z.strictObject({
     .string()
     .refine((v) => v === '' || BUS_URL_PATTERN.test(v), { error: 'must be "" (no bus) or a redis:// URL' })
     .default(''),
+  /**
+   * ActivityPub. `enabled`: absent, on when `public_url` is set (federation
+   * needs it: actor ids and handles derive from it). `allow_private_addresses`:
+   * let outgoing fetches reach loopback and private addresses (instances on
+   * one machine, tests); `SVC_FEDERATION_ALLOW_PRIVATE=1` sets it too.
+   */
+  federation: z.strictObject({ enabled: z.boolean().optional(), allow_private_addresses: z.boolean().default(false) }).prefault({}),
   /** Seals (iron) the web sign-in cookie of the OAuth pages; generated at first start and kept in the file. */
   session_secret: z
     .string()

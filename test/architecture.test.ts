@@ -74,7 +74,7 @@ t.test('bin/ reaches server/ only through its index, to run a server or an admin
  * Members of one layer know nothing of each other.
  */
 const LAYERS: readonly (readonly string[])[] = [
-  ['errors', 'limits', 'time', 'redact-url'],
+  ['errors', 'limits', 'time', 'redact-url', 'package-version'],
   ['model'],
   ['viewer'],
   ['security'],
@@ -93,6 +93,7 @@ const LAYERS: readonly (readonly string[])[] = [
   ['posts'],
   ['files'],
   ['explore', 'public', 'search', 'streams', 'moderation'],
+  ['federation'],
   ['domain'],
   ['admin'],
   ['index'],

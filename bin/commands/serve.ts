@@ -85,6 +85,7 @@ export function serveCommand(program: Command, io: Io): void {
           config: flags.publicUrl ? { public_url: flags.publicUrl.replace(/\/$/, '') } : {},
           ...domainOptionsOf(io, flags),
         })
+        if (env.federationAllowPrivate) domain.config.federation.allow_private_addresses = true
         await domain.start()
         const { createServer, serveAdminSocket } = await serverModules
         if (env.rateLimitOff) domain.config.rate_limits.enabled = false
@@ -97,6 +98,8 @@ export function serveCommand(program: Command, io: Io): void {
         // After the line that says it listens, which tools wait for as the first.
         if (env.testPasswordCost !== undefined)
           log(`warning: SVC_TEST_PASSWORD_COST=${env.testPasswordCost} hashes new passwords cheaply, for test suites only`)
+        const { site, off } = domain.federation
+        log(site ? `federating as @username@${site.authority}${domain.config.federation.allow_private_addresses ? ' (private addresses allowed)' : ''}` : off!)
         // Built in a worker once the server listens, so the first search seldom waits and the start never does.
         domain.places.warm()
         log(`stopping on ${await stopped}`)

@@ -56,6 +56,8 @@ export async function summarize(event: DomainEvent, nameOf: NameOf): Promise<str
       return `message ${e.payload.message.id} by ${await nameOf(e.payload.message.user_id)} in channel ${e.payload.channel.id}`
     case 'marker.set':
       return `${at(e.payload.user)} marker ${e.payload.marker.name}`
+    case 'federation.activity_received':
+      return `${e.payload.type} from ${e.payload.actor}${e.payload.recipient_id === null ? '' : ` to ${await nameOf(e.payload.recipient_id)}`}`
     default:
       return ''
   }

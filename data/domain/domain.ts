@@ -25,6 +25,7 @@ import type { SubscriptionService } from '../channels/subscriptions.js'
 import type { InstanceConfig } from '../config.js'
 import type { EventLog } from '../events/event-log.js'
 import type { ExploreService } from '../explore/explore.js'
+import type { FederationService } from '../federation/federation.js'
 import type { FileService } from '../files/files.js'
 import type { FilterService } from '../filters/filters.js'
 import type { ModerationService } from '../moderation/moderation.js'
@@ -162,6 +163,8 @@ export interface Domain {
   /** The bundled and imported places, searched around a point. */
   readonly places: PlaceService
   readonly text: TextService
+  /** ActivityPub: whether the instance federates, the answers to federation requests, the durable queue. */
+  readonly federation: FederationService
   /** What an anonymous browser may read: public posts and broadcast channels, for the HTML pages. */
   readonly public: PublicReadService
   /** Bounds how many searches scan at once (post, user and channel search share it). */

@@ -25,11 +25,13 @@ import { SubscriptionService } from '../channels/subscriptions.js'
 import type { InstanceConfig } from '../config.js'
 import type { EventLog } from '../events/event-log.js'
 import { ExploreService } from '../explore/explore.js'
+import { FederationService } from '../federation/federation.js'
 import { FileBytes } from '../files/file-bytes.js'
 import { GrantObjects } from '../files/file-grants.js'
 import { FileService } from '../files/files.js'
 import { FilterService } from '../filters/filters.js'
 import { APP_STREAM_QUEUE_LIMIT } from '../limits.js'
+import { packageVersion } from '../package-version.js'
 import { ModerationService } from '../moderation/moderation.js'
 import { placesDirOf } from '../places/place-files.js'
 import { PlaceService } from '../places/places.js'
@@ -128,6 +130,7 @@ export function wireServices({ dataDir, config, store, events, moderated, node, 
   )
   const userImages = new UserImageService(store, imagesDir)
   const explore = new ExploreService(store, markers, moderated)
+  const federation = new FederationService(store, config, packageVersion())
   let started = false
   return {
     dataDir,
@@ -177,6 +180,7 @@ export function wireServices({ dataDir, config, store, events, moderated, node, 
     filters,
     places,
     text: new TextService(accounts),
+    federation,
     public: new PublicReadService(store, posts, postViews, access, messageViews),
     scanGate,
     start: async () => {
@@ -196,6 +200,7 @@ export function wireServices({ dataDir, config, store, events, moderated, node, 
       events.start()
       await streamHub.start()
       await appStreamHub.start()
+      await federation.start()
     },
     close: async () => {
       // The hubs save where their streams stand when they stop: a domain never started has nothing of theirs to save.
@@ -205,6 +210,8 @@ export function wireServices({ dataDir, config, store, events, moderated, node, 
         await streamHub.stop()
         events.stop()
       }
+      // A federation request may have started the queue in a domain never started (a test's).
+      await federation.stop()
       await places.close()
       await store.close()
       await bus?.close()

@@ -59,6 +59,13 @@ export interface DomainEvents {
   'file.deleted': { file: FileRow }
   /** A consumer connected with this connection id on `node`: another node serving it lets it go. */
   'user_stream.taken': { connection_id: string; node: string }
+  /**
+   * A remote server delivered an activity to an inbox and its signature
+   * verified (HTTP Signature or Object Integrity Proof, the signer owning
+   * `actor`): `activity` is its JSON-LD as sent on, `recipient_id` the local
+   * user whose inbox took it (null: the shared inbox).
+   */
+  'federation.activity_received': { id: string | null; type: string; actor: string; recipient_id: number | null; activity: Record<string, unknown> }
   /** A stream's subscriptions changed, or it was deleted, on `node` (emitted only where processes share the store). */
   'user_stream.changed': { connection_id: string; node: string }
 }

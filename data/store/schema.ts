@@ -142,6 +142,16 @@ export const schema: { [K in TableName]: TableDef<Rows[K]> } = {
   },
   // Read by id windows only: no index keeps the emit (and the trim) cheap.
   event_log: {},
+  federation_keys: {
+    user: { key: (k) => k.user_id, unique: true },
+  },
+  federation_kv: {
+    key: { key: (e) => e.key, unique: true },
+    /** Entries that expire, for the sweep. */
+    expiring: { key: (e) => (e.expires_at === undefined ? undefined : 1) },
+  },
+  // Read in id order (a scan): the queue stays short, as each message goes once handled.
+  federation_queue: {},
 }
 
 export const tableNames = Object.keys(schema) as TableName[]

@@ -9,6 +9,7 @@ import type { BroadcastUnsubscriptionRow, ChannelMuteRow, ChannelRow, MarkerRow,
 import type { ExploreStreamRow } from '../model/explore.js'
 import type { FilterRow } from '../model/filter.js'
 import type { FileRow } from '../model/file.js'
+import type { FederationKeyRow, FederationKvRow, FederationQueueRow } from '../model/federation.js'
 import type { PostRow, StarRow } from '../model/post.js'
 import type { BlockRow, FollowRow, MuteRow } from '../model/relation.js'
 import type { AuthCodeRow, DelegateTokenRow, TokenRow } from '../model/token.js'
@@ -41,6 +42,12 @@ export interface Rows {
   files: FileRow
   /** Domain events, numbered by their id; written by `tx.emit`, trimmed from the front with `removeBelow`. */
   event_log: EventRow
+  /** Each local actor's key pairs, one row per user. */
+  federation_keys: FederationKeyRow
+  /** Fedify's key-value store: remote keys and documents it caches, activities it has seen. */
+  federation_kv: FederationKvRow
+  /** Fedify's message queue: activities acknowledged and waiting to be processed or delivered. */
+  federation_queue: FederationQueueRow
 }
 
 export type TableName = keyof Rows

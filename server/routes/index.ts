@@ -35,6 +35,7 @@ import { userStreamRoutes } from './streams/user-streams.js'
 import { appStreamRoutes } from './streams/app-streams.js'
 import { webClientRoutes } from './web/web-client.js'
 import { placeRoutes } from './places/places.js'
+import { federationRoutes } from './federation/federation.js'
 
 /**
  * Every route, in the order hapi gets them: each noun's routes receive that
@@ -74,8 +75,9 @@ export const allRoutes = (domain: Domain): SvcRoute[] => {
     ...oauthRoutes(auth, shared),
     ...oauthFlowRoutes(auth),
     ...signupRoutes(auth),
-    ...userPageRoutes(users, posts),
-    ...postPageRoutes(domain.public),
+    ...userPageRoutes(users, posts, domain.federation),
+    ...postPageRoutes(domain.public, domain.federation),
+    ...federationRoutes(domain.federation),
     ...broadcastPageRoutes(domain.public),
     ...webClientRoutes(auth.apps, config),
   ]

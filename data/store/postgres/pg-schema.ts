@@ -70,6 +70,13 @@ export const pgMigrations: readonly PgMigration[] = [
       for (const table of TABLES_V1) await createTable(sql, table)
     },
   },
+  {
+    version: 2,
+    description: 'federation: actor key pairs, Fedify key-value store and message queue',
+    async up(sql) {
+      for (const table of ['federation_keys', 'federation_kv', 'federation_queue']) await createTable(sql, table)
+    },
+  },
 ]
 
 export const PG_FORMAT = pgMigrations[pgMigrations.length - 1].version

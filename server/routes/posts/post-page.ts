@@ -1,6 +1,9 @@
-/** The page at a post's canonical URL (`/@username/post/id`), so that a shared link leads somewhere. */
+/**
+ * The page at a post's canonical URL (`/@username/post/id`), so that a shared
+ * link leads somewhere; asked for ActivityStreams, the post's Note instead.
+ */
 import Joi from 'joi'
-import type { Domain } from '../../../data/index.js'
+import type { Domain, FederationService } from '../../../data/index.js'
 import { htmlResponse, invalidInputPage, pageHandler } from '../../pages/layout.js'
 import { postPage } from '../../pages/post-page.js'
 import { idParam } from '../../params.js'
@@ -8,8 +11,9 @@ import { baseUrlOf } from '../../request-trust/base-url.js'
 import { postCanonicalUrl } from '../../present/posts/post.js'
 import type { SvcRoute } from '../../route.js'
 import { usernameParam } from '../users/user-page.js'
+import { answerFederation, wantsActivityStreams } from '../federation/web-request.js'
 
-export const postPageRoutes = (publicReads: Domain['public']): SvcRoute[] => [
+export const postPageRoutes = (publicReads: Domain['public'], federation: FederationService): SvcRoute[] => [
   {
     method: 'GET',
     path: '/@{username}/post/{post_id}',
@@ -24,7 +28,8 @@ export const postPageRoutes = (publicReads: Domain['public']): SvcRoute[] => [
       // The id alone names the post: a link naming someone else (a mistyped or former username)
       // or a repost (whose page is its original's) is sent on to the post's own address, not refused.
       if (post.id !== Number(post_id) || user?.username !== username.toLowerCase()) return h.redirect(postCanonicalUrl(base, post, user))
-      return htmlResponse(h, postPage(found, base), 200, base)
+      if (federation.site && wantsActivityStreams(request)) return answerFederation(federation, request, h, federation.notePath(post.id))
+      return htmlResponse(h, postPage(found, base), 200, base).vary('accept')
     }),
   },
 ]

@@ -1,6 +1,6 @@
 /**
  * The version of the installed svc, from its package.json, found by walking
- * up from this module: it runs as bin/ from source and as dist/bin/ once
+ * up from this module: it runs as data/ from source and as dist/data/ once
  * compiled, so the depth differs.
  */
 import { existsSync, readFileSync } from 'node:fs'

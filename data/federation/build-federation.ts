@@ -1,0 +1,181 @@
+/**
+ * Fedify's federation for this instance, one dispatcher per object and one
+ * listener per activity, as Hollo registers them: actors (with their key
+ * pairs and the handle and profile-page lookups WebFinger needs), Notes,
+ * the outbox, followers and following collections, the inboxes and
+ * NodeInfo. Fedify does the protocol: WebFinger, JSON-LD, HTTP Signatures
+ * and Object Integrity Proofs, the key fetch and its cache, the queue.
+ * Loaded only when federation is used: Fedify takes most of a second to load.
+ */
+import { createFederation, exportJwk, generateCryptoKeyPair, importJwk, Note, parseSemVer, type Federation, type Recipient } from '@fedify/fedify'
+import type { UserRow } from '../model/user.js'
+import { paginate } from '../pagination/pagination.js'
+import type { Store } from '../store/port.js'
+import { isModerated } from '../users/moderated-users.js'
+import { usernameKey } from '../users/users.js'
+import { actorOf } from './actors.js'
+import { recordActivities } from './inbox.js'
+import { KeyPairs } from './key-pairs.js'
+import type { StoreKvStore } from './kv-store.js'
+import type { StoreMessageQueue } from './message-queue.js'
+import { createOf, noteOf } from './notes.js'
+import { AP_PATHS, type FederationSite } from './site.js'
+
+/** Items per page of the outbox, followers and following collections. */
+export const COLLECTION_PAGE = 20
+
+export interface FederationParts {
+  store: Store
+  site: FederationSite
+  kv: StoreKvStore
+  queue: StoreMessageQueue
+  /** Let outgoing fetches (remote keys, actors) reach loopback and private addresses. */
+  allowPrivateAddress: boolean
+  /** svc's version, for NodeInfo and the User-Agent. */
+  version: string
+  openRegistrations: () => boolean
+}
+
+/** NodeInfo wants a semantic version; a build without one (no package.json found) says 0.0.0. */
+const semVerOf = (version: string) => {
+  try {
+    return parseSemVer(version)
+  } catch {
+    return parseSemVer('0.0.0')
+  }
+}
+
+const userAgent = (version: string, origin: string) => `svc/${version} (+${origin}/)`
+
+/** `identifier` is a user id; the user, while their account is live. */
+async function liveUser(store: Store, identifier: string): Promise<UserRow | null> {
+  if (!/^\d{1,15}$/.test(identifier)) return null
+  const user = await store.read.users.get(Number(identifier))
+  return user && !isModerated(user) ? user : null
+}
+
+/** `cursor` as a page's `before_id`: '' (the first page) is none, anything not an id is no page. */
+const beforeOf = (cursor: string | null): number | undefined | null =>
+  cursor === '' || cursor === null ? undefined : /^\d{1,15}$/.test(cursor) ? Number(cursor) : null
+
+export function buildFederation({ store, site, kv, queue, allowPrivateAddress, version, openRegistrations }: FederationParts): Federation<void> {
+  const federation = createFederation<void>({
+    kv,
+    queue,
+    manuallyStartQueue: true,
+    origin: site.origin,
+    allowPrivateAddress,
+    userAgent: userAgent(version, site.origin),
+  })
+  const keys = new KeyPairs(store, { generateCryptoKeyPair, exportJwk, importJwk })
+  const r = store.read
+
+  federation
+    .setActorDispatcher(AP_PATHS.actor, async (ctx, identifier) => {
+      const user = await liveUser(store, identifier)
+      return user && actorOf(ctx, site.origin, user)
+    })
+    .setKeyPairsDispatcher(async (_ctx, identifier) => {
+      const user = await liveUser(store, identifier)
+      return user ? keys.keyPairsOf(user.id) : []
+    })
+    .mapHandle(async (_ctx, username) => {
+      const user = await r.users.one('username', usernameKey(username))
+      return user && !isModerated(user) ? String(user.id) : null
+    })
+    // The profile page's address names the actor too (WebFinger by URL).
+    .mapAlias((_ctx, resource) => {
+      const match = /^\/@(\w{1,20})$/.exec(resource.pathname)
+      return resource.origin === site.origin && match ? { username: match[1] } : null
+    })
+
+  federation.setObjectDispatcher(Note, AP_PATHS.note, async (ctx, { id }) => {
+    const post = /^\d{1,15}$/.test(id) ? await r.posts.get(Number(id)) : null
+    if (!post || post.is_deleted || post.machine_only || post.repost_of !== undefined) return null
+    const author = await liveUser(store, String(post.user_id))
+    return author && noteOf(ctx, site, post, author)
+  })
+
+  federation
+    .setOutboxDispatcher(AP_PATHS.outbox, async (ctx, identifier, cursor) => {
+      const user = await liveUser(store, identifier)
+      const before = beforeOf(cursor)
+      if (!user || before === null) return null
+      // Reposts and machine-only posts are not Notes: left out (reposts as Announce come with delivery).
+      const page = await paginate(
+        { before_id: before, count: COLLECTION_PAGE },
+        (range) => r.posts.ids('user_live', user.id, range),
+        (ids) => r.posts.getMany(ids),
+        (post) => post.repost_of === undefined && !post.machine_only,
+      )
+      const last = page.items[page.items.length - 1]
+      return {
+        items: page.items.map(({ item }) => createOf(noteOf(ctx, site, item, user), item)),
+        nextCursor: page.more && last ? String(last.pagination_id) : null,
+      }
+    })
+    .setCounter(async (_ctx, identifier) => {
+      const user = await liveUser(store, identifier)
+      return user && r.posts.count('user_live', user.id)
+    })
+    .setFirstCursor(() => '')
+
+  /** A page of the users on one side of `user`'s follows (`target`: their followers; `user`: whom they follow). */
+  const relationPage = async (identifier: string, cursor: string | null, index: 'target' | 'user') => {
+    const user = await liveUser(store, identifier)
+    const before = beforeOf(cursor)
+    if (!user || before === null) return null
+    const page = await paginate(
+      { before_id: before, count: COLLECTION_PAGE },
+      (range) => r.follows.ids(index, user.id, range),
+      (ids) => r.follows.getMany(ids),
+    )
+    const others = await r.users.getMany(page.items.map(({ item }) => (index === 'target' ? item.user_id : item.target_id)))
+    const last = page.items[page.items.length - 1]
+    return { users: others.filter((u) => !isModerated(u)), nextCursor: page.more && last ? String(last.pagination_id) : null }
+  }
+
+  federation
+    .setFollowersDispatcher(AP_PATHS.followers, async (ctx, identifier, cursor) => {
+      const page = await relationPage(identifier, cursor, 'target')
+      if (!page) return null
+      const items: Recipient[] = page.users.map((u) => ({
+        id: ctx.getActorUri(String(u.id)),
+        inboxId: ctx.getInboxUri(String(u.id)),
+        endpoints: { sharedInbox: ctx.getInboxUri() },
+      }))
+      return { items, nextCursor: page.nextCursor }
+    })
+    .setCounter(async (_ctx, identifier) => {
+      const user = await liveUser(store, identifier)
+      return user && r.follows.count('target', user.id)
+    })
+    .setFirstCursor(() => '')
+
+  federation
+    .setFollowingDispatcher(AP_PATHS.following, async (ctx, identifier, cursor) => {
+      const page = await relationPage(identifier, cursor, 'user')
+      return page && { items: page.users.map((u) => ctx.getActorUri(String(u.id))), nextCursor: page.nextCursor }
+    })
+    .setCounter(async (_ctx, identifier) => {
+      const user = await liveUser(store, identifier)
+      return user && r.follows.count('user', user.id)
+    })
+    .setFirstCursor(() => '')
+
+  recordActivities(federation.setInboxListeners(AP_PATHS.inbox, AP_PATHS.sharedInbox), store)
+
+  federation.setNodeInfoDispatcher(AP_PATHS.nodeInfo, async () => {
+    const ids = await r.users.scan({ limit: Number.MAX_SAFE_INTEGER, order: 'asc' }, (u) => !isModerated(u))
+    let localPosts = 0
+    for (const id of ids) localPosts += await r.posts.count('user_live', id)
+    return {
+      software: { name: 'svc', version: semVerOf(version) },
+      protocols: ['activitypub'],
+      openRegistrations: openRegistrations(),
+      usage: { users: { total: ids.length }, localPosts, localComments: 0 },
+    }
+  })
+
+  return federation
+}

@@ -1,0 +1,151 @@
+/**
+ * Federation as the rest of svc sees it: on or off (and why), the answer to
+ * a federation request (a Web `Request`, whatever server took it), the
+ * addresses of a user's actor and a post's Note, and the durable queue
+ * running between `start` and `stop`. Fedify itself is loaded on first use
+ * (a federation request, or a queue left with work by the last run), so an
+ * instance that never federates never pays for loading it.
+ */
+import type { Federation } from '@fedify/fedify'
+import type { InstanceConfig } from '../config.js'
+import type { Store } from '../store/port.js'
+import { isModerated } from '../users/moderated-users.js'
+import { StoreKvStore } from './kv-store.js'
+import { StoreMessageQueue } from './message-queue.js'
+import { AP_PATHS, federationSiteOf, type FederationSite } from './site.js'
+import { postAddress, profileAddress } from './web-addresses.js'
+
+/** How often expired entries of the key-value store are removed. */
+const SWEEP_INTERVAL_MS = 10 * 60_000
+
+const ACTOR_PATH = /^\/ap\/users\/(\d{1,15})$/
+const NOTE_PATH = /^\/ap\/posts\/(\d{1,15})$/
+
+export class FederationService {
+  /** Where the instance federates; null when it does not. */
+  readonly site: FederationSite | null
+  /** Why the instance does not federate, in a line for the operator and for the 404s; null when it does. */
+  readonly off: string | null
+  private readonly kv: StoreKvStore
+  private readonly queue: StoreMessageQueue
+  private loading: Promise<Federation<void>> | null = null
+  private readonly stopping = new AbortController()
+  private running: Promise<void> | null = null
+  private sweeper: NodeJS.Timeout | null = null
+
+  constructor(
+    private readonly store: Store,
+    private readonly config: InstanceConfig,
+    private readonly version: string,
+  ) {
+    const { site, off } = federationSiteOf(config)
+    this.site = site
+    this.off = off
+    this.kv = new StoreKvStore(store)
+    this.queue = new StoreMessageQueue(store)
+  }
+
+  /** The path of the actor of user `userId`. */
+  actorPath = (userId: number): string => AP_PATHS.actor.replace('{identifier}', String(userId))
+
+  /** The path of the Note of post `postId`. */
+  notePath = (postId: number): string => AP_PATHS.note.replace('{id}', String(postId))
+
+  /**
+   * Answers a federation request (WebFinger, NodeInfo, an actor, a Note, a
+   * collection, an inbox POST): Fedify's response, a 410 with a Tombstone for
+   * a deleted account or post, a redirect to the web page for a browser
+   * asking for an actor or a Note. Null when federation is off or has nothing
+   * at that address: the caller answers its own 404 then. An inbox POST
+   * whose signature does not verify is a 401, a malformed one a 400.
+   */
+  async fetch(request: Request): Promise<Response | null> {
+    if (!this.site) return null
+    const federation = await this.load()
+    const path = new URL(request.url).pathname
+    const gone = await this.tombstone(federation, request, path)
+    if (gone) return gone
+    const notFound = new Response(null, { status: 404 })
+    const response = await federation.fetch(request, {
+      contextData: undefined,
+      onNotFound: () => notFound,
+      onNotAcceptable: async () => (await this.webPage(path)) ?? new Response('Not acceptable: ask for application/activity+json', { status: 406 }),
+    })
+    return response === notFound ? null : response
+  }
+
+  /** The host-meta document (XRD) that points WebFinger clients at this instance's WebFinger; null when federation is off. */
+  hostMeta(): string | null {
+    if (!this.site) return null
+    return [
+      '<?xml version="1.0" encoding="UTF-8"?>',
+      '<XRD xmlns="http://docs.oasis-open.org/ns/xri/xrd-1.0">',
+      `  <Link rel="lrdd" template="${this.site.origin}/.well-known/webfinger?resource={uri}"/>`,
+      '</XRD>',
+      '',
+    ].join('\n')
+  }
+
+  /** Starts the queue at once when the last run left messages in it (Fedify loads then); otherwise the first federation request starts it. */
+  async start(): Promise<void> {
+    if (this.site && (await this.queue.size()) > 0) await this.load()
+  }
+
+  /** Stops the queue (a message being handled finishes) and the sweeps. */
+  async stop(): Promise<void> {
+    this.stopping.abort()
+    if (this.sweeper) clearInterval(this.sweeper)
+    await this.running
+  }
+
+  private load(): Promise<Federation<void>> {
+    this.loading ??= (async () => {
+      const { buildFederation } = await import('./build-federation.js')
+      const federation = buildFederation({
+        store: this.store,
+        site: this.site!,
+        kv: this.kv,
+        queue: this.queue,
+        allowPrivateAddress: this.config.federation.allow_private_addresses,
+        version: this.version,
+        openRegistrations: () => this.config.open_registration,
+      })
+      if (!this.stopping.signal.aborted) {
+        this.running = federation.startQueue(undefined, { signal: this.stopping.signal })
+        this.sweeper = setInterval(() => {
+          this.kv.sweep().catch((err: unknown) => process.emitWarning(`svc: sweeping the federation cache failed: ${(err as Error).message}`))
+        }, SWEEP_INTERVAL_MS).unref()
+      }
+      return federation
+    })()
+    return this.loading
+  }
+
+  /** A 410 with a Tombstone at the id of a deleted account or post. */
+  private async tombstone(federation: Federation<void>, request: Request, path: string): Promise<Response | null> {
+    const actor = ACTOR_PATH.exec(path)
+    const note = NOTE_PATH.exec(path)
+    let deleted = false
+    if (actor) deleted = (await this.store.read.users.get(Number(actor[1])))?.deleted_at !== undefined
+    if (note) {
+      const post = await this.store.read.posts.get(Number(note[1]))
+      deleted = post?.is_deleted === true && !post.machine_only && post.repost_of === undefined
+    }
+    if (!deleted || request.method !== 'GET') return null
+    const { Tombstone } = await import('@fedify/fedify')
+    const ctx = federation.createContext(new URL(this.site!.origin), undefined)
+    const body = await new Tombstone({ id: new URL(path, this.site!.origin) }).toJsonLd({ contextLoader: ctx.contextLoader })
+    return new Response(JSON.stringify(body), { status: 410, headers: { 'Content-Type': 'application/activity+json' } })
+  }
+
+  /** Where a browser that asked for an actor or a Note reads it: the profile page or the post page. */
+  private async webPage(path: string): Promise<Response | null> {
+    const actor = ACTOR_PATH.exec(path)
+    const note = NOTE_PATH.exec(path)
+    const post = note ? await this.store.read.posts.get(Number(note[1])) : null
+    const user = await this.store.read.users.get(actor ? Number(actor[1]) : (post?.user_id ?? 0))
+    if (!user || isModerated(user)) return null
+    const location = post ? postAddress(this.site!.origin, user, post.id) : profileAddress(this.site!.origin, user)
+    return new Response(null, { status: 303, headers: { Location: location } })
+  }
+}

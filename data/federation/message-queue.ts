@@ -1,0 +1,115 @@
+/**
+ * Fedify's message queue over svc's store: an activity Fedify acknowledged
+ * to its sender (202) or asked to deliver is a `federation_queue` row, durable
+ * before `enqueue` resolves, so a kill -9 loses none. A message leaves the
+ * queue only once its handler finished; Fedify retries failures itself, by
+ * enqueuing again with a delay.
+ *
+ * Taking a message is a transaction that marks it claimed for a while (the
+ * lease): nodes sharing a PostgreSQL store commit one at a time, so each
+ * message goes to one of them; one that dies holding a message lets it go
+ * when the lease ends, and another node (or itself, restarted) takes it
+ * again: delivery is at least once.
+ */
+import type { MessageQueue, MessageQueueEnqueueOptions, MessageQueueListenOptions } from '@fedify/fedify'
+import type { FederationQueueRow } from '../model/federation.js'
+import type { Store } from '../store/port.js'
+
+export interface QueueOptions {
+  /** How often a listener looks for messages enqueued elsewhere (another node, a delay that ended), ms. */
+  pollMs?: number
+  /** How long a taken message stays another listener's to leave alone, ms. */
+  leaseMs?: number
+}
+
+export class StoreMessageQueue implements MessageQueue {
+  private readonly pollMs: number
+  private readonly leaseMs: number
+  /** Wakes the listeners of this process when a message is enqueued here. */
+  private readonly wakers = new Set<() => void>()
+
+  constructor(
+    private readonly store: Store,
+    { pollMs = 1000, leaseMs = 60_000 }: QueueOptions = {},
+  ) {
+    this.pollMs = pollMs
+    this.leaseMs = leaseMs
+  }
+
+  async enqueue(message: unknown, options?: MessageQueueEnqueueOptions): Promise<void> {
+    await this.enqueueMany([message], options)
+  }
+
+  async enqueueMany(messages: unknown[], options?: MessageQueueEnqueueOptions): Promise<void> {
+    const due = Date.now() + Math.max(0, options?.delay?.total({ unit: 'millisecond' }) ?? 0)
+    await this.store.transact((tx) => {
+      for (const message of messages) tx.federation_queue.insert({ message: JSON.parse(JSON.stringify(message)) as unknown, due_at: due })
+    })
+    for (const wake of this.wakers) wake()
+  }
+
+  /** Messages waiting, taken or not. */
+  size(): Promise<number> {
+    return this.store.read.federation_queue.size()
+  }
+
+  async listen(handler: (message: unknown) => Promise<void> | void, options: MessageQueueListenOptions = {}): Promise<void> {
+    const { signal } = options
+    while (!signal?.aborted) {
+      let row: FederationQueueRow | null
+      try {
+        row = await this.claim()
+      } catch (err) {
+        // A store that closed under the listener (shutdown) ends it; anything else is worth a word, then another try.
+        if (signal?.aborted) return
+        process.emitWarning(`svc: taking a federation message failed: ${(err as Error).message}`)
+        row = null
+      }
+      if (!row) {
+        await this.pause(signal)
+        continue
+      }
+      try {
+        await handler(row.message)
+      } catch (err) {
+        // Fedify handles its own failures; one that escapes leaves the message claimed, to come back when the lease ends.
+        process.emitWarning(`svc: a federation message failed: ${(err as Error).message}`)
+        continue
+      }
+      const done = row.id
+      await this.store
+        .transact((tx) => tx.federation_queue.remove(done))
+        .catch((err: unknown) => {
+          if (!signal?.aborted) process.emitWarning(`svc: removing a handled federation message failed: ${(err as Error).message}`)
+        })
+    }
+  }
+
+  /** Takes the oldest message due and not claimed, marking it claimed; null when none is. */
+  private claim(now: number = Date.now()): Promise<FederationQueueRow | null> {
+    return this.store.transact(async (tx) => {
+      const free = (row: FederationQueueRow) => row.due_at <= now && (row.claimed_until === undefined || row.claimed_until <= now)
+      const [id] = await tx.federation_queue.scan({ limit: 1, order: 'asc' }, free)
+      if (id === undefined) return null
+      const row = await tx.federation_queue.get(id)
+      if (!row || !free(row)) return null
+      return tx.federation_queue.put({ ...row, claimed_until: now + this.leaseMs })
+    })
+  }
+
+  /** Waits for the next poll, an enqueue here, or the end of listening. */
+  private pause(signal: AbortSignal | undefined): Promise<void> {
+    return new Promise((resolve) => {
+      const done = () => {
+        clearTimeout(timer)
+        this.wakers.delete(done)
+        signal?.removeEventListener('abort', done)
+        resolve()
+      }
+      // Listening never keeps the process alive by itself: the server does, and stopping it aborts this.
+      const timer = setTimeout(done, this.pollMs).unref()
+      this.wakers.add(done)
+      signal?.addEventListener('abort', done)
+    })
+  }
+}

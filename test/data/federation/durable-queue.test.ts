@@ -1,0 +1,133 @@
+/**
+ * What Fedify keeps through svc's store, on the embedded store and on
+ * PostgreSQL: a queued message outlives the process that took it in and is
+ * handled once it is back; a message whose handler died comes back when its
+ * lease ends; a delayed one waits; cached entries survive a reopen, expire
+ * and are swept.
+ */
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { Temporal } from '@js-temporal/polyfill'
+import t, { type Test } from 'tap'
+import { StoreKvStore } from '../../../data/federation/kv-store.js'
+import { StoreMessageQueue } from '../../../data/federation/message-queue.js'
+import type { Store } from '../../../data/index.js'
+import { openStore } from '../../fixtures/open-store.js'
+import { freshPgStore, pgUnavailable } from '../../fixtures/postgres.js'
+import { waitUntil } from '../../fixtures/wait.js'
+
+const skipPg = await pgUnavailable()
+
+/** Opens the same store again and again (a restart); each closed at the test's end. */
+async function reopener(t: Test, kind: 'embedded' | 'postgres'): Promise<() => Promise<Store>> {
+  const dir = mkdtempSync(join(tmpdir(), 'svc-fed-queue-'))
+  const url = kind === 'postgres' ? await freshPgStore(t) : undefined
+  const open: Store[] = []
+  t.teardown(async () => {
+    for (const store of open) await store.close().catch(() => undefined)
+    rmSync(dir, { recursive: true, force: true })
+  })
+  return async () => {
+    const store = await openStore(dir, url)
+    open.push(store)
+    return store
+  }
+}
+
+/** Listens on `queue` until the test ends (a listener that hangs in its handler is left behind); answers what it handled, in order. */
+function listening(t: Test, queue: StoreMessageQueue, handle: (message: unknown) => Promise<void> | void = () => {}, hangs = false): unknown[] {
+  const handled: unknown[] = []
+  const stop = new AbortController()
+  const done = queue.listen(
+    async (message) => {
+      await handle(message)
+      handled.push(message)
+    },
+    { signal: stop.signal },
+  )
+  t.teardown(() => {
+    stop.abort()
+    return hangs ? undefined : done
+  })
+  return handled
+}
+
+for (const kind of ['embedded', 'postgres'] as const) {
+  t.test(`on the ${kind} store`, { skip: kind === 'postgres' && skipPg }, async (t) => {
+    t.test('a message enqueued before a restart is handled after it, then gone', async (t) => {
+      const open = await reopener(t, kind)
+      const first = await open()
+      await new StoreMessageQueue(first).enqueueMany([{ n: 1 }, { n: 2 }])
+      await first.close()
+      const again = await open()
+      const queue = new StoreMessageQueue(again, { pollMs: 20 })
+      t.equal(await queue.size(), 2, 'both kept')
+      const handled = listening(t, queue)
+      await waitUntil(() => handled.length === 2, 'both handled')
+      t.same(handled, [{ n: 1 }, { n: 2 }], 'in the order they came')
+      await waitUntil(async () => (await queue.size()) === 0, 'the queue emptied')
+    })
+
+    t.test('a message whose handler never finished comes back to another listener when its lease ends', async (t) => {
+      const store = await (await reopener(t, kind))()
+      const dying = new StoreMessageQueue(store, { pollMs: 20, leaseMs: 300 })
+      let taken = false
+      listening(
+        t,
+        dying,
+        () => {
+          taken = true
+          return new Promise<void>(() => {}) // stands for a process that died while handling it
+        },
+        true,
+      )
+      await dying.enqueue({ n: 1 })
+      await waitUntil(() => taken, 'the first listener took it')
+      const other = listening(t, new StoreMessageQueue(store, { pollMs: 20 }))
+      await new Promise((resolve) => setTimeout(resolve, 100))
+      t.same(other, [], 'not while the lease holds')
+      await waitUntil(() => other.length === 1, 'taken again once the lease ended')
+      t.same(other, [{ n: 1 }])
+    })
+
+    t.test('a delayed message waits for its time', async (t) => {
+      const store = await (await reopener(t, kind))()
+      const queue = new StoreMessageQueue(store, { pollMs: 20 })
+      const handled = listening(t, queue)
+      const at = Date.now()
+      await queue.enqueue({ n: 'later' }, { delay: Temporal.Duration.from({ milliseconds: 300 }) })
+      await queue.enqueue({ n: 'now' })
+      await waitUntil(() => handled.length === 2, 'both handled')
+      t.same(handled, [{ n: 'now' }, { n: 'later' }])
+      t.ok(Date.now() - at >= 300, 'not before its delay')
+    })
+
+    t.test('cached entries survive a restart, read as absent once expired, and are swept', async (t) => {
+      const open = await reopener(t, kind)
+      const first = await open()
+      const kv = new StoreKvStore(first)
+      const long = ['_fedify', 'remoteDocument', `https://remote.example/${'x'.repeat(3000)}`] as const
+      const longer = ['_fedify', 'remoteDocument', `https://remote.example/${'x'.repeat(3001)}`] as const
+      await kv.set(['_fedify', 'publicKey', 'https://remote.example/bob#main-key'], { pem: 'kept' })
+      await kv.set(long, { n: 1 })
+      await kv.set(longer, { n: 2 })
+      await kv.set(['short-lived'], 'soon gone', { ttl: Temporal.Duration.from({ milliseconds: 50 }) })
+      await kv.set(['replaced'], 1)
+      await kv.set(['replaced'], 2)
+      await kv.set(['deleted'], 1)
+      await kv.delete(['deleted'])
+      await first.close()
+
+      const again = new StoreKvStore(await open())
+      t.same(await again.get(['_fedify', 'publicKey', 'https://remote.example/bob#main-key']), { pem: 'kept' })
+      t.same([await again.get(long), await again.get(longer)], [{ n: 1 }, { n: 2 }], 'long keys stay apart')
+      t.equal(await again.get(['replaced']), 2)
+      t.equal(await again.get(['deleted']), undefined)
+      await new Promise((resolve) => setTimeout(resolve, 60))
+      t.equal(await again.get(['short-lived']), undefined, 'expired')
+      t.equal(await again.sweep(), 1, 'swept')
+      t.equal(await again.sweep(), 0)
+    })
+  })
+}
