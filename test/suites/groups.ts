@@ -23,6 +23,20 @@ export const GROUPS: Readonly<Record<string, readonly string[]>> = {
   'server-streams': ['server/streams', 'server/admin-socket.test'],
 }
 
+/**
+ * The stories that run again on PostgreSQL (SVC_TEST_STORE=postgres), in
+ * postgres-core.suite.ts: the routes' bad input, posts, streams, messages,
+ * user and app streams, where the two stores differ most.
+ */
+export const POSTGRES_CORE = [
+  'server/bad-input-fuzz.test',
+  'server/posts/posts.test',
+  'server/posts/post-streams.test',
+  'server/channels/messages.test',
+  'server/streams/user-stream.test',
+  'server/streams/app-stream-events.test',
+]
+
 /** Folders whose files each run in a process of their own. */
 export const ALONE = ['e2e', 'bin', 'bench']
 
