@@ -8,9 +8,11 @@
  * test/bench/restart-under-load.ts (many).
  */
 import { execFile, spawn, type ChildProcess } from 'node:child_process'
+import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { ROOT } from '../project-root.js'
 import '../fixtures/child-env.js'
+import { waitUntil } from '../fixtures/wait.js'
 import { appTokenGrant } from './password-grant.js'
 
 /** The `svc` command line of this checkout. */
@@ -111,8 +113,21 @@ export async function restartCycles(dir: string, cycles: number, onCycle: (r: Cy
       onCycle(result)
     }
     process.kill(server.pid, 'SIGTERM')
+    // The caller removes the data dir next: the last server must have written its last byte first.
+    await exited(server.pid)
     return results
   } finally {
     for (const shell of shells) shell.kill('SIGKILL')
   }
+}
+
+/** Resolves once process `pid` has exited: gone, or a zombie (whose files are closed) of a shell that never reaps. */
+async function exited(pid: number): Promise<void> {
+  await waitUntil(() => {
+    try {
+      return readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.startsWith('Z') ?? true
+    } catch {
+      return true
+    }
+  }, `svc serve (process ${pid}) to exit`)
 }

@@ -10,10 +10,12 @@
  *
  * A file belongs to the group whose folder prefix matches it longest, so a
  * new file always lands in one. Each group is a `<name>.suite.ts` file next
- * to this one; `npm run test:file` still runs any test file alone.
+ * to this one; `npm run test:file` still runs any test file alone. tap runs
+ * files in the order of their paths: this folder's name puts the groups,
+ * the longest runs, first, and the short e2e/ and bin/ files fill in after.
  */
 export const GROUPS: Readonly<Record<string, readonly string[]>> = {
-  admin: ['admin', 'architecture.test', 'suites'],
+  admin: ['admin', 'architecture.test', 'all'],
   browser: ['browser'],
   data: ['data'],
   'data-places-store': ['data/places', 'data/store'],
