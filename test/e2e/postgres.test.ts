@@ -8,10 +8,10 @@
 import t from 'tap'
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { serve, svcJson, svcProcess, tempDir } from '../bin/svc-process.js'
+import { serve, svcJson, svcProcess, tempDir } from '../fixtures/svc-process.js'
 import { freshPgStore, pgUnavailable } from '../fixtures/postgres.js'
 import { killUnderLoad } from './kill-under-load.js'
-import { passwordGrant } from './password-grant.js'
+import { passwordGrant } from '../fixtures/password-grant.js'
 
 const skip = await pgUnavailable()
 

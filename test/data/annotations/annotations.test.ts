@@ -1,12 +1,10 @@
 import t from 'tap'
-import type { UpdateChannelInput, Viewer } from '../../../data/index.js'
+import type { UpdateChannelInput } from '../../../data/index.js'
 import { makeInstance, type Instance, type Person } from '../../fixtures/instance.js'
-
-const as = (svc: Instance, p: Person): Promise<Viewer> => svc.domain.auth.tokens.authenticate(p.token)
 
 /** Alice puts the same annotations on her profile, a post, a channel and a message: each door answers the same. */
 async function everywhere(svc: Instance, alice: Person, annotations: unknown[]): Promise<unknown[]> {
-  const me = await as(svc, alice)
+  const me = await svc.viewerOf(alice)
   const chat = await svc.domain.channels.core.create(me, { type: 'com.example.chat' })
   const attempts = [
     () => svc.domain.users.profiles.update(me, { annotations }),
@@ -64,7 +62,7 @@ t.test('a type with _ in its first segment and a + key outside svc.core are the 
 t.test('alice changes her profile and her channel type by type, by the same rule', async (t) => {
   const svc = await makeInstance(t, {}, { start: false })
   const alice = await svc.person('alice')
-  const me = await as(svc, alice)
+  const me = await svc.viewerOf(alice)
   const chat = await svc.domain.channels.core.create(me, { type: 'com.example.chat' })
   const topic = { type: 'com.example.topic', value: { t: 1 } }
   const color = { type: 'com.example.color', value: { c: 'red' } }

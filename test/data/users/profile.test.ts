@@ -5,13 +5,12 @@ import { join } from 'node:path'
 import { openDomain, type DomainEvent, type ProfileInput, type UserRow } from '../../../data/index.js'
 import { makeInstance, type Instance, type Person } from '../../fixtures/instance.js'
 
-const as = (svc: Instance, p: Person) => svc.domain.auth.tokens.authenticate(p.token)
-const edit = async (svc: Instance, p: Person, input: ProfileInput) => svc.domain.users.profiles.update(await as(svc, p), input)
+const edit = async (svc: Instance, p: Person, input: ProfileInput) => svc.domain.users.profiles.update(await svc.viewerOf(p), input)
 const full = { name: 'Alice A.', locale: 'de_DE', timezone: 'Europe/Berlin', description: { text: 'hello' } }
 
 t.test('a replacement needs name, locale, timezone and description.text', async (t) => {
   const svc = await makeInstance(t)
-  const alice = await as(svc, await svc.person('alice'))
+  const alice = await svc.viewerOf(await svc.person('alice'))
   const { timezone, ...noTimezone } = full
   t.equal(timezone, 'Europe/Berlin')
   await t.rejects(svc.domain.users.profiles.replace(alice, noTimezone), { code: 'invalid', message: /timezone/ })
@@ -23,7 +22,7 @@ t.test('a replacement needs name, locale, timezone and description.text', async 
 t.test('an update changes only the keys it names', async (t) => {
   const svc = await makeInstance(t)
   const alice = await svc.person('alice')
-  await svc.domain.users.profiles.replace(await as(svc, alice), full)
+  await svc.domain.users.profiles.replace(await svc.viewerOf(alice), full)
   const user = await edit(svc, alice, { timezone: 'America/New_York' })
   t.same([user.name, user.locale, user.timezone, user.description.text], ['Alice A.', 'de_DE', 'America/New_York', 'hello'])
   t.equal(user.username, 'alice', 'the username is not a profile key')

@@ -5,7 +5,7 @@ import { open } from 'node:fs/promises'
 import { join } from 'node:path'
 import { FileStore } from '../../../../data/store/embedded/file-store.js'
 import { fileStoreContract } from './file-store-contract.js'
-import { followRow, postRow, userRow } from '../rows.js'
+import { followRow, postRow, userRow } from '../../../fixtures/rows.js'
 
 t.test('the file store keeps the store contract', async (t) => fileStoreContract(t))
 

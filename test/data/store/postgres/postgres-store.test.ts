@@ -11,7 +11,7 @@ import { pgSchema, pgUnavailable, PG_URL } from '../../../fixtures/postgres.js'
 import { storeContract } from '../contract.js'
 import { Bus } from '../../../../data/bus/bus.js'
 import { REDIS_URL, redisUnavailable } from '../../../fixtures/redis.js'
-import { userRow } from '../rows.js'
+import { userRow } from '../../../fixtures/rows.js'
 
 const skip = await pgUnavailable()
 
