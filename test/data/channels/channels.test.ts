@@ -1,10 +1,10 @@
 import t from 'tap'
 import type { DomainEvent } from '../../../data/index.js'
 import { recordEvents } from '../../fixtures/events.js'
-import { makeInstance } from '../../fixtures/instance.js'
+import { makeDomainInstance } from '../../fixtures/instance.js'
 
 t.test('creating a channel emits channel.created and the owner’s subscription, after the commit', async (t) => {
-  const svc = await makeInstance(t)
+  const svc = await makeDomainInstance(t)
   const alice = await svc.person('alice')
   const seen: DomainEvent[] = []
   svc.domain.events.onAny((e) => seen.push(e))
@@ -18,14 +18,14 @@ t.test('creating a channel emits channel.created and the owner’s subscription,
 })
 
 t.test('ACL defaults: nobody but the owner, all mutable', async (t) => {
-  const svc = await makeInstance(t)
+  const svc = await makeDomainInstance(t)
   const alice = await svc.person('alice')
   const channel = await svc.domain.channels.core.create(await svc.viewerOf(alice.token), { type: 'com.example.chat' })
   for (const acl of [channel.readers, channel.writers, channel.editors]) t.same(acl, { any_user: false, immutable: false, public: false, user_ids: [] })
 })
 
 t.test('editors write and read; writers read; the owner alone edits and deactivates', async (t) => {
-  const svc = await makeInstance(t)
+  const svc = await makeDomainInstance(t)
   const alice = await svc.person('alice')
   const bob = await svc.person('bob')
   const carol = await svc.person('carol')
@@ -44,7 +44,7 @@ t.test('editors write and read; writers read; the owner alone edits and deactiva
 })
 
 t.test('updating and deactivating emit channel.updated with the subscribers left', async (t) => {
-  const svc = await makeInstance(t)
+  const svc = await makeDomainInstance(t)
   const alice = await svc.person('alice')
   const bob = await svc.person('bob')
   const av = await svc.viewerOf(alice.token)
@@ -70,7 +70,7 @@ t.test('updating and deactivating emit channel.updated with the subscribers left
 })
 
 t.test('a PM channel cannot be deactivated, and its ACLs cannot be changed', async (t) => {
-  const svc = await makeInstance(t)
+  const svc = await makeDomainInstance(t)
   const alice = await svc.person('alice')
   await svc.person('bob')
   await svc.person('carol')
@@ -81,7 +81,7 @@ t.test('a PM channel cannot be deactivated, and its ACLs cannot be changed', asy
 })
 
 t.test('subscribe and unsubscribe emit once per change', async (t) => {
-  const svc = await makeInstance(t)
+  const svc = await makeDomainInstance(t)
   const alice = await svc.person('alice')
   const bob = await svc.person('bob')
   const channel = await svc.domain.channels.core.create(await svc.viewerOf(alice.token), { type: 'com.example.chat', readers: { public: true } })
@@ -96,7 +96,7 @@ t.test('subscribe and unsubscribe emit once per change', async (t) => {
 })
 
 t.test('marking broadcasts read moves the channel markers and emits marker.set with the channel', async (t) => {
-  const svc = await makeInstance(t)
+  const svc = await makeDomainInstance(t)
   const alice = await svc.person('alice')
   const bob = await svc.person('bob')
   const bv = await svc.viewerOf(bob.token)
@@ -114,7 +114,7 @@ t.test('marking broadcasts read moves the channel markers and emits marker.set w
 })
 
 t.test('auto_subscribe subscribes everyone on the ACLs who has not muted the channel, and never on broadcast channels', async (t) => {
-  const svc = await makeInstance(t)
+  const svc = await makeDomainInstance(t)
   const alice = await svc.person('alice')
   const bob = await svc.person('bob')
   const carol = await svc.person('carol')
@@ -145,7 +145,7 @@ t.test('auto_subscribe subscribes everyone on the ACLs who has not muted the cha
 })
 
 t.test('a refused channel change emits nothing', async (t) => {
-  const svc = await makeInstance(t)
+  const svc = await makeDomainInstance(t)
   const [alice, bob] = await svc.people('alice', 'bob')
   const av = await svc.viewerOf(alice.token)
   const channel = await svc.domain.channels.core.create(av, { type: 'com.example.chat', readers: { immutable: true } })

@@ -1,13 +1,13 @@
 import t from 'tap'
 import type { DomainEvent } from '../../../data/index.js'
 import { recordEvents } from '../../fixtures/events.js'
-import { makeInstance, type Instance } from '../../fixtures/instance.js'
+import { makeDomainInstance, type DomainInstance } from '../../fixtures/instance.js'
 
-const follow = (svc: Instance, userId: number, targetId: number) =>
+const follow = (svc: DomainInstance, userId: number, targetId: number) =>
   svc.store.transact((tx) => tx.follows.insert({ user_id: userId, target_id: targetId, created_at: '2026-01-01T00:00:00Z' }))
 
 t.test('a PM group resolves to one channel whatever the order and spelling of its destinations', async (t) => {
-  const svc = await makeInstance(t)
+  const svc = await makeDomainInstance(t)
   const alice = await svc.person('alice')
   const bob = await svc.person('bob')
   const carol = await svc.person('carol')
@@ -29,7 +29,7 @@ t.test('a PM group resolves to one channel whatever the order and spelling of it
 })
 
 t.test('sending to nobody, to oneself or to unknown users is refused', async (t) => {
-  const svc = await makeInstance(t)
+  const svc = await makeDomainInstance(t)
   const alice = await svc.person('alice')
   const v = await svc.viewerOf(alice.token)
   await t.rejects(svc.domain.channels.pm.send(v, [], { text: 'hi' }), { code: 'invalid' })
@@ -39,7 +39,7 @@ t.test('sending to nobody, to oneself or to unknown users is refused', async (t)
 })
 
 t.test('a block between sender and destination stops the message', async (t) => {
-  const svc = await makeInstance(t)
+  const svc = await makeDomainInstance(t)
   const alice = await svc.person('alice')
   const bob = await svc.person('bob')
   await svc.store.transact((tx) => tx.blocks.insert({ user_id: bob.user.id, target_id: alice.user.id, created_at: '2026-01-01T00:00:00Z' }))
@@ -47,7 +47,7 @@ t.test('a block between sender and destination stops the message', async (t) => 
 })
 
 t.test('robo the bot messages only its followers, and only they are auto-subscribed', async (t) => {
-  const svc = await makeInstance(t)
+  const svc = await makeDomainInstance(t)
   const robo = await svc.person('robo', { type: 'bot' })
   const alice = await svc.person('alice')
   const bob = await svc.person('bob')
@@ -64,7 +64,7 @@ t.test('robo the bot messages only its followers, and only they are auto-subscri
 })
 
 t.test('members who unsubscribed from a PM are subscribed again by the next message, unless they muted it', async (t) => {
-  const svc = await makeInstance(t)
+  const svc = await makeDomainInstance(t)
   const alice = await svc.person('alice')
   const bob = await svc.person('bob')
   const av = await svc.viewerOf(alice.token)
@@ -79,7 +79,7 @@ t.test('members who unsubscribed from a PM are subscribed again by the next mess
 })
 
 t.test('events follow the commit: channel, subscriptions, then the message with its subscribers', async (t) => {
-  const svc = await makeInstance(t)
+  const svc = await makeDomainInstance(t)
   const alice = await svc.person('alice')
   const bob = await svc.person('bob')
   const seen: DomainEvent[] = []
@@ -104,7 +104,7 @@ t.test('events follow the commit: channel, subscriptions, then the message with 
 })
 
 t.test('a refused message emits nothing and stores nothing', async (t) => {
-  const svc = await makeInstance(t)
+  const svc = await makeDomainInstance(t)
   const alice = await svc.person('alice')
   const bob = await svc.person('bob')
   const channel = await svc.domain.channels.core.create(await svc.viewerOf(alice.token), { type: 'com.example.chat', readers: { user_ids: ['@bob'] } })
@@ -116,7 +116,7 @@ t.test('a refused message emits nothing and stores nothing', async (t) => {
 })
 
 t.test('a machine-only message may name users by id in entities.mentions', async (t) => {
-  const svc = await makeInstance(t)
+  const svc = await makeDomainInstance(t)
   const alice = await svc.person('alice')
   const bob = await svc.person('bob')
   const v = await svc.viewerOf(alice.token)
@@ -134,7 +134,7 @@ t.test('a machine-only message may name users by id in entities.mentions', async
 })
 
 t.test('message events carry the channel and exactly the users subscribed after the change', async (t) => {
-  const svc = await makeInstance(t)
+  const svc = await makeDomainInstance(t)
   const [alice, bob, carol] = await svc.people('alice', 'bob', 'carol')
   const av = await svc.viewerOf(alice.token)
   const channel = await svc.domain.channels.core.create(av, { type: 'com.example.chat', readers: { any_user: true }, writers: { any_user: true } })
@@ -159,7 +159,7 @@ t.test('message events carry the channel and exactly the users subscribed after 
 })
 
 t.test('a new PM group’s channel event lists both members; the next message to the group creates no channel', async (t) => {
-  const svc = await makeInstance(t)
+  const svc = await makeDomainInstance(t)
   const [alice, bob] = await svc.people('alice', 'bob')
   const av = await svc.viewerOf(alice.token)
   const seen = recordEvents(svc)

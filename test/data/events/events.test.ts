@@ -1,9 +1,9 @@
 import t from 'tap'
 import type { DomainEvent } from '../../../data/index.js'
-import { makeInstance } from '../../fixtures/instance.js'
+import { makeDomainInstance } from '../../fixtures/instance.js'
 
 t.test('events are numbered in the order they happen and stamped with the time in milliseconds', async (t) => {
-  const svc = await makeInstance(t)
+  const svc = await makeDomainInstance(t)
   const [alice] = await svc.people('alice', 'bob')
   const events: DomainEvent[] = []
   svc.domain.events.onAny((e) => events.push(e))

@@ -1,8 +1,8 @@
 import t from 'tap'
-import { makeInstance } from '../../fixtures/instance.js'
+import { makeDomainInstance } from '../../fixtures/instance.js'
 
 t.test('a page stays full when many posts in a row are filtered out', async (t) => {
-  const svc = await makeInstance(t)
+  const svc = await makeDomainInstance(t)
   const alice = await svc.person('alice')
   const bob = await svc.person('bob')
   const carol = await svc.person('carol')
@@ -28,7 +28,7 @@ t.test('a page stays full when many posts in a row are filtered out', async (t) 
 })
 
 t.test('in my stream a repost of a post I already see is left out, and each original shows once', async (t) => {
-  const svc = await makeInstance(t)
+  const svc = await makeDomainInstance(t)
   const alice = await svc.person('alice')
   const bob = await svc.person('bob')
   const carol = await svc.person('carol')
@@ -50,7 +50,7 @@ t.test('in my stream a repost of a post I already see is left out, and each orig
 })
 
 t.test("a repost of a blocked author's post is hidden too, even looked up by id", async (t) => {
-  const svc = await makeInstance(t)
+  const svc = await makeDomainInstance(t)
   const alice = await svc.person('alice')
   const bob = await svc.person('bob')
   const carol = await svc.person('carol')
@@ -64,7 +64,7 @@ t.test("a repost of a blocked author's post is hidden too, even looked up by id"
 })
 
 t.test('machine-only posts with mentions count as directed', async (t) => {
-  const svc = await makeInstance(t)
+  const svc = await makeDomainInstance(t)
   const alice = await svc.person('alice')
   const bob = await svc.person('bob')
   await svc.person('carol')

@@ -1,10 +1,10 @@
 import t from 'tap'
 import type { DomainEvent } from '../../../data/index.js'
 import { onFirst } from '../../fixtures/events.js'
-import { makeInstance } from '../../fixtures/instance.js'
+import { makeDomainInstance } from '../../fixtures/instance.js'
 
 t.test('alice posts, bob replies, carol replies to the reply: one thread', async (t) => {
-  const svc = await makeInstance(t)
+  const svc = await makeDomainInstance(t)
   const alice = await svc.person('alice')
   const bob = await svc.person('bob')
   const carol = await svc.person('carol')
@@ -23,7 +23,7 @@ t.test('alice posts, bob replies, carol replies to the reply: one thread', async
 })
 
 t.test('text is required, at most 256 characters, and a reply needs a live original post', async (t) => {
-  const svc = await makeInstance(t)
+  const svc = await makeDomainInstance(t)
   const alice = await svc.person('alice')
   const bob = await svc.person('bob')
   const asAlice = await svc.viewerOf(alice)
@@ -39,7 +39,7 @@ t.test('text is required, at most 256 characters, and a reply needs a live origi
 })
 
 t.test('machine-only posts carry annotations and no text', async (t) => {
-  const svc = await makeInstance(t)
+  const svc = await makeDomainInstance(t)
   const alice = await svc.person('alice')
   const asAlice = await svc.viewerOf(alice)
   const note = { type: 'com.example.note', value: { n: 1 } }
@@ -51,7 +51,7 @@ t.test('machine-only posts carry annotations and no text', async (t) => {
 })
 
 t.test('a machine-only post addresses users named by id or by name in entities.mentions', async (t) => {
-  const svc = await makeInstance(t)
+  const svc = await makeDomainInstance(t)
   const alice = await svc.person('alice')
   const bob = await svc.person('bob')
   const carol = await svc.person('carol')
@@ -69,7 +69,7 @@ t.test('a machine-only post addresses users named by id or by name in entities.m
 })
 
 t.test('annotations: reversed-domain types, 8192 bytes, and only known svc.core types', async (t) => {
-  const svc = await makeInstance(t)
+  const svc = await makeDomainInstance(t)
   const alice = await svc.person('alice')
   const asAlice = await svc.viewerOf(alice)
   const post = (annotations: unknown) => svc.domain.posts.core.create(asAlice, { text: 'hi', annotations })
@@ -84,7 +84,7 @@ t.test('annotations: reversed-domain types, 8192 bytes, and only known svc.core 
 })
 
 t.test('robo the bot links mentions of its followers only', async (t) => {
-  const svc = await makeInstance(t)
+  const svc = await makeDomainInstance(t)
   const alice = await svc.person('alice')
   await svc.person('bob')
   const robo = await svc.person('robo', { type: 'bot' })
@@ -97,7 +97,7 @@ t.test('robo the bot links mentions of its followers only', async (t) => {
 })
 
 t.test('only the creator deletes a post; its reposts go with it', async (t) => {
-  const svc = await makeInstance(t)
+  const svc = await makeDomainInstance(t)
   const alice = await svc.person('alice')
   const bob = await svc.person('bob')
   const asAlice = await svc.viewerOf(alice)
@@ -118,7 +118,7 @@ t.test('only the creator deletes a post; its reposts go with it', async (t) => {
 })
 
 t.test('a block hides posts both ways and stops replies', async (t) => {
-  const svc = await makeInstance(t)
+  const svc = await makeDomainInstance(t)
   const alice = await svc.person('alice')
   const bob = await svc.person('bob')
   const post = await svc.domain.posts.core.create(await svc.viewerOf(alice), { text: 'mine' })
@@ -134,7 +134,7 @@ t.test('a block hides posts both ways and stops replies', async (t) => {
 })
 
 t.test('post events carry the post: created as stored, deleted with is_deleted, reposts included', async (t) => {
-  const svc = await makeInstance(t)
+  const svc = await makeDomainInstance(t)
   const [alice, bob] = await svc.people('alice', 'bob')
   const posts: DomainEvent<'post.created' | 'post.deleted'>[] = []
   svc.domain.events.on('post.created', (e) => posts.push(e))

@@ -1,10 +1,10 @@
 import t from 'tap'
 import { pair } from '../../../data/store/schema.js'
 import { eventLog, onFirst } from '../../fixtures/events.js'
-import { makeInstance } from '../../fixtures/instance.js'
+import { makeDomainInstance } from '../../fixtures/instance.js'
 
 t.test('star events carry the post and the user who starred it, once per change', async (t) => {
-  const svc = await makeInstance(t)
+  const svc = await makeDomainInstance(t)
   const [alice, bob] = await svc.people('alice', 'bob')
   const post = await svc.domain.posts.core.create(await svc.viewerOf(alice), { text: 'star me' })
   const repost = await svc.domain.posts.reposts.repost(await svc.viewerOf(bob), post.id)

@@ -1,8 +1,8 @@
 import t from 'tap'
-import { makeInstance } from '../../fixtures/instance.js'
+import { makeDomainInstance } from '../../fixtures/instance.js'
 
 t.test('a post reads with its counts and the post it replies to; a repost reads as its original', async (t) => {
-  const svc = await makeInstance(t, {}, { start: false })
+  const svc = await makeDomainInstance(t, {}, { start: false })
   const alice = await svc.person('alice')
   const bob = await svc.person('bob')
   const asAlice = await svc.viewerOf(alice.token)
@@ -26,7 +26,7 @@ t.test('a post reads with its counts and the post it replies to; a repost reads 
 })
 
 t.test('deleted, machine-only and unknown posts cannot be read; a reply to a deleted post reads without it', async (t) => {
-  const svc = await makeInstance(t, {}, { start: false })
+  const svc = await makeDomainInstance(t, {}, { start: false })
   const alice = await svc.person('alice')
   const asAlice = await svc.viewerOf(alice.token)
   const gone = await svc.domain.posts.core.create(asAlice, { text: 'soon gone' })
@@ -42,7 +42,7 @@ t.test('deleted, machine-only and unknown posts cannot be read; a reply to a del
 })
 
 t.test('only an active broadcast anyone may read has pages: 20 live messages for people a page, newest first', async (t) => {
-  const svc = await makeInstance(t, {}, { start: false })
+  const svc = await makeDomainInstance(t, {}, { start: false })
   const alice = await svc.person('alice')
   const asAlice = await svc.viewerOf(alice.token)
   const news = await svc.domain.channels.core.create(asAlice, { type: 'svc.core.broadcast', readers: { public: true } })

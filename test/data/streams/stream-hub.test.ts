@@ -1,7 +1,7 @@
 import t from 'tap'
 import { settleOn } from '../../fixtures/wait.js'
 import { USER_STREAM_BACKLOG, type StreamDelivery, type StreamSink } from '../../../data/index.js'
-import { makeInstance } from '../../fixtures/instance.js'
+import { makeDomainInstance } from '../../fixtures/instance.js'
 import { subscribeUnified } from '../../fixtures/streams.js'
 
 /** A sink that keeps what it is sent; `stall` makes every send hang, as a consumer that stopped reading. */
@@ -22,7 +22,7 @@ const collecting = (stall = false) => {
 const settle = settleOn
 
 t.test('alice resumes while bob keeps posting: every post after her disconnect arrives once, in order', async (t) => {
-  const svc = await makeInstance(t)
+  const svc = await makeDomainInstance(t)
   const [alice, bob] = await svc.people('alice', 'bob')
   await svc.domain.relations.core.follow(await svc.viewerOf(alice), '@bob')
   const viewer = await svc.viewerOf(alice)
@@ -53,7 +53,7 @@ t.test('alice resumes while bob keeps posting: every post after her disconnect a
 })
 
 t.test('a consumer that stops reading is disconnected once its backlog is full, and resumes where it stopped', async (t) => {
-  const svc = await makeInstance(t)
+  const svc = await makeDomainInstance(t)
   const [alice, bob] = await svc.people('alice', 'bob')
   await svc.domain.relations.core.follow(await svc.viewerOf(alice), '@bob')
   const viewer = await svc.viewerOf(alice)
@@ -77,7 +77,7 @@ t.test('a consumer that stops reading is disconnected once its backlog is full, 
 })
 
 t.test('after a crash the streams left open are closed at the saved position, so a resume repeats rather than skips', async (t) => {
-  const svc = await makeInstance(t)
+  const svc = await makeDomainInstance(t)
   const [alice] = await svc.people('alice')
   const viewer = await svc.viewerOf(alice)
   const { stream } = await svc.domain.streams.user.open(viewer, { options: {} }, () => false)
@@ -89,7 +89,7 @@ t.test('after a crash the streams left open are closed at the saved position, so
 })
 
 t.test('a closed stream expires after five minutes', async (t) => {
-  const svc = await makeInstance(t)
+  const svc = await makeDomainInstance(t)
   const [alice] = await svc.people('alice')
   const viewer = await svc.viewerOf(alice)
   const { stream } = await svc.domain.streams.user.open(viewer, { options: {} }, () => false)
@@ -100,7 +100,7 @@ t.test('a closed stream expires after five minutes', async (t) => {
 })
 
 t.test("the hub's snapshot shows a stalled consumer's backlog and how far behind the log it is", async (t) => {
-  const svc = await makeInstance(t)
+  const svc = await makeDomainInstance(t)
   const [alice, bob] = await svc.people('alice', 'bob')
   const viewer = await svc.viewerOf(alice)
   await svc.domain.relations.core.follow(viewer, '@bob')
