@@ -18,20 +18,23 @@ export const GROUPS: Readonly<Record<string, readonly string[]>> = {
   admin: ['admin', 'architecture.test', 'all'],
   browser: ['browser'],
   data: ['data'],
-  'data-places-store': ['data/places', 'data/store'],
+  'data-places': ['data/places'],
+  'data-store': ['data/store'],
   server: ['server'],
+  'server-federation': ['server/federation', 'data/federation'],
   'server-files-users': ['server/files', 'server/places', 'server/users'],
   'server-posts-channels': ['server/posts', 'server/channels', 'server/relations', 'server/explore', 'server/filters'],
   'server-streams': ['server/streams', 'server/admin-socket.test'],
 }
 
 /**
- * The stories that run again on PostgreSQL (SVC_TEST_STORE=postgres), in
- * postgres-core.suite.ts: the routes' bad input, posts, streams, messages,
- * user and app streams, where the two stores differ most.
+ * The stories that run again on PostgreSQL (SVC_TEST_STORE=postgres), where
+ * the two stores differ most: the routes' bad input (postgres-fuzz.suite.ts,
+ * a process of its own, being the longest), and posts, streams, messages,
+ * user and app streams (postgres-core.suite.ts).
  */
+export const POSTGRES_FUZZ = ['server/bad-input-fuzz.test']
 export const POSTGRES_CORE = [
-  'server/bad-input-fuzz.test',
   'server/posts/posts.test',
   'server/posts/post-streams.test',
   'server/channels/messages.test',
