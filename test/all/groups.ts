@@ -29,18 +29,14 @@ export const GROUPS: Readonly<Record<string, readonly string[]>> = {
 
 /**
  * The stories that run again on PostgreSQL (SVC_TEST_STORE=postgres), where
- * the two stores differ most: the routes' bad input (postgres-fuzz.suite.ts,
- * a process of its own, being the longest), and posts, streams, messages,
- * user and app streams (postgres-core.suite.ts).
+ * the two stores differ most, in three processes of about a minute (each
+ * instance there costs a schema of its own, about a second to make): the
+ * routes' bad input (postgres-fuzz.suite.ts), posts and messages
+ * (postgres-core.suite.ts), user and app streams (postgres-streams.suite.ts).
  */
 export const POSTGRES_FUZZ = ['server/bad-input-fuzz.test']
-export const POSTGRES_CORE = [
-  'server/posts/posts.test',
-  'server/posts/post-streams.test',
-  'server/channels/messages.test',
-  'server/streams/user-stream.test',
-  'server/streams/app-stream-events.test',
-]
+export const POSTGRES_CORE = ['server/posts/posts.test', 'server/posts/post-streams.test', 'server/channels/messages.test']
+export const POSTGRES_STREAMS = ['server/streams/user-stream.test', 'server/streams/app-stream-events.test']
 
 /** Folders whose files each run in a process of their own. */
 export const ALONE = ['e2e', 'bin', 'bench']

@@ -1,4 +1,4 @@
-/** The stories of POSTGRES_CORE again, on a PostgreSQL store of their own each (test/fixtures/postgres.ts). */
+/** The post and message stories (POSTGRES_CORE) again, on a PostgreSQL store of their own each (test/fixtures/postgres.ts). */
 import { POSTGRES_CORE } from './groups.js'
 import { runNamed } from './run-group.js'
 
