@@ -1,7 +1,7 @@
 import t from 'tap'
 import { statSync } from 'node:fs'
 import { join } from 'node:path'
-import { svc, svcJson } from './svc-in-process.js'
+import { svc, svcJson } from '../fixtures/svc-in-process.js'
 import { initDir, serve } from '../fixtures/svc-process.js'
 
 /** The same story with and without a server on the data dir. */

@@ -9,7 +9,7 @@ import { createElement } from 'react'
 import { attachAdminClient } from '../../admin/admin-client.js'
 import { Console } from '../../admin/console.js'
 import { keys, screen, selectedLine } from '../fixtures/screen.js'
-import { svc } from './svc-in-process.js'
+import { svc } from '../fixtures/svc-in-process.js'
 import { initDir, serve, tempDir } from '../fixtures/svc-process.js'
 
 const oneLine = (t: { equal(a: unknown, b: unknown, m: string): unknown }, stderr: string) =>

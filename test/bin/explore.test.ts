@@ -4,7 +4,7 @@
  */
 import t from 'tap'
 import { openDomain } from '../../data/index.js'
-import { svc } from './svc-in-process.js'
+import { svc } from '../fixtures/svc-in-process.js'
 import { initDir, serve } from '../fixtures/svc-process.js'
 
 t.test('an operator lists, creates, changes, pins and deletes streams without a server', async (t) => {

@@ -5,7 +5,7 @@
  */
 import t from 'tap'
 import { openDomain } from '../../data/index.js'
-import { svc, svcJson } from './svc-in-process.js'
+import { svc, svcJson } from '../fixtures/svc-in-process.js'
 import { initDir, serve } from '../fixtures/svc-process.js'
 
 /** What the data dir says of `username` once the command is done: signs in with `password`, and their live token count. */

@@ -5,7 +5,7 @@
 import t from 'tap'
 import { execFile, spawn, spawnSync } from 'node:child_process'
 import { openDomain } from '../../data/index.js'
-import { svc } from './svc-in-process.js'
+import { svc } from '../fixtures/svc-in-process.js'
 import { initDir } from '../fixtures/svc-process.js'
 import { join } from 'node:path'
 import { ROOT } from '../project-root.js'

@@ -7,7 +7,7 @@ import t from 'tap'
 import { readFileSync, writeFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { osmPbf } from '../fixtures/osm-pbf.js'
-import { svc } from './svc-in-process.js'
+import { svc } from '../fixtures/svc-in-process.js'
 import { initDir, serve } from '../fixtures/svc-process.js'
 
 // These stories are about the bundled cities too, which the test fixtures turn off for every other svc process (child-env.ts).

@@ -2,7 +2,7 @@ import t from 'tap'
 import { createConnection } from 'node:net'
 import { existsSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { svc, svcJson } from './svc-in-process.js'
+import { svc, svcJson } from '../fixtures/svc-in-process.js'
 import { initDir, serve, svcProcess, tempDir } from '../fixtures/svc-process.js'
 
 /** Sends raw lines to the admin socket; answers the answer lines. */

@@ -3,7 +3,8 @@
  * there after a restart (the store answers only once a write is durable).
  */
 import t from 'tap'
-import { serve, svcJson, tempDir } from '../fixtures/svc-process.js'
+import { serve, tempDir } from '../fixtures/svc-process.js'
+import { svcJson } from '../fixtures/svc-in-process.js'
 import { killUnderLoad } from './kill-under-load.js'
 import { appTokenGrant } from '../fixtures/password-grant.js'
 

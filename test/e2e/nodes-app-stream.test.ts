@@ -7,7 +7,8 @@ import t from 'tap'
 import { readChunked } from '../fixtures/streams.js'
 import { freshPgStore, pgUnavailable } from '../fixtures/postgres.js'
 import { REDIS_URL, redisUnavailable } from '../fixtures/redis.js'
-import { serve, svcJson, svcProcess, tempDir } from '../fixtures/svc-process.js'
+import { serve, svcProcess, tempDir } from '../fixtures/svc-process.js'
+import { svcJson } from '../fixtures/svc-in-process.js'
 import { api, signIn } from '../fixtures/password-grant.js'
 
 const skip = (await pgUnavailable()) || (await redisUnavailable())

@@ -7,7 +7,8 @@ import { readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { freshPgStore, pgUnavailable } from '../fixtures/postgres.js'
 import { REDIS_URL, redisUnavailable } from '../fixtures/redis.js'
-import { serve, svcJson, svcProcess, tempDir } from '../fixtures/svc-process.js'
+import { serve, svcProcess, tempDir } from '../fixtures/svc-process.js'
+import { svcJson } from '../fixtures/svc-in-process.js'
 import { signIn } from '../fixtures/password-grant.js'
 
 const skip = (await pgUnavailable()) || (await redisUnavailable())

@@ -6,7 +6,8 @@
  */
 import t from 'tap'
 import { request } from 'node:http'
-import { serve, svcJson, tempDir } from '../fixtures/svc-process.js'
+import { serve, tempDir } from '../fixtures/svc-process.js'
+import { svcJson } from '../fixtures/svc-in-process.js'
 
 /** A GET with the Host header of our choosing (fetch will not send one); answers status, headers and body. */
 const get = (url: string, host?: string): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: string }> =>

@@ -4,7 +4,8 @@
  * and a restart finds everything again.
  */
 import t from 'tap'
-import { serve, svcJson, tempDir } from '../fixtures/svc-process.js'
+import { serve, tempDir } from '../fixtures/svc-process.js'
+import { svcJson } from '../fixtures/svc-in-process.js'
 
 const form = (fields: Record<string, string>) => ({
   method: 'POST',

@@ -13,7 +13,8 @@ import { join } from 'node:path'
 import { openWebSocket, type Frame } from '../fixtures/streams.js'
 import { freshPgStore, pgUnavailable } from '../fixtures/postgres.js'
 import { REDIS_URL, redisUnavailable } from '../fixtures/redis.js'
-import { serve, svcJson, svcProcess, tempDir, type Serving } from '../fixtures/svc-process.js'
+import { serve, svcProcess, tempDir, type Serving } from '../fixtures/svc-process.js'
+import { svcJson } from '../fixtures/svc-in-process.js'
 import { api, signIn } from '../fixtures/password-grant.js'
 
 const skip = (await pgUnavailable()) || (await redisUnavailable())
