@@ -131,6 +131,7 @@ export function wireServices({ dataDir, config, store, events, moderated, node, 
   const userImages = new UserImageService(store, imagesDir)
   const explore = new ExploreService(store, markers, moderated)
   const federation = new FederationService(store, config, packageVersion())
+  if (federation.site) accounts.setRemoteLookup((handle) => federation.lookUpUser(handle))
   let started = false
   return {
     dataDir,
@@ -145,7 +146,7 @@ export function wireServices({ dataDir, config, store, events, moderated, node, 
       profiles: new ProfileService(store, accounts, replacer),
       images: userImages,
       views: userViews,
-      search: new UserSearchService(store, scanGate),
+      search: new UserSearchService(store, scanGate, federation.site ? accounts : null),
       moderation: new ModerationService(store, passwords, files.bytes),
     },
     relations: {

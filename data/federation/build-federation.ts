@@ -47,11 +47,11 @@ const semVerOf = (version: string) => {
 
 const userAgent = (version: string, origin: string) => `svc/${version} (+${origin}/)`
 
-/** `identifier` is a user id; the user, while their account is live. */
+/** `identifier` is a user id; the user, while their account is live and local (a remote account's actor is on its own server). */
 async function liveUser(store: Store, identifier: string): Promise<UserRow | null> {
   if (!/^\d{1,15}$/.test(identifier)) return null
   const user = await store.read.users.get(Number(identifier))
-  return user && !isModerated(user) ? user : null
+  return user && !isModerated(user) && !user.remote ? user : null
 }
 
 /** `cursor` as a page's `before_id`: '' (the first page) is none, anything not an id is no page. */
@@ -81,7 +81,7 @@ export function buildFederation({ store, site, kv, queue, allowPrivateAddress, v
     })
     .mapHandle(async (_ctx, username) => {
       const user = await r.users.one('username', usernameKey(username))
-      return user && !isModerated(user) ? String(user.id) : null
+      return user && !isModerated(user) && !user.remote ? String(user.id) : null
     })
     // The profile page's address names the actor too (WebFinger by URL).
     .mapAlias((_ctx, resource) => {
@@ -166,7 +166,8 @@ export function buildFederation({ store, site, kv, queue, allowPrivateAddress, v
   recordActivities(federation.setInboxListeners(AP_PATHS.inbox, AP_PATHS.sharedInbox), store)
 
   federation.setNodeInfoDispatcher(AP_PATHS.nodeInfo, async () => {
-    const ids = await r.users.scan({ limit: Number.MAX_SAFE_INTEGER, order: 'asc' }, (u) => !isModerated(u))
+    // Local accounts only: remote ones are their servers' users.
+    const ids = await r.users.scan({ limit: Number.MAX_SAFE_INTEGER, order: 'asc' }, (u) => !isModerated(u) && !u.remote)
     let localPosts = 0
     for (const id of ids) localPosts += await r.posts.count('user_live', id)
     return {

@@ -8,6 +8,7 @@
  */
 import type { Federation } from '@fedify/fedify'
 import type { InstanceConfig } from '../config.js'
+import type { UserRow } from '../model/user.js'
 import type { Store } from '../store/port.js'
 import { isModerated } from '../users/moderated-users.js'
 import { StoreKvStore } from './kv-store.js'
@@ -86,6 +87,28 @@ export class FederationService {
     ].join('\n')
   }
 
+  /**
+   * The account of `handle` (`name@authority`, another server's), from the
+   * store or found on its server and kept; null when federation is off or
+   * it cannot be had (unknown, unreachable, too slow, a private address
+   * while those are refused). Never throws.
+   */
+  async lookUpUser(handle: string): Promise<UserRow | null> {
+    if (!this.site) return null
+    try {
+      const federation = await this.load()
+      const { lookUpRemoteUser } = await import('./remote-users.js')
+      const ctx = federation.createContext(new URL(this.site.origin), undefined)
+      return await lookUpRemoteUser(ctx, this.store, handle, {
+        localAuthority: this.site.authority,
+        allowPrivateAddress: this.config.federation.allow_private_addresses,
+      })
+    } catch (err) {
+      process.emitWarning(`svc: looking up ${handle} failed: ${(err as Error).message}`)
+      return null
+    }
+  }
+
   /** Starts the queue at once when the last run left messages in it (Fedify loads then); otherwise the first federation request starts it. */
   async start(): Promise<void> {
     if (this.site && (await this.queue.size()) > 0) await this.load()
@@ -126,7 +149,10 @@ export class FederationService {
     const actor = ACTOR_PATH.exec(path)
     const note = NOTE_PATH.exec(path)
     let deleted = false
-    if (actor) deleted = (await this.store.read.users.get(Number(actor[1])))?.deleted_at !== undefined
+    if (actor) {
+      const user = await this.store.read.users.get(Number(actor[1]))
+      deleted = user?.deleted_at !== undefined && !user.remote
+    }
     if (note) {
       const post = await this.store.read.posts.get(Number(note[1]))
       deleted = post?.is_deleted === true && !post.machine_only && post.repost_of === undefined
@@ -144,7 +170,7 @@ export class FederationService {
     const note = NOTE_PATH.exec(path)
     const post = note ? await this.store.read.posts.get(Number(note[1])) : null
     const user = await this.store.read.users.get(actor ? Number(actor[1]) : (post?.user_id ?? 0))
-    if (!user || isModerated(user)) return null
+    if (!user || isModerated(user) || user.remote) return null
     const location = post ? postAddress(this.site!.origin, user, post.id) : profileAddress(this.site!.origin, user)
     return new Response(null, { status: 303, headers: { Location: location } })
   }

@@ -23,6 +23,8 @@ export const schema: { [K in TableName]: TableDef<Rows[K]> } = {
     username: { key: (u) => (u.deleted_at === undefined ? u.username_key : undefined), unique: true },
     /** Suspended and deleted accounts, whose posts nobody sees. */
     moderated: { key: (u) => (u.suspended_at === undefined && u.deleted_at === undefined ? undefined : 1) },
+    /** Remote accounts by their actor's id. */
+    actor: { key: (u) => u.remote?.actor_id, unique: true },
   },
   apps: {
     client_id: { key: (a) => a.client_id, unique: true },
