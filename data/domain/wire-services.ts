@@ -130,8 +130,12 @@ export function wireServices({ dataDir, config, store, events, moderated, node, 
   )
   const userImages = new UserImageService(store, imagesDir)
   const explore = new ExploreService(store, markers, moderated)
-  const federation = new FederationService(store, config, packageVersion())
-  if (federation.site) accounts.setRemoteLookup((handle) => federation.lookUpUser(handle))
+  const relations = new RelationService(store, accounts, () => config.limits.following)
+  const federation = new FederationService(store, relations, config, packageVersion())
+  if (federation.site) {
+    accounts.setRemoteLookup((handle) => federation.lookUpUser(handle))
+    relations.setRemoteFollows({ request: (me, target) => federation.requestFollow(me, target), cancel: (me, target) => federation.cancelFollow(me, target) })
+  }
   let started = false
   return {
     dataDir,
@@ -150,7 +154,7 @@ export function wireServices({ dataDir, config, store, events, moderated, node, 
       moderation: new ModerationService(store, passwords, files.bytes),
     },
     relations: {
-      core: new RelationService(store, accounts, () => config.limits.following),
+      core: relations,
       lists: new RelationListService(store, accounts),
     },
     auth: { apps, tokens, delegation, oauth, signInFlow: new SignInFlow(oauth, accounts) },

@@ -10,11 +10,13 @@
 import { createFederation, exportJwk, generateCryptoKeyPair, importJwk, Note, parseSemVer, type Federation, type Recipient } from '@fedify/fedify'
 import type { UserRow } from '../model/user.js'
 import { paginate } from '../pagination/pagination.js'
+import type { RelationService } from '../relations/relations.js'
 import type { Store } from '../store/port.js'
 import { isModerated } from '../users/moderated-users.js'
 import { usernameKey } from '../users/users.js'
 import { actorOf } from './actors.js'
-import { recordActivities } from './inbox.js'
+import { recipientOf } from './follows.js'
+import { listenInboxes } from './inbox.js'
 import { KeyPairs } from './key-pairs.js'
 import type { StoreKvStore } from './kv-store.js'
 import type { StoreMessageQueue } from './message-queue.js'
@@ -26,6 +28,7 @@ export const COLLECTION_PAGE = 20
 
 export interface FederationParts {
   store: Store
+  relations: RelationService
   site: FederationSite
   kv: StoreKvStore
   queue: StoreMessageQueue
@@ -58,7 +61,7 @@ async function liveUser(store: Store, identifier: string): Promise<UserRow | nul
 const beforeOf = (cursor: string | null): number | undefined | null =>
   cursor === '' || cursor === null ? undefined : /^\d{1,15}$/.test(cursor) ? Number(cursor) : null
 
-export function buildFederation({ store, site, kv, queue, allowPrivateAddress, version, openRegistrations }: FederationParts): Federation<void> {
+export function buildFederation({ store, relations, site, kv, queue, allowPrivateAddress, version, openRegistrations }: FederationParts): Federation<void> {
   const federation = createFederation<void>({
     kv,
     queue,
@@ -139,11 +142,16 @@ export function buildFederation({ store, site, kv, queue, allowPrivateAddress, v
     .setFollowersDispatcher(AP_PATHS.followers, async (ctx, identifier, cursor) => {
       const page = await relationPage(identifier, cursor, 'target')
       if (!page) return null
-      const items: Recipient[] = page.users.map((u) => ({
-        id: ctx.getActorUri(String(u.id)),
-        inboxId: ctx.getInboxUri(String(u.id)),
-        endpoints: { sharedInbox: ctx.getInboxUri() },
-      }))
+      // Remote followers are their actors, reached at their own inboxes.
+      const items: Recipient[] = page.users.map((u) =>
+        u.remote
+          ? recipientOf(u)
+          : {
+              id: ctx.getActorUri(String(u.id)),
+              inboxId: ctx.getInboxUri(String(u.id)),
+              endpoints: { sharedInbox: ctx.getInboxUri() },
+            },
+      )
       return { items, nextCursor: page.nextCursor }
     })
     .setCounter(async (_ctx, identifier) => {
@@ -155,7 +163,7 @@ export function buildFederation({ store, site, kv, queue, allowPrivateAddress, v
   federation
     .setFollowingDispatcher(AP_PATHS.following, async (ctx, identifier, cursor) => {
       const page = await relationPage(identifier, cursor, 'user')
-      return page && { items: page.users.map((u) => ctx.getActorUri(String(u.id))), nextCursor: page.nextCursor }
+      return page && { items: page.users.map((u) => (u.remote ? new URL(u.remote.actor_id) : ctx.getActorUri(String(u.id)))), nextCursor: page.nextCursor }
     })
     .setCounter(async (_ctx, identifier) => {
       const user = await liveUser(store, identifier)
@@ -163,7 +171,7 @@ export function buildFederation({ store, site, kv, queue, allowPrivateAddress, v
     })
     .setFirstCursor(() => '')
 
-  recordActivities(federation.setInboxListeners(AP_PATHS.inbox, AP_PATHS.sharedInbox), store)
+  listenInboxes(federation.setInboxListeners(AP_PATHS.inbox, AP_PATHS.sharedInbox), { store, relations })
 
   federation.setNodeInfoDispatcher(AP_PATHS.nodeInfo, async () => {
     // Local accounts only: remote ones are their servers' users.

@@ -9,6 +9,7 @@
 import type { Federation } from '@fedify/fedify'
 import type { InstanceConfig } from '../config.js'
 import type { UserRow } from '../model/user.js'
+import type { RelationService } from '../relations/relations.js'
 import type { Store } from '../store/port.js'
 import { isModerated } from '../users/moderated-users.js'
 import { StoreKvStore } from './kv-store.js'
@@ -36,6 +37,7 @@ export class FederationService {
 
   constructor(
     private readonly store: Store,
+    private readonly relations: RelationService,
     private readonly config: InstanceConfig,
     private readonly version: string,
   ) {
@@ -109,6 +111,24 @@ export class FederationService {
     }
   }
 
+  /** Sends `me`'s Follow of remote account `target`, pending until accepted (RelationService's port). */
+  async requestFollow(me: UserRow, target: UserRow): Promise<void> {
+    const { requestFollow } = await import('./follows.js')
+    await requestFollow(await this.context(), this.store, me, target)
+  }
+
+  /** Sends the Undo of `me`'s Follow of remote account `target`. */
+  async cancelFollow(me: UserRow, target: UserRow): Promise<void> {
+    const { cancelFollow } = await import('./follows.js')
+    await cancelFollow(await this.context(), this.store, me, target)
+  }
+
+  /** A Fedify context at the instance's origin (federation loaded). */
+  private async context() {
+    const federation = await this.load()
+    return federation.createContext(new URL(this.site!.origin), undefined)
+  }
+
   /** Starts the queue at once when the last run left messages in it (Fedify loads then); otherwise the first federation request starts it. */
   async start(): Promise<void> {
     if (this.site && (await this.queue.size()) > 0) await this.load()
@@ -126,6 +146,7 @@ export class FederationService {
       const { buildFederation } = await import('./build-federation.js')
       const federation = buildFederation({
         store: this.store,
+        relations: this.relations,
         site: this.site!,
         kv: this.kv,
         queue: this.queue,

@@ -154,6 +154,11 @@ export const schema: { [K in TableName]: TableDef<Rows[K]> } = {
   },
   // Read in id order (a scan): the queue stays short, as each message goes once handled.
   federation_queue: {},
+  pending_follows: {
+    pair: { key: (f) => pair(f.user_id, f.target_id), unique: true },
+    activity: { key: (f) => f.activity_id, unique: true },
+    target: { key: (f) => f.target_id },
+  },
 }
 
 export const tableNames = Object.keys(schema) as TableName[]

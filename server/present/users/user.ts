@@ -35,6 +35,7 @@ export const relationFields = (relation: UserRelation): UserRelationFields => ({
   you_blocked: relation.you_blocked,
   you_can_subscribe: relation.you_can_subscribe,
   you_can_follow: relation.you_can_follow,
+  ...(relation.follow_pending === undefined ? {} : { follow_pending: relation.follow_pending }),
   // Deprecated names, still read by older clients.
   is_following: relation.you_follow,
   is_follower: relation.follows_you,
