@@ -10,6 +10,7 @@
 import { createFederation, exportJwk, generateCryptoKeyPair, importJwk, Note, parseSemVer, type Federation, type Recipient } from '@fedify/fedify'
 import type { UserRow } from '../model/user.js'
 import { paginate } from '../pagination/pagination.js'
+import type { PostService } from '../posts/posts.js'
 import type { RelationService } from '../relations/relations.js'
 import type { Store } from '../store/port.js'
 import { isModerated } from '../users/moderated-users.js'
@@ -29,6 +30,7 @@ export const COLLECTION_PAGE = 20
 export interface FederationParts {
   store: Store
   relations: RelationService
+  posts: PostService
   site: FederationSite
   kv: StoreKvStore
   queue: StoreMessageQueue
@@ -61,7 +63,7 @@ async function liveUser(store: Store, identifier: string): Promise<UserRow | nul
 const beforeOf = (cursor: string | null): number | undefined | null =>
   cursor === '' || cursor === null ? undefined : /^\d{1,15}$/.test(cursor) ? Number(cursor) : null
 
-export function buildFederation({ store, relations, site, kv, queue, allowPrivateAddress, version, openRegistrations }: FederationParts): Federation<void> {
+export function buildFederation({ store, relations, posts, site, kv, queue, allowPrivateAddress, version, openRegistrations }: FederationParts): Federation<void> {
   const federation = createFederation<void>({
     kv,
     queue,
@@ -94,7 +96,7 @@ export function buildFederation({ store, relations, site, kv, queue, allowPrivat
 
   federation.setObjectDispatcher(Note, AP_PATHS.note, async (ctx, { id }) => {
     const post = /^\d{1,15}$/.test(id) ? await r.posts.get(Number(id)) : null
-    if (!post || post.is_deleted || post.machine_only || post.repost_of !== undefined) return null
+    if (!post || post.is_deleted || post.machine_only || post.repost_of !== undefined || post.remote) return null
     const author = await liveUser(store, String(post.user_id))
     return author && noteOf(ctx, site, post, author)
   })
@@ -171,7 +173,7 @@ export function buildFederation({ store, relations, site, kv, queue, allowPrivat
     })
     .setFirstCursor(() => '')
 
-  listenInboxes(federation.setInboxListeners(AP_PATHS.inbox, AP_PATHS.sharedInbox), { store, relations })
+  listenInboxes(federation.setInboxListeners(AP_PATHS.inbox, AP_PATHS.sharedInbox), { store, relations, posts })
 
   federation.setNodeInfoDispatcher(AP_PATHS.nodeInfo, async () => {
     // Local accounts only: remote ones are their servers' users.

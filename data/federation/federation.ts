@@ -9,6 +9,7 @@
 import type { Federation } from '@fedify/fedify'
 import type { InstanceConfig } from '../config.js'
 import type { UserRow } from '../model/user.js'
+import type { PostService } from '../posts/posts.js'
 import type { RelationService } from '../relations/relations.js'
 import type { Store } from '../store/port.js'
 import { isModerated } from '../users/moderated-users.js'
@@ -38,6 +39,7 @@ export class FederationService {
   constructor(
     private readonly store: Store,
     private readonly relations: RelationService,
+    private readonly posts: PostService,
     private readonly config: InstanceConfig,
     private readonly version: string,
   ) {
@@ -147,6 +149,7 @@ export class FederationService {
       const federation = buildFederation({
         store: this.store,
         relations: this.relations,
+        posts: this.posts,
         site: this.site!,
         kv: this.kv,
         queue: this.queue,
@@ -176,7 +179,7 @@ export class FederationService {
     }
     if (note) {
       const post = await this.store.read.posts.get(Number(note[1]))
-      deleted = post?.is_deleted === true && !post.machine_only && post.repost_of === undefined
+      deleted = post?.is_deleted === true && !post.machine_only && post.repost_of === undefined && !post.remote
     }
     if (!deleted || request.method !== 'GET') return null
     const { Tombstone } = await import('@fedify/fedify')

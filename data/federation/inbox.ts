@@ -1,15 +1,18 @@
 /**
  * What the inboxes do with an activity whose signature verified (Fedify
  * refuses the others before any listener runs): record it in the event log
- * as `federation.activity_received`, then act on it: follows (follows.ts).
+ * as `federation.activity_received`, then act on it: follows (follows.ts),
+ * posts and accounts (remote-posts.ts).
  * The listeners run from the durable queue, after the sender had its 202;
  * Fedify skips an activity id it has processed already. Anything a remote
  * server sent that does not fit is left alone, never an error.
  */
 import { Accept, Activity, Create, Delete, Follow, Reject, Undo, Update, type InboxContext, type InboxListenerSetters } from '@fedify/fedify'
+import type { PostService } from '../posts/posts.js'
 import type { RelationService } from '../relations/relations.js'
 import type { Store } from '../store/port.js'
 import { onAccept, onFollow, onReject, onUndoFollow } from './follows.js'
+import { onCreate, onDelete, onUpdate } from './remote-posts.js'
 
 /** The activities the inboxes take, by the name events give them. */
 const KINDS = { Follow, Undo, Create, Delete, Update, Accept, Reject } as const
@@ -17,6 +20,7 @@ const KINDS = { Follow, Undo, Create, Delete, Update, Accept, Reject } as const
 export interface InboxParts {
   store: Store
   relations: RelationService
+  posts: PostService
 }
 
 /** The object of `activity` when it is a Follow (embedded, or fetched when it is another server's), else null. */
@@ -41,6 +45,9 @@ const ACTIONS: Partial<Record<keyof typeof KINDS, (ctx: InboxContext<void>, acti
   },
   Accept: async (ctx, activity, { store, relations }) => onAccept(ctx, store, relations, activity as Accept, await followOf(ctx, activity)),
   Reject: async (ctx, activity, { store, relations }) => onReject(ctx, store, relations, activity as Reject, await followOf(ctx, activity)),
+  Create: (ctx, activity, parts) => onCreate(ctx, parts, activity as Create),
+  Delete: (ctx, activity, parts) => onDelete(ctx, parts, activity as Delete),
+  Update: (ctx, activity, parts) => onUpdate(ctx, parts, activity as Update),
 }
 
 /** Records each verified activity of `KINDS` that reaches the inboxes `setters` listens on, then acts on it. */

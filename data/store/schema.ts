@@ -79,6 +79,8 @@ export const schema: { [K in TableName]: TableDef<Rows[K]> } = {
     mention: { key: (p) => (p.repost_of === undefined ? p.entities.mentions.map((m) => Number(m.id)) : undefined) },
     hashtag: { key: (p) => (p.repost_of === undefined ? p.entities.hashtags.map((h) => h.name) : undefined) },
     /** Annotation types of the posts explore and search list (live, original, not machine-only). */
+    /** Posts from other servers by their Note's id. */
+    object: { key: (p) => p.remote?.object_id, unique: true },
     annotation_type: { key: (p) => (p.is_deleted || p.machine_only || p.repost_of !== undefined ? undefined : [...new Set(p.annotations.map((a) => a.type))]) },
   },
   stars: {

@@ -35,6 +35,9 @@ export function sanitizeRemoteHtml(html: string): string {
 export interface RemoteLink {
   url: string
   text: string
+  /** Where its text is in the plain text, in UTF-16 offsets. */
+  start: number
+  end: number
   /** Mastodon's class words on it (`mention`, `hashtag`, ...). */
   classes: string[]
 }
@@ -57,7 +60,7 @@ export function remoteHtmlText(html: string): { text: string; links: RemoteLink[
         if (name === 'br') text += '\n'
         if (name === 'p' && paragraphs++ > 0) text += '\n\n'
         if (name === 'a') {
-          link = { url: attribs.href ?? '', text: '', classes: (attribs.class ?? '').split(/\s+/).filter(Boolean) }
+          link = { url: attribs.href ?? '', text: '', start: text.length, end: text.length, classes: (attribs.class ?? '').split(/\s+/).filter(Boolean) }
           links.push(link)
         }
       },
@@ -68,14 +71,22 @@ export function remoteHtmlText(html: string): { text: string; links: RemoteLink[
       },
       onclosetag(name) {
         if (HIDDEN.has(name)) hidden = Math.max(0, hidden - 1)
-        if (name === 'a') link = null
+        if (name === 'a' && link) {
+          link.end = text.length
+          link = null
+        }
       },
     },
     { decodeEntities: true },
   )
   parser.write(html.slice(0, REMOTE_HTML_MAX))
   parser.end()
-  return { text: text.trim(), links }
+  const lead = text.length - text.trimStart().length
+  const trimmed = text.trim()
+  const inside = links
+    .map((l) => ({ ...l, start: l.start - lead, end: l.end - lead }))
+    .filter((l) => l.start >= 0 && l.end <= trimmed.length && l.end > l.start)
+  return { text: trimmed, links: inside }
 }
 
 /** Elements whose text is no text of the post. */
