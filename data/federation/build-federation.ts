@@ -7,7 +7,7 @@
  * and Object Integrity Proofs, the key fetch and its cache, the queue.
  * Loaded only when federation is used: Fedify takes most of a second to load.
  */
-import { createFederation, exportJwk, generateCryptoKeyPair, importJwk, Note, parseSemVer, type Federation, type Recipient } from '@fedify/fedify'
+import { createExponentialBackoffPolicy, createFederation, exportJwk, generateCryptoKeyPair, importJwk, Note, parseSemVer, type Federation, type Recipient, type RetryPolicy } from '@fedify/fedify'
 import type { UserRow } from '../model/user.js'
 import { paginate } from '../pagination/pagination.js'
 import type { PostService } from '../posts/posts.js'
@@ -21,7 +21,7 @@ import { listenInboxes } from './inbox.js'
 import { KeyPairs } from './key-pairs.js'
 import type { StoreKvStore } from './kv-store.js'
 import type { StoreMessageQueue } from './message-queue.js'
-import { createOf, noteOf } from './notes.js'
+import { createOf, noteLinksOf, noteOf } from './notes.js'
 import { AP_PATHS, type FederationSite } from './site.js'
 
 /** Items per page of the outbox, followers and following collections. */
@@ -63,6 +63,18 @@ async function liveUser(store: Store, identifier: string): Promise<UserRow | nul
 const beforeOf = (cursor: string | null): number | undefined | null =>
   cursor === '' || cursor === null ? undefined : /^\d{1,15}$/.test(cursor) ? Number(cursor) : null
 
+/**
+ * Deliveries that fail are tried again after 1 minute, then twice as long
+ * each time up to 6 hours apart, 16 tries in all: about 44 hours before a
+ * delivery is given up, which leaves a warning in the log.
+ */
+const backoff = createExponentialBackoffPolicy({ initialDelay: { minutes: 1 }, maxDelay: { hours: 6 }, maxAttempts: 16 })
+const deliveryRetries: RetryPolicy = (context) => {
+  const delay = backoff(context)
+  if (delay === null) process.emitWarning(`svc: a federation delivery was given up after ${context.attempts} tries`)
+  return delay
+}
+
 export function buildFederation({ store, relations, posts, site, kv, queue, allowPrivateAddress, version, openRegistrations }: FederationParts): Federation<void> {
   const federation = createFederation<void>({
     kv,
@@ -71,6 +83,7 @@ export function buildFederation({ store, relations, posts, site, kv, queue, allo
     origin: site.origin,
     allowPrivateAddress,
     userAgent: userAgent(version, site.origin),
+    outboxRetryPolicy: deliveryRetries,
   })
   const keys = new KeyPairs(store, { generateCryptoKeyPair, exportJwk, importJwk })
   const r = store.read
@@ -98,7 +111,7 @@ export function buildFederation({ store, relations, posts, site, kv, queue, allo
     const post = /^\d{1,15}$/.test(id) ? await r.posts.get(Number(id)) : null
     if (!post || post.is_deleted || post.machine_only || post.repost_of !== undefined || post.remote) return null
     const author = await liveUser(store, String(post.user_id))
-    return author && noteOf(ctx, site, post, author)
+    return author && noteOf(ctx, site, post, author, await noteLinksOf(store, post))
   })
 
   federation
@@ -115,7 +128,7 @@ export function buildFederation({ store, relations, posts, site, kv, queue, allo
       )
       const last = page.items[page.items.length - 1]
       return {
-        items: page.items.map(({ item }) => createOf(noteOf(ctx, site, item, user), item)),
+        items: await Promise.all(page.items.map(async ({ item }) => createOf(noteOf(ctx, site, item, user, await noteLinksOf(store, item)), item))),
         nextCursor: page.more && last ? String(last.pagination_id) : null,
       }
     })

@@ -8,11 +8,14 @@
  */
 import type { Federation } from '@fedify/fedify'
 import type { InstanceConfig } from '../config.js'
+import type { EventLog } from '../events/event-log.js'
+import type { PostRow } from '../model/post.js'
 import type { UserRow } from '../model/user.js'
 import type { PostService } from '../posts/posts.js'
 import type { RelationService } from '../relations/relations.js'
 import type { Store } from '../store/port.js'
 import { isModerated } from '../users/moderated-users.js'
+import { remoteAudienceOf, remoteFollowersOf } from './audience.js'
 import { StoreKvStore } from './kv-store.js'
 import { StoreMessageQueue } from './message-queue.js'
 import { AP_PATHS, federationSiteOf, type FederationSite } from './site.js'
@@ -42,6 +45,7 @@ export class FederationService {
     private readonly posts: PostService,
     private readonly config: InstanceConfig,
     private readonly version: string,
+    private readonly events: EventLog,
   ) {
     const { site, off } = federationSiteOf(config)
     this.site = site
@@ -131,13 +135,56 @@ export class FederationService {
     return federation.createContext(new URL(this.site!.origin), undefined)
   }
 
-  /** Starts the queue at once when the last run left messages in it (Fedify loads then); otherwise the first federation request starts it. */
+  /**
+   * Starts the queue at once when the last run left messages in it (Fedify
+   * loads then); otherwise the first federation request starts it. From now
+   * on local posts, their deletions and profile edits go out to the remote
+   * accounts they concern (none: Fedify is not even loaded).
+   */
   async start(): Promise<void> {
-    if (this.site && (await this.queue.size()) > 0) await this.load()
+    if (!this.site) return
+    this.unsubscribe.push(
+      this.events.on('post.created', (e) => this.later(`delivering post ${e.payload.post.id}`, () => this.deliverPost(e.payload.post, false))),
+      this.events.on('post.deleted', (e) => this.later(`delivering the deletion of post ${e.payload.post.id}`, () => this.deliverPost(e.payload.post, true))),
+      this.events.on('user.updated', (e) => this.later(`delivering the profile of user ${e.payload.user.id}`, () => this.deliverProfile(e.payload.user))),
+    )
+    if ((await this.queue.size()) > 0) await this.load()
+  }
+
+  private readonly unsubscribe: (() => void)[] = []
+
+  /** Runs `work` after the event that asked for it, reporting a failure (a delivery is never the caller's error). */
+  private later(what: string, work: () => Promise<void>): void {
+    work().catch((err: unknown) => {
+      if (!this.stopping.signal.aborted) process.emitWarning(`svc: ${what} failed: ${(err as Error).message}`)
+    })
+  }
+
+  /** The Create (or Delete) of local post `post`'s Note, to the remote accounts it concerns. */
+  private async deliverPost(post: PostRow, deleted: boolean): Promise<void> {
+    const author = await this.store.read.users.get(post.user_id)
+    if (!author || author.remote || isModerated(author)) return
+    const audience = await remoteAudienceOf(this.store, post, author)
+    if (audience.length === 0) return
+    const ctx = await this.context()
+    const { sendPost, sendPostDeleted } = await import('./deliveries.js')
+    if (deleted) await sendPostDeleted(ctx, post, author, audience)
+    else await sendPost(ctx, this.site!, this.store, post, author, audience)
+  }
+
+  /** The Update of local user `user`'s actor, to its remote followers. */
+  private async deliverProfile(user: UserRow): Promise<void> {
+    if (user.remote || isModerated(user)) return
+    const audience = await remoteFollowersOf(this.store, user)
+    if (audience.length === 0) return
+    const ctx = await this.context()
+    const { sendProfile } = await import('./deliveries.js')
+    await sendProfile(ctx, this.site!, user, audience)
   }
 
   /** Stops the queue (a message being handled finishes) and the sweeps. */
   async stop(): Promise<void> {
+    for (const off of this.unsubscribe.splice(0)) off()
     this.stopping.abort()
     if (this.sweeper) clearInterval(this.sweeper)
     await this.running

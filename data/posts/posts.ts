@@ -209,7 +209,8 @@ export class PostService {
 
   /** Mentions link existing users; a bot's link only its followers. */
   private async mentionable(author: UserRow, username: string): Promise<UserRow | null> {
-    const user = await this.users.byUsername(username)
+    // A remote account's handle is looked up on its server the first time (when the instance federates).
+    const user = username.includes('@') ? await this.users.findByHandle(username) : await this.users.byUsername(username)
     if (!user || author.type !== 'bot' || user.id === author.id) return user
     return (await hasRelation(this.store.read, 'follows', user.id, author.id)) ? user : null
   }

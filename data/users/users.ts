@@ -112,6 +112,14 @@ export class UserService {
     return this.store.read.users.getMany(ids)
   }
 
+  /** A remote account by its handle (`name@authority`), read from its server the first time; null when it cannot be had or is moderated. */
+  async findByHandle(handle: string): Promise<UserRow | null> {
+    const bare = handle.replace(/^@/, '')
+    let user = await this.byUsername(bare)
+    if (!user && this.remoteLookup && REMOTE_HANDLE_PATTERN.test(bare)) user = await this.remoteLookup(bare)
+    return user && !isModerated(user) ? user : null
+  }
+
   byUsername(username: string): Promise<UserRow | null> {
     return this.store.read.users.one('username', usernameKey(username))
   }
