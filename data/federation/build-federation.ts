@@ -7,7 +7,18 @@
  * and Object Integrity Proofs, the key fetch and its cache, the queue.
  * Loaded only when federation is used: Fedify takes most of a second to load.
  */
-import { createExponentialBackoffPolicy, createFederation, exportJwk, generateCryptoKeyPair, importJwk, Note, parseSemVer, type Federation, type Recipient, type RetryPolicy } from '@fedify/fedify'
+import {
+  createExponentialBackoffPolicy,
+  createFederation,
+  exportJwk,
+  generateCryptoKeyPair,
+  importJwk,
+  Note,
+  parseSemVer,
+  type Federation,
+  type Recipient,
+  type RetryPolicy,
+} from '@fedify/fedify'
 import type { UserRow } from '../model/user.js'
 import { paginate } from '../pagination/pagination.js'
 import type { PostService } from '../posts/posts.js'
@@ -75,7 +86,17 @@ const deliveryRetries: RetryPolicy = (context) => {
   return delay
 }
 
-export function buildFederation({ store, relations, posts, site, kv, queue, allowPrivateAddress, version, openRegistrations }: FederationParts): Federation<void> {
+export function buildFederation({
+  store,
+  relations,
+  posts,
+  site,
+  kv,
+  queue,
+  allowPrivateAddress,
+  version,
+  openRegistrations,
+}: FederationParts): Federation<void> {
   const federation = createFederation<void>({
     kv,
     queue,

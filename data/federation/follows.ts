@@ -49,7 +49,11 @@ export async function onFollow(ctx: InboxContext<void>, store: Store, relations:
   await ctx.sendActivity(
     { identifier: String(target.id) },
     recipientOf(follower),
-    new Answer({ id: activityId(ctx, target.id, accepted ? 'accepts' : 'rejects'), actor, object: new Follow({ id: follow.id, actor: follow.actorId, object: actor }) }),
+    new Answer({
+      id: activityId(ctx, target.id, accepted ? 'accepts' : 'rejects'),
+      actor,
+      object: new Follow({ id: follow.id, actor: follow.actorId, object: actor }),
+    }),
   )
 }
 
@@ -63,7 +67,12 @@ export async function onUndoFollow(ctx: InboxContext<void>, store: Store, relati
 }
 
 /** The local user and remote account of an Accept or Reject of a Follow sent from here, or null when it answers none of ours. */
-async function answered(ctx: InboxContext<void>, store: Store, answer: Accept | Reject, follow: Follow | null): Promise<{ me: UserRow; target: UserRow } | null> {
+async function answered(
+  ctx: InboxContext<void>,
+  store: Store,
+  answer: Accept | Reject,
+  follow: Follow | null,
+): Promise<{ me: UserRow; target: UserRow } | null> {
   if (!answer.actorId) return null
   const target = await store.read.users.one('actor', answer.actorId.href)
   if (!target || !target.remote) return null
@@ -96,7 +105,11 @@ export async function requestFollow(ctx: Context<void>, store: Store, me: UserRo
     return found ?? tx.pending_follows.insert({ user_id: me.id, target_id: target.id, activity_id: fresh, created_at: isoNow() })
   })
   const actor = ctx.getActorUri(String(me.id))
-  await ctx.sendActivity({ identifier: String(me.id) }, recipientOf(target), new Follow({ id: new URL(pending.activity_id), actor, object: new URL(target.remote!.actor_id) }))
+  await ctx.sendActivity(
+    { identifier: String(me.id) },
+    recipientOf(target),
+    new Follow({ id: new URL(pending.activity_id), actor, object: new URL(target.remote!.actor_id) }),
+  )
 }
 
 /** Sends the Undo of `me`'s Follow of remote account `target` (its id when it is still pending). */

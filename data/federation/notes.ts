@@ -30,7 +30,13 @@ export async function noteLinksOf(store: Store, post: PostRow): Promise<NoteLink
 }
 
 /** Post `post` by `author` as a Note; `links` names the remote accounts it mentions and the remote post it replies to. */
-export function noteOf(ctx: Context<void>, site: FederationSite, post: PostRow, author: UserRow, links: NoteLinks = { remoteUsers: new Map(), parent: null }): Note {
+export function noteOf(
+  ctx: Context<void>,
+  site: FederationSite,
+  post: PostRow,
+  author: UserRow,
+  links: NoteLinks = { remoteUsers: new Map(), parent: null },
+): Note {
   const actor = ctx.getActorUri(String(author.id))
   const mentioned = post.entities.mentions.map((m) => {
     const remote = links.remoteUsers.get(m.id)?.remote
@@ -47,10 +53,7 @@ export function noteOf(ctx: Context<void>, site: FederationSite, post: PostRow, 
     to: PUBLIC_COLLECTION,
     // The people it mentions are addressed too, as Mastodon does, so their servers show it to them.
     ccs: [ctx.getFollowersUri(String(author.id)), ...mentioned.map((m) => m.href)],
-    tags: [
-      ...mentioned.map((m) => new Mention(m)),
-      ...post.entities.hashtags.map((h) => new Hashtag({ name: `#${h.name}` })),
-    ],
+    tags: [...mentioned.map((m) => new Mention(m)), ...post.entities.hashtags.map((h) => new Hashtag({ name: `#${h.name}` }))],
   })
 }
 

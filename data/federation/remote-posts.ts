@@ -10,7 +10,19 @@
  * wider than it was sent. `Delete` of a Note deletes its post; `Delete` of
  * an actor its posts and follows; `Update` of an actor its user row.
  */
-import { Article, Hashtag, isActor, Mention, Note, PUBLIC_COLLECTION, type Context, type Create, type Delete, type InboxContext, type Update } from '@fedify/fedify'
+import {
+  Article,
+  Hashtag,
+  isActor,
+  Mention,
+  Note,
+  PUBLIC_COLLECTION,
+  type Context,
+  type Create,
+  type Delete,
+  type InboxContext,
+  type Update,
+} from '@fedify/fedify'
 import type { Entities, HashtagEntity, LinkEntity, MentionEntity } from '../model/entities.js'
 import type { PostRow } from '../model/post.js'
 import type { UserRow } from '../model/user.js'

@@ -136,7 +136,12 @@ export async function remoteUserByActor(ctx: Context<void>, store: Store, actorI
  * actor's document. Null when nothing answers in time, the answer is no
  * actor, or the handle is this instance's own.
  */
-export async function lookUpRemoteUser(ctx: Context<void>, store: Store, handle: string, options: { localAuthority: string; allowPrivateAddress: boolean }): Promise<UserRow | null> {
+export async function lookUpRemoteUser(
+  ctx: Context<void>,
+  store: Store,
+  handle: string,
+  options: { localAuthority: string; allowPrivateAddress: boolean },
+): Promise<UserRow | null> {
   const match = REMOTE_HANDLE_PATTERN.exec(handle)
   if (!match) return null
   const [, name, authority] = match

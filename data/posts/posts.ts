@@ -111,7 +111,10 @@ export class PostService {
    * post: streams, mentions, hashtags, threads and search take it alike.
    * The same Note again answers the post it made (deleted or not).
    */
-  async createRemote(author: UserRow, input: { text: string; entities: Entities; remote: RemotePost; parent: PostRow | null; created_at: string }): Promise<PostRow> {
+  async createRemote(
+    author: UserRow,
+    input: { text: string; entities: Entities; remote: RemotePost; parent: PostRow | null; created_at: string },
+  ): Promise<PostRow> {
     if (!author.remote) throw invalid('only a remote account posts from another server')
     const { parent } = input
     return this.store.transact(async (tx) => {

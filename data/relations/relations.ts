@@ -110,7 +110,10 @@ export class RelationService {
   async unfollow(viewer: Viewer, ref: string): Promise<UserRow> {
     const { me, target } = await this.pairOf(viewer, ref, 'unfollow')
     if (target.remote && this.remoteFollows) {
-      const [following, pending] = await Promise.all([hasRelation(this.store.read, 'follows', me.id, target.id), this.store.read.pending_follows.one('pair', pair(me.id, target.id))])
+      const [following, pending] = await Promise.all([
+        hasRelation(this.store.read, 'follows', me.id, target.id),
+        this.store.read.pending_follows.one('pair', pair(me.id, target.id)),
+      ])
       if (following || pending) await this.remoteFollows.cancel(me, target)
     }
     await this.rejectRemoteFollow(me, target)

@@ -74,7 +74,12 @@ function keep(ctx: PresentContext, view: PostView): Kept {
   const withHtml = post.is_deleted
     ? withoutHtml
     : // A remote post's html is its server's, sanitised when it arrived.
-      fieldsOf<PostBody>({ text: post.text, entities: post.entities, html: post.remote ? post.remote.html : renderHtml(post.text, post.entities), reply_to: replyTo })
+      fieldsOf<PostBody>({
+        text: post.text,
+        entities: post.entities,
+        html: post.remote ? post.remote.html : renderHtml(post.text, post.entities),
+        reply_to: replyTo,
+      })
   const made: Kept = { post, user, app, baseUrl: ctx.baseUrl, head, source, withHtml, withoutHtml }
   cache.set(post.id, made)
   return made

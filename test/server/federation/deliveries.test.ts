@@ -63,7 +63,14 @@ t.test("alice's posts, their deletion and her profile reach the remote accounts 
   t.equal(ofType(one, 'Create').filter((r) => JSON.stringify(r.body).includes('nobody remote yet')).length, 0, 'the earlier post was not sent')
 
   // dave posts to alice; her reply goes to him.
-  const daveNote = { id: `${dave.id}/notes/1`, type: 'Note', attributedTo: dave.id, content: '<p>@alice hi</p>', to: PUBLIC, tag: [{ type: 'Mention', href: aliceActor, name: '@alice@svc.example' }] }
+  const daveNote = {
+    id: `${dave.id}/notes/1`,
+    type: 'Note',
+    attributedTo: dave.id,
+    content: '<p>@alice hi</p>',
+    to: PUBLIC,
+    tag: [{ type: 'Mention', href: aliceActor, name: '@alice@svc.example' }],
+  }
   await send(dave, { id: `${daveNote.id}/activity`, type: 'Create', actor: dave.id, object: daveNote, to: PUBLIC })
   const mentions = async () => (await svc.call<Post[]>('GET', '/users/me/mentions', { token: alice.token })).body.data
   await waitUntil(async () => (await mentions()).length > 0, "dave's post in her mentions")

@@ -22,7 +22,8 @@ async function setUp(t: Parameters<typeof makeInstance>[0]) {
   /** `activity` signed by `who` (default bob) to alice's inbox; its answer's status. */
   const send = async (activity: object, who: RemoteActor = bob) =>
     (await svc.server.inject(await injectionOf(await who.signedPost(`${aliceActor}/inbox`, { '@context': AS, ...activity })))).statusCode
-  const followerNames = async () => (await svc.call<User[]>('GET', `/users/${alice.user.id}/followers`, { token: alice.token })).body.data.map((u) => u.username)
+  const followerNames = async () =>
+    (await svc.call<User[]>('GET', `/users/${alice.user.id}/followers`, { token: alice.token })).body.data.map((u) => u.username)
   return { svc, alice, remote, bob, aliceActor, send, followerNames }
 }
 
@@ -40,7 +41,11 @@ t.test("bob's Follow of alice makes him her follower and is accepted; his Undo e
   t.ok(accept.signature, 'signed')
   t.equal(accept.path, '/users/bob/inbox', 'delivered to his inbox')
 
-  const collection = await svc.server.inject({ method: 'GET', url: `/ap/users/${alice.user.id}/followers?cursor=`, headers: { accept: 'application/activity+json' } })
+  const collection = await svc.server.inject({
+    method: 'GET',
+    url: `/ap/users/${alice.user.id}/followers?cursor=`,
+    headers: { accept: 'application/activity+json' },
+  })
   t.match(JSON.parse(collection.payload), { orderedItems: [bob.id] }, 'the followers collection names his actor')
   const me = await svc.call<User>('GET', `/users/@${bob.handle}`, { token: alice.token })
   t.match(me.body.data, { follows_you: true, you_follow: false, follow_pending: false })
@@ -97,6 +102,9 @@ t.test("bob's Reject drops alice's follow, pending or accepted", async (t) => {
   await svc.call('POST', `/users/@${bob.handle}/follow`, { token: alice.token })
   await waitUntil(() => receivedOf(remote, 'Follow').length > 0, 'the Follow')
   t.equal(await send({ id: `${bob.id}/rejects/1`, type: 'Reject', actor: bob.id, object: receivedOf(remote, 'Follow')[0].body }), 202)
-  await waitUntil(async () => (await svc.call<User>('GET', `/users/@${bob.handle}`, { token: alice.token })).body.data.follow_pending === false, 'no longer pending')
+  await waitUntil(
+    async () => (await svc.call<User>('GET', `/users/@${bob.handle}`, { token: alice.token })).body.data.follow_pending === false,
+    'no longer pending',
+  )
   t.match((await svc.call<User>('GET', `/users/@${bob.handle}`, { token: alice.token })).body.data, { you_follow: false })
 })

@@ -19,7 +19,8 @@ const federating = (t: Parameters<typeof makeInstance>[0], allowPrivate = true) 
 const PROFILE = {
   type: 'Service',
   name: 'Bob <b>the</b> bot',
-  summary: '<p onclick="steal()">I post <a href="https://bob.example/x" class="mention">links</a><script>alert(1)</script></p><p>and &amp; more</p><img src="x" onerror="y">',
+  summary:
+    '<p onclick="steal()">I post <a href="https://bob.example/x" class="mention">links</a><script>alert(1)</script></p><p>and &amp; more</p><img src="x" onerror="y">',
   icon: { type: 'Image', url: 'https://cdn.example/bob.png', mediaType: 'image/png' },
   image: { type: 'Image', url: 'https://cdn.example/bob-cover.png' },
   published: '2020-01-02T03:04:05Z',
