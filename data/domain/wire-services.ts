@@ -134,7 +134,11 @@ export function wireServices({ dataDir, config, store, events, moderated, node, 
   const federation = new FederationService(store, relations, posts, config, packageVersion(), events)
   if (federation.site) {
     accounts.setRemoteLookup((handle) => federation.lookUpUser(handle))
-    relations.setRemoteFollows({ request: (me, target) => federation.requestFollow(me, target), cancel: (me, target) => federation.cancelFollow(me, target) })
+    relations.setRemoteFollows({
+      request: (me, target) => federation.requestFollow(me, target),
+      cancel: (me, target) => federation.cancelFollow(me, target),
+      refuse: (me, follower) => federation.refuseFollower(me, follower),
+    })
   }
   let started = false
   return {

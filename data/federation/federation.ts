@@ -129,6 +129,12 @@ export class FederationService {
     await cancelFollow(await this.context(), this.store, me, target)
   }
 
+  /** Sends a Reject of remote account `follower`'s follow of `me`, which a block ended. */
+  async refuseFollower(me: UserRow, follower: UserRow): Promise<void> {
+    const { refuseFollower } = await import('./follows.js')
+    await refuseFollower(await this.context(), me, follower)
+  }
+
   /** A Fedify context at the instance's origin (federation loaded). */
   private async context() {
     const federation = await this.load()

@@ -112,6 +112,13 @@ export async function requestFollow(ctx: Context<void>, store: Store, me: UserRo
   )
 }
 
+/** Sends a Reject of remote account `follower`'s follow of `me` (a block ended it), its Follow named by who followed whom. */
+export async function refuseFollower(ctx: Context<void>, me: UserRow, follower: UserRow): Promise<void> {
+  const actor = ctx.getActorUri(String(me.id))
+  const follow = new Follow({ actor: new URL(follower.remote!.actor_id), object: actor })
+  await ctx.sendActivity({ identifier: String(me.id) }, recipientOf(follower), new Reject({ id: activityId(ctx, me.id, 'rejects'), actor, object: follow }))
+}
+
 /** Sends the Undo of `me`'s Follow of remote account `target` (its id when it is still pending). */
 export async function cancelFollow(ctx: Context<void>, store: Store, me: UserRow, target: UserRow): Promise<void> {
   const pending = await store.read.pending_follows.one('pair', pair(me.id, target.id))

@@ -108,3 +108,19 @@ t.test("bob's Reject drops alice's follow, pending or accepted", async (t) => {
   )
   t.match((await svc.call<User>('GET', `/users/@${bob.handle}`, { token: alice.token })).body.data, { you_follow: false })
 })
+
+t.test('alice blocking bob ends both follows on his server too: an Undo of hers, a Reject of his', async (t) => {
+  const { svc, alice, remote, bob, aliceActor, send, followerNames } = await setUp(t)
+  await send({ id: `${bob.id}/follows/1`, type: 'Follow', actor: bob.id, object: aliceActor })
+  await waitUntil(async () => (await followerNames()).includes(bob.handle), 'bob follows her')
+  await svc.call('POST', `/users/@${bob.handle}/follow`, { token: alice.token })
+  await waitUntil(() => receivedOf(remote, 'Follow').length > 0, 'her Follow')
+  await send({ id: `${bob.id}/accepts/1`, type: 'Accept', actor: bob.id, object: receivedOf(remote, 'Follow')[0].body })
+  await waitUntil(async () => (await svc.call<User>('GET', `/users/@${bob.handle}`, { token: alice.token })).body.data.you_follow === true, 'she follows him')
+
+  t.equal((await svc.call('POST', `/users/@${bob.handle}/block`, { token: alice.token })).status, 200)
+  await waitUntil(() => receivedOf(remote, 'Undo').length > 0 && receivedOf(remote, 'Reject').length > 0, 'the Undo and the Reject')
+  t.match(receivedOf(remote, 'Undo')[0].body, { actor: aliceActor, object: { type: 'Follow', actor: aliceActor, object: bob.id } })
+  t.match(receivedOf(remote, 'Reject')[0].body, { actor: aliceActor, object: { type: 'Follow', actor: bob.id, object: aliceActor } })
+  t.same(await followerNames(), [])
+})
