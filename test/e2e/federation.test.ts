@@ -55,12 +55,13 @@ t.test('alice on A and bob on B follow, post, reply, mention, delete and unfollo
   )
 
   const ws = await openWebSocket(a.url, a.token)
-  t.teardown(() => ws.close())
   await a.call('GET', `posts/stream/unified?connection_id=${ws.connectionId}&subscription_id=home`)
   const first = await b.call('POST', 'posts', { text: 'hello from B' })
   t.equal(first.status, 200)
   const frame = await ws.next(15_000)
   t.match(frame.data, [{ text: 'hello from B', user: { username: `bob@${b.authority}` } }], 'live on her user stream')
+  // Closed now: a server stopping with a stream open waits for it.
+  ws.close()
   await waitUntil(async () => texts(await a.call('GET', 'posts/stream/unified')).includes('hello from B'), 'in her unified stream')
   const copy = (await a.call('GET', 'posts/stream/unified')).body.data[0]
 
