@@ -7,7 +7,7 @@ import t from 'tap'
 import type { AppStreamsPicture } from '../../data/index.js'
 import { FELIX_CLIENT_ID } from './fake-instance.js'
 import { openConsole } from './open-console.js'
-import { keys, selectedLine } from './screen.js'
+import { keys, selectedLine } from '../fixtures/screen.js'
 
 const openOnAppStreams = async (t: { teardown(fn: () => unknown): void }) => {
   const opened = openConsole(t)

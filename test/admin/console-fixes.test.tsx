@@ -9,7 +9,7 @@ import { tabLabels } from '../../admin/tab-bar.js'
 import { tabs } from '../../admin/tabs.js'
 import { FELIX_CLIENT_ID } from './fake-instance.js'
 import { openConsole } from './open-console.js'
-import { keys, overflowing, selectedLine } from './screen.js'
+import { keys, overflowing, selectedLine } from '../fixtures/screen.js'
 
 t.test('an answer pasted with its Enter in one chunk ("42\\r") is submitted, not typed', async (t) => {
   const { ui, changes } = openConsole(t)

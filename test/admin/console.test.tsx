@@ -5,7 +5,7 @@
  */
 import t from 'tap'
 import { openConsole as open } from './open-console.js'
-import { keys, selectedLine } from './screen.js'
+import { keys, selectedLine } from '../fixtures/screen.js'
 
 /** Opens the console and moves to the Explore tab, its streams drawn. */
 const openOnExplore = async (t: { teardown(fn: () => unknown): void }) => {

@@ -6,7 +6,7 @@
 import t from 'tap'
 import type { FiltersPicture } from '../../data/index.js'
 import { openConsole } from './open-console.js'
-import { keys, selectedLine } from './screen.js'
+import { keys, selectedLine } from '../fixtures/screen.js'
 
 const openOnFilters = async (t: { teardown(fn: () => unknown): void }) => {
   const opened = openConsole(t)

@@ -5,7 +5,7 @@
  */
 import t from 'tap'
 import { openConsole } from './open-console.js'
-import { keys, selectedLine } from './screen.js'
+import { keys, selectedLine } from '../fixtures/screen.js'
 
 t.test("? shows the tab's keys and the global ones over the list; ? or Esc closes it", async (t) => {
   const { ui } = openConsole(t)

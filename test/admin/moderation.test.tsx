@@ -9,7 +9,7 @@
 import t from 'tap'
 import { FELIX_CLIENT_ID } from './fake-instance.js'
 import { openConsole } from './open-console.js'
-import { keys, overflowing, selectedLine } from './screen.js'
+import { keys, overflowing, selectedLine } from '../fixtures/screen.js'
 
 const openOnUsers = async (t: { teardown(fn: () => unknown): void }, columns?: number) => {
   const opened = openConsole(t, { columns })

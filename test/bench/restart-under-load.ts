@@ -9,7 +9,7 @@ import { execFileSync } from 'node:child_process'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { restartCycles, SVC } from '../e2e/restart-cycles.js'
+import { restartCycles, SVC } from '../fixtures/restart-cycles.js'
 
 const cycles = Number(process.argv[2] ?? 20)
 const root = mkdtempSync(join(tmpdir(), 'svc-restart-'))

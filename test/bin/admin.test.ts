@@ -2,7 +2,7 @@ import t from 'tap'
 import { statSync } from 'node:fs'
 import { join } from 'node:path'
 import { svc, svcJson } from './svc-in-process.js'
-import { initDir, serve } from './svc-process.js'
+import { initDir, serve } from '../fixtures/svc-process.js'
 
 /** The same story with and without a server on the data dir. */
 for (const mode of ['directly on the data dir', 'through the running server']) {

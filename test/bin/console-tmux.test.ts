@@ -10,7 +10,7 @@ import { execFileSync } from 'node:child_process'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { attachAdminClient } from '../../admin/admin-client.js'
 import { openWebSocket } from '../fixtures/streams.js'
-import { serve, SVC, tempDir } from './svc-process.js'
+import { serve, SVC, tempDir } from '../fixtures/svc-process.js'
 
 const hasTmux = (() => {
   try {

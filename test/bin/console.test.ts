@@ -8,9 +8,9 @@ import t from 'tap'
 import { createElement } from 'react'
 import { attachAdminClient } from '../../admin/admin-client.js'
 import { Console } from '../../admin/console.js'
-import { keys, screen, selectedLine } from '../admin/screen.js'
+import { keys, screen, selectedLine } from '../fixtures/screen.js'
 import { svc } from './svc-in-process.js'
-import { initDir, serve, tempDir } from './svc-process.js'
+import { initDir, serve, tempDir } from '../fixtures/svc-process.js'
 
 const oneLine = (t: { equal(a: unknown, b: unknown, m: string): unknown }, stderr: string) =>
   t.equal(stderr.trim().split('\n').length, 1, `one line of reason: ${stderr}`)

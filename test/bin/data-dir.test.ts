@@ -9,7 +9,7 @@ import t from 'tap'
 import { existsSync } from 'node:fs'
 import { join } from 'node:path'
 import { svc } from './svc-in-process.js'
-import { initDir, serve, svcProcess, tempDir } from './svc-process.js'
+import { initDir, serve, svcProcess, tempDir } from '../fixtures/svc-process.js'
 
 t.test('alice mistypes the data dir: every command but init and serve refuses it and creates nothing', async (t) => {
   const dir = join(tempDir(t), 'svc-dta')

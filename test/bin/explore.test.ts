@@ -5,7 +5,7 @@
 import t from 'tap'
 import { openDomain } from '../../data/index.js'
 import { svc } from './svc-in-process.js'
-import { initDir, serve } from './svc-process.js'
+import { initDir, serve } from '../fixtures/svc-process.js'
 
 t.test('an operator lists, creates, changes, pins and deletes streams without a server', async (t) => {
   const dir = await initDir(t)

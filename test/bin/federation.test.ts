@@ -9,7 +9,7 @@ import { createServer } from 'node:net'
 import t from 'tap'
 import { injectionOf, remoteServer } from '../fixtures/remote-actor.js'
 import { waitUntil } from '../fixtures/wait.js'
-import { initDir, serve } from './svc-process.js'
+import { initDir, serve } from '../fixtures/svc-process.js'
 
 const freePort = (): Promise<number> =>
   new Promise((resolve) => {

@@ -6,7 +6,7 @@
 import t from 'tap'
 import { openDomain } from '../../data/index.js'
 import { svc, svcJson } from './svc-in-process.js'
-import { initDir, serve } from './svc-process.js'
+import { initDir, serve } from '../fixtures/svc-process.js'
 
 /** What the data dir says of `username` once the command is done: signs in with `password`, and their live token count. */
 const account = async (dir: string, username: string, password: string) => {

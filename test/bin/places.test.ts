@@ -8,7 +8,7 @@ import { readFileSync, writeFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { osmPbf } from '../fixtures/osm-pbf.js'
 import { svc } from './svc-in-process.js'
-import { initDir, serve } from './svc-process.js'
+import { initDir, serve } from '../fixtures/svc-process.js'
 
 // These stories are about the bundled cities too, which the test fixtures turn off for every other svc process (child-env.ts).
 process.env.SVC_PLACES_BUNDLED = 'on'

@@ -3,7 +3,7 @@ import { createConnection } from 'node:net'
 import { existsSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { svc, svcJson } from './svc-in-process.js'
-import { initDir, serve, svcProcess, tempDir } from './svc-process.js'
+import { initDir, serve, svcProcess, tempDir } from '../fixtures/svc-process.js'
 
 /** Sends raw lines to the admin socket; answers the answer lines. */
 const talk = (path: string, lines: string[], answers: number): Promise<any[]> =>

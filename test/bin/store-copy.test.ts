@@ -3,9 +3,9 @@
  * PostgreSQL with its ids, and goes on there from where it was.
  */
 import t from 'tap'
-import { serve, svcJson, svcProcess, tempDir } from './svc-process.js'
+import { serve, svcJson, svcProcess, tempDir } from '../fixtures/svc-process.js'
 import { freshPgStore, pgUnavailable } from '../fixtures/postgres.js'
-import { passwordGrant } from '../e2e/password-grant.js'
+import { passwordGrant } from '../fixtures/password-grant.js'
 
 const skip = await pgUnavailable()
 

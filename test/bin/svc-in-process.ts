@@ -9,7 +9,7 @@
 import { Readable } from 'node:stream'
 import type { Io } from '../../bin/io.js'
 import { main } from '../../bin/main.js'
-import { type CliResult } from './svc-process.js'
+import { type CliResult } from '../fixtures/svc-process.js'
 
 export interface Surroundings {
   /** Variables added to this process's environment, for the command only. */

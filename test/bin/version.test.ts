@@ -2,7 +2,7 @@ import t from 'tap'
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { ROOT } from '../project-root.js'
-import { svcProcess } from './svc-process.js'
+import { svcProcess } from '../fixtures/svc-process.js'
 
 t.test('svc --version and -V print the version of the installed package', async (t) => {
   const { version } = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string }

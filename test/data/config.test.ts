@@ -23,7 +23,7 @@ t.test('a mistake in config.json stops the start with one line naming the file, 
     ['{"open_registration": "no"}', /: open_registration must be a boolean$/],
     [
       '{"open_registraton": false}',
-      /: unknown key open_registraton: expected one of name, description, open_registration, public_url, allowed_hosts, trusted_proxies, rate_limits, limits, events, search, store, bus, federation, session_secret$/,
+      /: unknown key open_registraton: expected one of name, description, open_registration, public_url, allowed_hosts, trusted_proxies, rate_limits, limits, events, search, places, store, bus, federation, session_secret$/,
     ],
     ['{"rate_limits": {"write": {"limit": -5}}}', /: rate_limits\.write\.limit must be greater than or equal to 1$/],
     [
@@ -38,6 +38,7 @@ t.test('a mistake in config.json stops the start with one line naming the file, 
     ['{"events": {"max_events": 10}}', /: events\.max_events must be greater than or equal to 1000$/],
     ['{"events": {"max_event": 5000}}', /: unknown key events\.max_event: expected one of retention_seconds, max_events in events$/],
     ['{"search": {"concurrent_scans": 0}}', /: search\.concurrent_scans must be greater than or equal to 1$/],
+    ['{"places": {"bundled": "yes"}}', /: places\.bundled must be a boolean$/],
     ['["svc"]', /: the file must hold a JSON object$/],
     ['{"trusted_proxies": "loopback"}', /: trusted_proxies must be an array$/],
     [

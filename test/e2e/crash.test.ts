@@ -3,9 +3,9 @@
  * there after a restart (the store answers only once a write is durable).
  */
 import t from 'tap'
-import { serve, svcJson, tempDir } from '../bin/svc-process.js'
+import { serve, svcJson, tempDir } from '../fixtures/svc-process.js'
 import { killUnderLoad } from './kill-under-load.js'
-import { appTokenGrant } from './password-grant.js'
+import { appTokenGrant } from '../fixtures/password-grant.js'
 
 const WORKERS = 16
 const KILL_AFTER_ACKS = 60

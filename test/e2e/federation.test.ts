@@ -10,8 +10,8 @@ import { createServer } from 'node:net'
 import t from 'tap'
 import { openWebSocket } from '../fixtures/streams.js'
 import { waitUntil } from '../fixtures/wait.js'
-import { initDir, serve, svcJson } from '../bin/svc-process.js'
-import { api, signIn } from './password-grant.js'
+import { initDir, serve, svcJson } from '../fixtures/svc-process.js'
+import { api, signIn } from '../fixtures/password-grant.js'
 
 const freePort = (): Promise<number> =>
   new Promise((resolve) => {

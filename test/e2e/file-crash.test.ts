@@ -11,9 +11,9 @@ import { readdir } from 'node:fs/promises'
 import { join } from 'node:path'
 import t from 'tap'
 import { UPLOADS_PER_USER } from '../../data/index.js'
-import { serve, svcJson, tempDir } from '../bin/svc-process.js'
+import { serve, svcJson, tempDir } from '../fixtures/svc-process.js'
 import { killUnderLoad } from './kill-under-load.js'
-import { api, signIn } from './password-grant.js'
+import { api, signIn } from '../fixtures/password-grant.js'
 
 const WORKERS = 20
 const SIZE = 200_000

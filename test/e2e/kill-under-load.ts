@@ -5,7 +5,7 @@
  * that fails after the kill is not acknowledged; one that fails before it
  * fails the test. Answers what was acknowledged and how many were sent.
  */
-import type { Serving } from '../bin/svc-process.js'
+import type { Serving } from '../fixtures/svc-process.js'
 
 /** One write: resolves with what proves it was acknowledged, rejects otherwise. */
 export type Write<T> = (n: number) => Promise<T>

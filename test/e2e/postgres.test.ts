@@ -6,12 +6,13 @@
  * Then kill -9 under writes: every acknowledged post is there after a restart.
  */
 import t from 'tap'
+import { waitUntil } from '../fixtures/wait.js'
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { serve, svcJson, svcProcess, tempDir } from '../bin/svc-process.js'
+import { serve, svcJson, svcProcess, tempDir } from '../fixtures/svc-process.js'
 import { freshPgStore, pgUnavailable } from '../fixtures/postgres.js'
 import { killUnderLoad } from './kill-under-load.js'
-import { passwordGrant } from './password-grant.js'
+import { passwordGrant } from '../fixtures/password-grant.js'
 
 const skip = await pgUnavailable()
 
@@ -50,11 +51,8 @@ t.test('svc on PostgreSQL: init, serve, admin commands beside the server, kill -
   t.same(await global(), ['hello from postgres'])
   await svcJson(['user', 'suspend', 'alice', ...d])
   // The command's commit is acknowledged before the server has read its notification: it follows within moments.
-  let shown = await global()
-  for (const deadline = Date.now() + 5000; shown.length > 0 && Date.now() < deadline; shown = await global()) {
-    await new Promise((resolve) => setTimeout(resolve, 20))
-  }
-  t.same(shown, [], 'the server learnt of the suspension made by another process')
+  await waitUntil(async () => (await global()).length === 0, 'the global stream without alice', 5000)
+  t.same(await global(), [], 'the server learnt of the suspension made by another process')
   await svcJson(['user', 'unsuspend', 'alice', ...d])
   const fresh = await passwordGrant(server.url, app, 'alice', 'correct horse', 'stream write_post')
   const { access_token: again } = (await fresh.json()) as { access_token: string }

@@ -6,7 +6,7 @@
  */
 import t from 'tap'
 import { request } from 'node:http'
-import { serve, svcJson, tempDir } from '../bin/svc-process.js'
+import { serve, svcJson, tempDir } from '../fixtures/svc-process.js'
 
 /** A GET with the Host header of our choosing (fetch will not send one); answers status, headers and body. */
 const get = (url: string, host?: string): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: string }> =>

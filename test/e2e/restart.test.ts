@@ -5,8 +5,8 @@
  * `npm run bench:restart`.
  */
 import t from 'tap'
-import { initDir } from '../bin/svc-process.js'
-import { restartCycles } from './restart-cycles.js'
+import { initDir } from '../fixtures/svc-process.js'
+import { restartCycles } from '../fixtures/restart-cycles.js'
 
 t.test('three kill -9 and immediate restart cycles under write load all restart and lose nothing', async (t) => {
   const results = await restartCycles(await initDir(t), 3)

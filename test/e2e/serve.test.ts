@@ -4,7 +4,7 @@
  * and a restart finds everything again.
  */
 import t from 'tap'
-import { serve, svcJson, tempDir } from '../bin/svc-process.js'
+import { serve, svcJson, tempDir } from '../fixtures/svc-process.js'
 
 const form = (fields: Record<string, string>) => ({
   method: 'POST',

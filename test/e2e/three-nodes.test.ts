@@ -7,13 +7,14 @@
  * her, none is lost (one seen before the kill may come again).
  */
 import t from 'tap'
+import { waitUntil } from '../fixtures/wait.js'
 import { existsSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { openWebSocket, readChunked, type Frame } from '../fixtures/streams.js'
 import { freshPgStore, pgUnavailable } from '../fixtures/postgres.js'
 import { REDIS_URL, redisUnavailable } from '../fixtures/redis.js'
-import { serve, svcJson, svcProcess, tempDir, type Serving } from '../bin/svc-process.js'
-import { api, signIn } from './password-grant.js'
+import { serve, svcJson, svcProcess, tempDir, type Serving } from '../fixtures/svc-process.js'
+import { api, signIn } from '../fixtures/password-grant.js'
 
 const skip = (await pgUnavailable()) || (await redisUnavailable())
 
@@ -61,11 +62,11 @@ t.test('three nodes on one PostgreSQL store: write on one, stream on another, re
       if (res.status === 200) acknowledged.push(res.body.data.text)
     }
   })()
-  while (acknowledged.length < 10) await new Promise((resolve) => setTimeout(resolve, 20))
+  await waitUntil(() => acknowledged.length >= 10, 'ten posts acknowledged')
   b.child.kill('SIGKILL')
   nodes.splice(1, 1)
   await ws.closed
-  while (acknowledged.length < 30) await new Promise((resolve) => setTimeout(resolve, 20))
+  await waitUntil(() => acknowledged.length >= 30, 'thirty posts acknowledged')
   posting = false
   await poster
 
@@ -73,9 +74,8 @@ t.test('three nodes on one PostgreSQL store: write on one, stream on another, re
   const resumed = await openWebSocket(c.url, alice, `connection_id=${ws.connectionId}`)
   t.teardown(() => resumed.close())
   t.equal(resumed.connectionId, ws.connectionId, 'node C resumed the stream node B held')
-  const deadline = Date.now() + 20_000
   const missing = () => acknowledged.filter((text) => !before.includes(text) && !textsOf(resumed.frames).includes(text))
-  while (missing().length > 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50))
+  await waitUntil(() => missing().length === 0, 'every acknowledged post on the resumed stream').catch(() => undefined)
   t.same(missing(), [], `every one of the ${acknowledged.length} posts bob was told were made reached alice`)
   const after = textsOf(resumed.frames)
   t.equal(new Set(after).size, after.length, 'none twice after the resume')

@@ -8,8 +8,8 @@
  */
 import t from 'tap'
 import { openChunked, openWebSocket, type Frame, type StreamClient } from '../fixtures/streams.js'
-import { serve, svcJson, tempDir, type Serving } from '../bin/svc-process.js'
-import { signIn, api } from './password-grant.js'
+import { serve, svcJson, tempDir, type Serving } from '../fixtures/svc-process.js'
+import { signIn, api } from '../fixtures/password-grant.js'
 
 interface Client {
   client_id: string

@@ -11,7 +11,7 @@ import { MemoryTable } from '../../../data/store/embedded/memory-table.js'
 import type { Row } from '../../../data/store/port.js'
 import { schema, tableNames, type TableDef } from '../../../data/store/schema.js'
 import { writeSnapshot } from '../../../data/store/embedded/snapshot.js'
-import { postRow, userRow } from '../../data/store/rows.js'
+import { postRow, userRow } from '../../fixtures/rows.js'
 import { keepBusy } from '../latencies.js'
 import { scaled, type BenchContext, type Measure, type Scenario } from '../scenario.js'
 

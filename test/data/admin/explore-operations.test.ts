@@ -1,10 +1,10 @@
 import t from 'tap'
 import { exploreOperations } from '../../../data/admin/explore-operations.js'
-import { makeInstance } from '../../fixtures/instance.js'
+import { makeDomainInstance } from '../../fixtures/instance.js'
 import { writePost } from '../../fixtures/post-rows.js'
 
 t.test('the admin operations curate streams from plain JSON arguments', async (t) => {
-  const svc = await makeInstance(t)
+  const svc = await makeDomainInstance(t)
   const alice = await svc.person('alice')
   const post = await writePost(svc, alice.user, { hashtags: ['cats'] })
   const run = (name: string, args: Record<string, unknown> = {}) => exploreOperations[name as keyof typeof exploreOperations](svc.domain, args)
@@ -23,7 +23,7 @@ t.test('the admin operations curate streams from plain JSON arguments', async (t
 })
 
 t.test('missing or malformed arguments are invalid, not crashes', async (t) => {
-  const svc = await makeInstance(t)
+  const svc = await makeDomainInstance(t)
   const run = (name: string, args: Record<string, unknown>): Promise<unknown> => exploreOperations[name as keyof typeof exploreOperations](svc.domain, args)
   await t.rejects(run('explore.create', { name: 'DomainError', slug: 'x', title: 'X' }), { code: 'invalid', message: /description/ })
   await t.rejects(run('explore.pin', { name: 'DomainError', slug: 'photos', post_id: 'first' }), { code: 'invalid', message: /post_id/ })
@@ -32,7 +32,7 @@ t.test('missing or malformed arguments are invalid, not crashes', async (t) => {
 })
 
 t.test('a rule may name its users by @username, id or plain name', async (t) => {
-  const svc = await makeInstance(t)
+  const svc = await makeDomainInstance(t)
   const [alice, bob, carol] = [await svc.person('alice'), await svc.person('bob'), await svc.person('carol')]
   const stream = (await exploreOperations['explore.create'](svc.domain, {
     slug: 'friends',

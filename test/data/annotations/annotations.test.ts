@@ -1,12 +1,10 @@
 import t from 'tap'
-import type { UpdateChannelInput, Viewer } from '../../../data/index.js'
-import { makeInstance, type Instance, type Person } from '../../fixtures/instance.js'
-
-const as = (svc: Instance, p: Person): Promise<Viewer> => svc.domain.auth.tokens.authenticate(p.token)
+import type { UpdateChannelInput } from '../../../data/index.js'
+import { makeDomainInstance, type DomainInstance, type Person } from '../../fixtures/instance.js'
 
 /** Alice puts the same annotations on her profile, a post, a channel and a message: each door answers the same. */
-async function everywhere(svc: Instance, alice: Person, annotations: unknown[]): Promise<unknown[]> {
-  const me = await as(svc, alice)
+async function everywhere(svc: DomainInstance, alice: Person, annotations: unknown[]): Promise<unknown[]> {
+  const me = await svc.viewerOf(alice)
   const chat = await svc.domain.channels.core.create(me, { type: 'com.example.chat' })
   const attempts = [
     () => svc.domain.users.profiles.update(me, { annotations }),
@@ -26,7 +24,7 @@ async function everywhere(svc: Instance, alice: Person, annotations: unknown[]):
 }
 
 t.test('users, posts, channels and messages refuse the same bad annotation with the same words', async (t) => {
-  const svc = await makeInstance(t, {}, { start: false })
+  const svc = await makeDomainInstance(t, {}, { start: false })
   const alice = await svc.person('alice')
   const cases: [string, unknown[], RegExp][] = [
     ['a type that is not a reversed domain', [{ type: 'nodots', value: {} }], /annotation 0 type must be a reversed-domain name/],
@@ -47,14 +45,14 @@ t.test('users, posts, channels and messages refuse the same bad annotation with 
 })
 
 t.test('a good annotation is stored as given wherever alice puts it', async (t) => {
-  const svc = await makeInstance(t, {}, { start: false })
+  const svc = await makeDomainInstance(t, {}, { start: false })
   const alice = await svc.person('alice')
   const note = { type: 'com.example-app.note_v2', value: { text: 'hello', tags: ['a'] } }
   t.same(await everywhere(svc, alice, [note]), [[note], [note], [note], [note]])
 })
 
 t.test('a type with _ in its first segment and a + key outside svc.core are the client own data', async (t) => {
-  const svc = await makeInstance(t, {}, { start: false })
+  const svc = await makeDomainInstance(t, {}, { start: false })
   const alice = await svc.person('alice')
   // The original API took `_` in any segment, and a `+` key outside svc.core is the client's own data.
   const own = { type: 'my_app.note', value: { '+1': 'plus one', '+com.example.file': 'kept' } }
@@ -62,9 +60,9 @@ t.test('a type with _ in its first segment and a + key outside svc.core are the 
 })
 
 t.test('alice changes her profile and her channel type by type, by the same rule', async (t) => {
-  const svc = await makeInstance(t, {}, { start: false })
+  const svc = await makeDomainInstance(t, {}, { start: false })
   const alice = await svc.person('alice')
-  const me = await as(svc, alice)
+  const me = await svc.viewerOf(alice)
   const chat = await svc.domain.channels.core.create(me, { type: 'com.example.chat' })
   const topic = { type: 'com.example.topic', value: { t: 1 } }
   const color = { type: 'com.example.color', value: { c: 'red' } }
@@ -82,7 +80,7 @@ t.test('alice changes her profile and her channel type by type, by the same rule
 })
 
 t.test('posts and messages may repeat a type; profiles and channels keep one per type', async (t) => {
-  const svc = await makeInstance(t, {}, { start: false })
+  const svc = await makeDomainInstance(t, {}, { start: false })
   const alice = await svc.person('alice')
   const first = { type: 'com.example.note', value: { n: 1 } }
   const second = { type: 'com.example.note', value: { n: 2 } }

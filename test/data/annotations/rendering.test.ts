@@ -1,13 +1,10 @@
 import t from 'tap'
-import type { Viewer } from '../../../data/index.js'
 import { makeInstance, type Instance, type Person } from '../../fixtures/instance.js'
 import { upload } from '../../fixtures/files.js'
 import { flatImage } from '../../fixtures/images.js'
 
 const HOUR_MS = 60 * 60_000
 const BASE = 'https://svc.example'
-
-const as = (svc: Instance, p: Person): Promise<Viewer> => svc.domain.auth.tokens.authenticate(p.token)
 
 /** A private image attached to a post as an oEmbed photo; answers the stored value and the file. */
 async function attachedPhoto(svc: Instance, alice: Person) {
@@ -17,7 +14,7 @@ async function attachedPhoto(svc: Instance, alice: Person) {
       { name: 'content', data: await flatImage(1200, 800), filename: 'beach.png', type: 'image/png' },
     ])
   ).body.data
-  const post = await svc.domain.posts.core.create(await as(svc, alice), {
+  const post = await svc.domain.posts.core.create(await svc.viewerOf(alice), {
     text: 'beach',
     annotations: [{ type: 'svc.core.oembed', value: { '+svc.core.file': { file_id: file.id, file_token: file.file_token, format: 'oembed' } } }],
   })

@@ -1,9 +1,6 @@
 import t from 'tap'
-import type { Viewer } from '../../../data/index.js'
-import { makeInstance, type Instance, type Person } from '../../fixtures/instance.js'
+import { makeInstance } from '../../fixtures/instance.js'
 import { upload } from '../../fixtures/files.js'
-
-const as = (svc: Instance, p: Person): Promise<Viewer> => svc.domain.auth.tokens.authenticate(p.token)
 
 t.test('a resolved file is stored with marks in place of its read token and addresses, and without its write token', async (t) => {
   const svc = await makeInstance(t, {}, { start: false })
@@ -14,7 +11,7 @@ t.test('a resolved file is stored with marks in place of its read token and addr
       { name: 'content', data: 'minutes', filename: 'minutes.txt', type: 'text/plain' },
     ])
   ).body.data
-  const post = await svc.domain.posts.core.create(await as(svc, alice), {
+  const post = await svc.domain.posts.core.create(await svc.viewerOf(alice), {
     text: 'see',
     annotations: [{ type: 'com.example.doc', value: { '+svc.core.file': { file_id: file.id, file_token: file.file_token, format: 'metadata' } } }],
   })

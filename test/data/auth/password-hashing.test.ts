@@ -6,17 +6,17 @@
  */
 import t from 'tap'
 import { PasswordHasher } from '../../../data/security/passwords.js'
-import { HERE, makeInstance } from '../../fixtures/instance.js'
+import { HERE, makeDomainInstance } from '../../fixtures/instance.js'
 
 t.test('alice’s new password is hashed with scrypt at N=2^17, r=8, p=1', async (t) => {
-  const svc = await makeInstance(t, {}, { passwordCost: 'production', start: false })
+  const svc = await makeDomainInstance(t, {}, { passwordCost: 'production', start: false })
   const alice = await svc.domain.users.accounts.create({ username: 'alice', password: 'correct horse' })
   t.match(alice.password_hash, /^scrypt\$131072\$8\$1\$[\w-]{22}\$[\w-]{43}$/)
   t.equal((await svc.domain.auth.oauth.signIn('alice', 'correct horse', HERE)).id, alice.id)
 })
 
 t.test('bob’s password stored at N=2^14 is hashed again at N=2^17 when he signs in, and only then', async (t) => {
-  const svc = await makeInstance(t, {}, { passwordCost: 'production', start: false })
+  const svc = await makeDomainInstance(t, {}, { passwordCost: 'production', start: false })
   const bob = await svc.domain.users.accounts.create({ username: 'bob' })
   const old = await new PasswordHasher({ N: 2 ** 14, r: 8, p: 1 }).hash('correct horse')
   await svc.store.transact((tx) => tx.users.put({ ...bob, password_hash: old }))

@@ -5,12 +5,12 @@
  */
 import t from 'tap'
 import type { FlowAction, FlowInput } from '../../../data/index.js'
-import { HERE, makeInstance } from '../../fixtures/instance.js'
+import { HERE, makeDomainInstance } from '../../fixtures/instance.js'
 
 const REDIRECT = 'https://robo.example/cb'
 
-async function setUp(t: Parameters<typeof makeInstance>[0], config: Record<string, unknown> = {}) {
-  const svc = await makeInstance(t, config)
+async function setUp(t: Parameters<typeof makeDomainInstance>[0], config: Record<string, unknown> = {}) {
+  const svc = await makeDomainInstance(t, config)
   const alice = await svc.person('alice')
   const { app } = await svc.domain.auth.apps.create({ name: 'Robo', redirect_uris: [REDIRECT] })
   const request = { client_id: app.client_id, response_type: 'code', redirect_uri: REDIRECT, scope: 'stream', state: 's1' }

@@ -4,7 +4,7 @@
  */
 import t from 'tap'
 import { randomUUID } from 'node:crypto'
-import { HERE, makeInstance } from '../../fixtures/instance.js'
+import { HERE, makeDomainInstance } from '../../fixtures/instance.js'
 import { REDIS_URL, redisUnavailable } from '../../fixtures/redis.js'
 
 const skip = await redisUnavailable()
@@ -12,7 +12,7 @@ const skip = await redisUnavailable()
 t.test('guesses at alice through two nodes are counted together', { skip }, async (t) => {
   // Nodes of one instance share the session secret, and so the bus's key prefix; a fresh one keeps other runs' counts out.
   const instance = { bus: REDIS_URL, session_secret: randomUUID() }
-  const [one, two] = [await makeInstance(t, instance), await makeInstance(t, instance)]
+  const [one, two] = [await makeDomainInstance(t, instance), await makeDomainInstance(t, instance)]
   await one.person('alice')
   for (let i = 0; i < 5; i++) {
     const node = i % 2 === 0 ? one : two

@@ -1,14 +1,12 @@
 /** The bus over a real Redis: a ring reaches every listener of the same instance, and only those. */
 import t from 'tap'
+import { settleOn } from '../../fixtures/wait.js'
 import { Bus } from '../../../data/bus/bus.js'
 import { REDIS_URL, redisUnavailable } from '../../fixtures/redis.js'
 
 const skip = await redisUnavailable()
 
-const heardWithin = async (heard: string[], count: number, ms = 5000): Promise<void> => {
-  const deadline = Date.now() + ms
-  while (heard.length < count && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 10))
-}
+const heardWithin = (heard: string[], count: number, ms = 5000): Promise<void> => settleOn(() => heard.length >= count, ms)
 
 t.test('a ring reaches the listeners of every node of the instance, not another instance', { skip }, async (t) => {
   const [a, b, other] = await Promise.all([Bus.open(REDIS_URL, 'secret one'), Bus.open(REDIS_URL, 'secret one'), Bus.open(REDIS_URL, 'secret two')])

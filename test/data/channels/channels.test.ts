@@ -1,16 +1,14 @@
 import t from 'tap'
-import type { DomainEvent, Viewer } from '../../../data/index.js'
+import type { DomainEvent } from '../../../data/index.js'
 import { recordEvents } from '../../fixtures/events.js'
-import { makeInstance, type Instance } from '../../fixtures/instance.js'
-
-const viewer = (svc: Instance, token: string): Promise<Viewer> => svc.domain.auth.tokens.authenticate(token)
+import { makeDomainInstance } from '../../fixtures/instance.js'
 
 t.test('creating a channel emits channel.created and the owner’s subscription, after the commit', async (t) => {
-  const svc = await makeInstance(t)
+  const svc = await makeDomainInstance(t)
   const alice = await svc.person('alice')
   const seen: DomainEvent[] = []
   svc.domain.events.onAny((e) => seen.push(e))
-  const channel = await svc.domain.channels.core.create(await viewer(svc, alice.token), { type: 'com.example.chat' })
+  const channel = await svc.domain.channels.core.create(await svc.viewerOf(alice.token), { type: 'com.example.chat' })
   t.same(
     seen.map((e) => e.name),
     ['channel.created', 'subscription.added'],
@@ -20,38 +18,38 @@ t.test('creating a channel emits channel.created and the owner’s subscription,
 })
 
 t.test('ACL defaults: nobody but the owner, all mutable', async (t) => {
-  const svc = await makeInstance(t)
+  const svc = await makeDomainInstance(t)
   const alice = await svc.person('alice')
-  const channel = await svc.domain.channels.core.create(await viewer(svc, alice.token), { type: 'com.example.chat' })
+  const channel = await svc.domain.channels.core.create(await svc.viewerOf(alice.token), { type: 'com.example.chat' })
   for (const acl of [channel.readers, channel.writers, channel.editors]) t.same(acl, { any_user: false, immutable: false, public: false, user_ids: [] })
 })
 
 t.test('editors write and read; writers read; the owner alone edits and deactivates', async (t) => {
-  const svc = await makeInstance(t)
+  const svc = await makeDomainInstance(t)
   const alice = await svc.person('alice')
   const bob = await svc.person('bob')
   const carol = await svc.person('carol')
-  const channel = await svc.domain.channels.core.create(await viewer(svc, alice.token), {
+  const channel = await svc.domain.channels.core.create(await svc.viewerOf(alice.token), {
     type: 'com.example.chat',
     editors: { user_ids: ['@bob'] },
     readers: { user_ids: ['@carol'] },
   })
   const access = svc.domain.channels.access
-  t.equal(await access.level(await viewer(svc, bob.token), channel), 'edit')
-  t.equal(await access.level(await viewer(svc, carol.token), channel), 'read')
-  t.equal(await access.level(await viewer(svc, alice.token), channel), 'edit')
-  await t.rejects(svc.domain.channels.core.update(await viewer(svc, bob.token), channel.id, { annotations: [] }), { code: 'forbidden' })
-  await t.rejects(svc.domain.channels.core.deactivate(await viewer(svc, bob.token), channel.id), { code: 'forbidden' })
-  t.ok(await svc.domain.channels.messages.create(await viewer(svc, bob.token), channel.id, { text: 'an editor writes' }))
+  t.equal(await access.level(await svc.viewerOf(bob.token), channel), 'edit')
+  t.equal(await access.level(await svc.viewerOf(carol.token), channel), 'read')
+  t.equal(await access.level(await svc.viewerOf(alice.token), channel), 'edit')
+  await t.rejects(svc.domain.channels.core.update(await svc.viewerOf(bob.token), channel.id, { annotations: [] }), { code: 'forbidden' })
+  await t.rejects(svc.domain.channels.core.deactivate(await svc.viewerOf(bob.token), channel.id), { code: 'forbidden' })
+  t.ok(await svc.domain.channels.messages.create(await svc.viewerOf(bob.token), channel.id, { text: 'an editor writes' }))
 })
 
 t.test('updating and deactivating emit channel.updated with the subscribers left', async (t) => {
-  const svc = await makeInstance(t)
+  const svc = await makeDomainInstance(t)
   const alice = await svc.person('alice')
   const bob = await svc.person('bob')
-  const av = await viewer(svc, alice.token)
+  const av = await svc.viewerOf(alice.token)
   const channel = await svc.domain.channels.core.create(av, { type: 'com.example.chat', readers: { any_user: true } })
-  await svc.domain.channels.subscriptions.subscribe(await viewer(svc, bob.token), channel.id)
+  await svc.domain.channels.subscriptions.subscribe(await svc.viewerOf(bob.token), channel.id)
   const seen: DomainEvent[] = []
   svc.domain.events.onAny((e) => seen.push(e))
   await svc.domain.channels.core.update(av, channel.id, { annotations: [{ type: 'com.example.topic', value: { t: 1 } }] })
@@ -72,22 +70,22 @@ t.test('updating and deactivating emit channel.updated with the subscribers left
 })
 
 t.test('a PM channel cannot be deactivated, and its ACLs cannot be changed', async (t) => {
-  const svc = await makeInstance(t)
+  const svc = await makeDomainInstance(t)
   const alice = await svc.person('alice')
   await svc.person('bob')
   await svc.person('carol')
-  const av = await viewer(svc, alice.token)
+  const av = await svc.viewerOf(alice.token)
   const { channel } = await svc.domain.channels.pm.send(av, ['@bob'], { text: 'hi' })
   await t.rejects(svc.domain.channels.core.deactivate(av, channel.id), { code: 'invalid' })
   await t.rejects(svc.domain.channels.core.update(av, channel.id, { writers: { user_ids: ['@carol'] } }), { code: 'invalid' })
 })
 
 t.test('subscribe and unsubscribe emit once per change', async (t) => {
-  const svc = await makeInstance(t)
+  const svc = await makeDomainInstance(t)
   const alice = await svc.person('alice')
   const bob = await svc.person('bob')
-  const channel = await svc.domain.channels.core.create(await viewer(svc, alice.token), { type: 'com.example.chat', readers: { public: true } })
-  const bv = await viewer(svc, bob.token)
+  const channel = await svc.domain.channels.core.create(await svc.viewerOf(alice.token), { type: 'com.example.chat', readers: { public: true } })
+  const bv = await svc.viewerOf(bob.token)
   const seen: string[] = []
   svc.domain.events.onAny((e) => seen.push(e.name))
   await svc.domain.channels.subscriptions.subscribe(bv, channel.id)
@@ -98,11 +96,11 @@ t.test('subscribe and unsubscribe emit once per change', async (t) => {
 })
 
 t.test('marking broadcasts read moves the channel markers and emits marker.set with the channel', async (t) => {
-  const svc = await makeInstance(t)
+  const svc = await makeDomainInstance(t)
   const alice = await svc.person('alice')
   const bob = await svc.person('bob')
-  const bv = await viewer(svc, bob.token)
-  const av = await viewer(svc, alice.token)
+  const bv = await svc.viewerOf(bob.token)
+  const av = await svc.viewerOf(alice.token)
   const news = await svc.domain.channels.core.create(bv, { type: 'svc.core.broadcast', readers: { public: true } })
   await svc.domain.channels.subscriptions.subscribe(av, news.id)
   const m = await svc.domain.channels.messages.create(bv, news.id, { text: 'issue 1' })
@@ -116,12 +114,12 @@ t.test('marking broadcasts read moves the channel markers and emits marker.set w
 })
 
 t.test('auto_subscribe subscribes everyone on the ACLs who has not muted the channel, and never on broadcast channels', async (t) => {
-  const svc = await makeInstance(t)
+  const svc = await makeDomainInstance(t)
   const alice = await svc.person('alice')
   const bob = await svc.person('bob')
   const carol = await svc.person('carol')
   const dave = await svc.person('dave')
-  const asAlice = await viewer(svc, alice.token)
+  const asAlice = await svc.viewerOf(alice.token)
   const subscribers = async (id: number) => (await svc.domain.channels.subscriptions.subscriberIds(asAlice, id)).sort()
   const seen: DomainEvent[] = []
   svc.domain.events.onAny((e) => seen.push(e))
@@ -138,7 +136,7 @@ t.test('auto_subscribe subscribes everyone on the ACLs who has not muted the cha
   const plain = await svc.domain.channels.core.create(asAlice, { type: 'com.example.chat', writers: { user_ids: ['@bob'] } })
   t.same(await subscribers(plain.id), [alice.user.id], 'without auto_subscribe only the owner')
 
-  await svc.domain.channels.subscriptions.mute(await viewer(svc, carol.token), chat.id)
+  await svc.domain.channels.subscriptions.mute(await svc.viewerOf(carol.token), chat.id)
   await svc.domain.channels.core.update(asAlice, chat.id, { readers: { user_ids: ['@carol', '@dave'] }, auto_subscribe: true })
   t.same(await subscribers(chat.id), [alice.user.id, bob.user.id, dave.user.id].sort(), 'carol muted it; dave is new')
 
@@ -147,14 +145,14 @@ t.test('auto_subscribe subscribes everyone on the ACLs who has not muted the cha
 })
 
 t.test('a refused channel change emits nothing', async (t) => {
-  const svc = await makeInstance(t)
+  const svc = await makeDomainInstance(t)
   const [alice, bob] = await svc.people('alice', 'bob')
-  const av = await viewer(svc, alice.token)
+  const av = await svc.viewerOf(alice.token)
   const channel = await svc.domain.channels.core.create(av, { type: 'com.example.chat', readers: { immutable: true } })
   const seen = recordEvents(svc)
   await t.rejects(svc.domain.channels.core.create(av, { type: 'svc.core.pm' }), { code: 'invalid' })
   await t.rejects(svc.domain.channels.core.update(av, channel.id, { readers: { any_user: true } }), { code: 'invalid' })
-  await t.rejects(svc.domain.channels.core.deactivate(await viewer(svc, bob.token), channel.id), { code: 'not_found' })
-  await t.rejects(svc.domain.channels.markers.set(await viewer(svc, bob.token), [{ name: `channel:${channel.id}`, id: 1 }]), { code: 'not_found' })
+  await t.rejects(svc.domain.channels.core.deactivate(await svc.viewerOf(bob.token), channel.id), { code: 'not_found' })
+  await t.rejects(svc.domain.channels.markers.set(await svc.viewerOf(bob.token), [{ name: `channel:${channel.id}`, id: 1 }]), { code: 'not_found' })
   t.same(seen, [])
 })

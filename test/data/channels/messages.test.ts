@@ -1,39 +1,37 @@
 import t from 'tap'
-import type { DomainEvent, Viewer } from '../../../data/index.js'
+import type { DomainEvent } from '../../../data/index.js'
 import { recordEvents } from '../../fixtures/events.js'
-import { makeInstance, type Instance } from '../../fixtures/instance.js'
+import { makeDomainInstance, type DomainInstance } from '../../fixtures/instance.js'
 
-const viewer = (svc: Instance, token: string): Promise<Viewer> => svc.domain.auth.tokens.authenticate(token)
-
-const follow = (svc: Instance, userId: number, targetId: number) =>
+const follow = (svc: DomainInstance, userId: number, targetId: number) =>
   svc.store.transact((tx) => tx.follows.insert({ user_id: userId, target_id: targetId, created_at: '2026-01-01T00:00:00Z' }))
 
 t.test('a PM group resolves to one channel whatever the order and spelling of its destinations', async (t) => {
-  const svc = await makeInstance(t)
+  const svc = await makeDomainInstance(t)
   const alice = await svc.person('alice')
   const bob = await svc.person('bob')
   const carol = await svc.person('carol')
   const pm = svc.domain.channels.pm
-  const first = await pm.send(await viewer(svc, alice.token), ['@bob', '@carol'], { text: 'hello both' })
-  const second = await pm.send(await viewer(svc, alice.token), [String(carol.user.id), '@BOB'], { text: 'again' })
-  const third = await pm.send(await viewer(svc, bob.token), [alice.user.id, '@carol', '@alice'], { text: 'bob here' })
+  const first = await pm.send(await svc.viewerOf(alice.token), ['@bob', '@carol'], { text: 'hello both' })
+  const second = await pm.send(await svc.viewerOf(alice.token), [String(carol.user.id), '@BOB'], { text: 'again' })
+  const third = await pm.send(await svc.viewerOf(bob.token), [alice.user.id, '@carol', '@alice'], { text: 'bob here' })
   t.equal(second.channel.id, first.channel.id)
   t.equal(third.channel.id, first.channel.id, 'a different sender of the same group finds it too')
-  const pair = await pm.send(await viewer(svc, alice.token), ['@bob'], { text: 'just us' })
+  const pair = await pm.send(await svc.viewerOf(alice.token), ['@bob'], { text: 'just us' })
   t.not(pair.channel.id, first.channel.id, 'a different group gets its own channel')
   t.equal(first.channel.type, 'svc.core.pm')
   t.same(first.channel.writers.user_ids, [bob.user.id, carol.user.id])
   t.equal(first.channel.writers.immutable, true)
   t.same(
-    await svc.domain.channels.subscriptions.subscriberIds(await viewer(svc, carol.token), first.channel.id).then((ids) => ids.sort()),
+    await svc.domain.channels.subscriptions.subscriberIds(await svc.viewerOf(carol.token), first.channel.id).then((ids) => ids.sort()),
     [alice.user.id, bob.user.id, carol.user.id].sort(),
   )
 })
 
 t.test('sending to nobody, to oneself or to unknown users is refused', async (t) => {
-  const svc = await makeInstance(t)
+  const svc = await makeDomainInstance(t)
   const alice = await svc.person('alice')
-  const v = await viewer(svc, alice.token)
+  const v = await svc.viewerOf(alice.token)
   await t.rejects(svc.domain.channels.pm.send(v, [], { text: 'hi' }), { code: 'invalid' })
   await t.rejects(svc.domain.channels.pm.send(v, ['@alice'], { text: 'hi' }), { code: 'invalid' })
   await t.rejects(svc.domain.channels.pm.send(v, ['@ghost'], { text: 'hi' }), { code: 'invalid' })
@@ -41,36 +39,36 @@ t.test('sending to nobody, to oneself or to unknown users is refused', async (t)
 })
 
 t.test('a block between sender and destination stops the message', async (t) => {
-  const svc = await makeInstance(t)
+  const svc = await makeDomainInstance(t)
   const alice = await svc.person('alice')
   const bob = await svc.person('bob')
   await svc.store.transact((tx) => tx.blocks.insert({ user_id: bob.user.id, target_id: alice.user.id, created_at: '2026-01-01T00:00:00Z' }))
-  await t.rejects(svc.domain.channels.pm.send(await viewer(svc, alice.token), ['@bob'], { text: 'hi' }), { code: 'forbidden' })
+  await t.rejects(svc.domain.channels.pm.send(await svc.viewerOf(alice.token), ['@bob'], { text: 'hi' }), { code: 'forbidden' })
 })
 
 t.test('robo the bot messages only its followers, and only they are auto-subscribed', async (t) => {
-  const svc = await makeInstance(t)
+  const svc = await makeDomainInstance(t)
   const robo = await svc.person('robo', { type: 'bot' })
   const alice = await svc.person('alice')
   const bob = await svc.person('bob')
-  const v = await viewer(svc, robo.token)
+  const v = await svc.viewerOf(robo.token)
   await t.rejects(svc.domain.channels.pm.send(v, ['@bob'], { text: 'beep' }), { code: 'forbidden' })
   await follow(svc, alice.user.id, robo.user.id)
   const { channel } = await svc.domain.channels.pm.send(v, ['@alice'], { text: 'beep' })
   t.ok(await svc.store.read.subscriptions.one('pair', `${channel.id}:${alice.user.id}`))
   // A group bob started with robo: robo may write there, but its message subscribes only followers.
-  const group = await svc.domain.channels.pm.send(await viewer(svc, bob.token), ['@robo', '@alice'], { text: 'hi robo' })
-  await svc.domain.channels.subscriptions.unsubscribe(await viewer(svc, bob.token), group.channel.id)
+  const group = await svc.domain.channels.pm.send(await svc.viewerOf(bob.token), ['@robo', '@alice'], { text: 'hi robo' })
+  await svc.domain.channels.subscriptions.unsubscribe(await svc.viewerOf(bob.token), group.channel.id)
   await svc.domain.channels.pm.send(v, ['@bob', '@alice'], { text: 'beep boop' })
   t.equal(await svc.store.read.subscriptions.one('pair', `${group.channel.id}:${bob.user.id}`), null, 'bob does not follow robo')
 })
 
 t.test('members who unsubscribed from a PM are subscribed again by the next message, unless they muted it', async (t) => {
-  const svc = await makeInstance(t)
+  const svc = await makeDomainInstance(t)
   const alice = await svc.person('alice')
   const bob = await svc.person('bob')
-  const av = await viewer(svc, alice.token)
-  const bv = await viewer(svc, bob.token)
+  const av = await svc.viewerOf(alice.token)
+  const bv = await svc.viewerOf(bob.token)
   const { channel } = await svc.domain.channels.pm.send(av, ['@bob'], { text: 'one' })
   await svc.domain.channels.subscriptions.unsubscribe(bv, channel.id)
   await svc.domain.channels.pm.send(av, ['@bob'], { text: 'two' })
@@ -81,12 +79,12 @@ t.test('members who unsubscribed from a PM are subscribed again by the next mess
 })
 
 t.test('events follow the commit: channel, subscriptions, then the message with its subscribers', async (t) => {
-  const svc = await makeInstance(t)
+  const svc = await makeDomainInstance(t)
   const alice = await svc.person('alice')
   const bob = await svc.person('bob')
   const seen: DomainEvent[] = []
   svc.domain.events.onAny((e) => seen.push(e))
-  const { message, channel } = await svc.domain.channels.pm.send(await viewer(svc, alice.token), ['@bob'], { text: 'hi' })
+  const { message, channel } = await svc.domain.channels.pm.send(await svc.viewerOf(alice.token), ['@bob'], { text: 'hi' })
   t.same(
     seen.map((e) => e.name),
     ['channel.created', 'subscription.added', 'subscription.added', 'message.created'],
@@ -97,7 +95,7 @@ t.test('events follow the commit: channel, subscriptions, then the message with 
   t.same([...created.payload.subscribed_user_ids].sort(), [alice.user.id, bob.user.id].sort())
   t.ok(await svc.store.read.messages.get(message.id), 'the message was stored before the event')
   seen.length = 0
-  await svc.domain.channels.messages.delete(await viewer(svc, alice.token), channel.id, message.id)
+  await svc.domain.channels.messages.delete(await svc.viewerOf(alice.token), channel.id, message.id)
   t.same(
     seen.map((e) => e.name),
     ['message.deleted'],
@@ -106,22 +104,22 @@ t.test('events follow the commit: channel, subscriptions, then the message with 
 })
 
 t.test('a refused message emits nothing and stores nothing', async (t) => {
-  const svc = await makeInstance(t)
+  const svc = await makeDomainInstance(t)
   const alice = await svc.person('alice')
   const bob = await svc.person('bob')
-  const channel = await svc.domain.channels.core.create(await viewer(svc, alice.token), { type: 'com.example.chat', readers: { user_ids: ['@bob'] } })
+  const channel = await svc.domain.channels.core.create(await svc.viewerOf(alice.token), { type: 'com.example.chat', readers: { user_ids: ['@bob'] } })
   const seen: string[] = []
   svc.domain.events.onAny((e) => seen.push(e.name))
-  await t.rejects(svc.domain.channels.messages.create(await viewer(svc, bob.token), channel.id, { text: 'let me in' }), { code: 'forbidden' })
+  await t.rejects(svc.domain.channels.messages.create(await svc.viewerOf(bob.token), channel.id, { text: 'let me in' }), { code: 'forbidden' })
   t.same(seen, [])
   t.equal(await svc.store.read.messages.size(), 0)
 })
 
 t.test('a machine-only message may name users by id in entities.mentions', async (t) => {
-  const svc = await makeInstance(t)
+  const svc = await makeDomainInstance(t)
   const alice = await svc.person('alice')
   const bob = await svc.person('bob')
-  const v = await viewer(svc, alice.token)
+  const v = await svc.viewerOf(alice.token)
   const note = { type: 'com.example.ping', value: { n: 1 } }
   const channel = await svc.domain.channels.core.create(v, { type: 'com.example.chat' })
   const message = await svc.domain.channels.messages.create(v, channel.id, {
@@ -136,16 +134,16 @@ t.test('a machine-only message may name users by id in entities.mentions', async
 })
 
 t.test('message events carry the channel and exactly the users subscribed after the change', async (t) => {
-  const svc = await makeInstance(t)
+  const svc = await makeDomainInstance(t)
   const [alice, bob, carol] = await svc.people('alice', 'bob', 'carol')
-  const av = await viewer(svc, alice.token)
+  const av = await svc.viewerOf(alice.token)
   const channel = await svc.domain.channels.core.create(av, { type: 'com.example.chat', readers: { any_user: true }, writers: { any_user: true } })
-  await svc.domain.channels.subscriptions.subscribe(await viewer(svc, bob.token), channel.id)
-  await svc.domain.channels.subscriptions.subscribe(await viewer(svc, carol.token), channel.id)
-  await svc.domain.channels.subscriptions.unsubscribe(await viewer(svc, carol.token), channel.id)
+  await svc.domain.channels.subscriptions.subscribe(await svc.viewerOf(bob.token), channel.id)
+  await svc.domain.channels.subscriptions.subscribe(await svc.viewerOf(carol.token), channel.id)
+  await svc.domain.channels.subscriptions.unsubscribe(await svc.viewerOf(carol.token), channel.id)
   const seen = recordEvents(svc)
-  const message = await svc.domain.channels.messages.create(await viewer(svc, carol.token), channel.id, { text: 'from outside' })
-  await svc.domain.channels.messages.delete(await viewer(svc, carol.token), channel.id, message.id)
+  const message = await svc.domain.channels.messages.create(await svc.viewerOf(carol.token), channel.id, { text: 'from outside' })
+  await svc.domain.channels.messages.delete(await svc.viewerOf(carol.token), channel.id, message.id)
   t.same(
     seen.map((e) => e.name),
     ['message.created', 'message.deleted'],
@@ -161,9 +159,9 @@ t.test('message events carry the channel and exactly the users subscribed after 
 })
 
 t.test('a new PM group’s channel event lists both members; the next message to the group creates no channel', async (t) => {
-  const svc = await makeInstance(t)
+  const svc = await makeDomainInstance(t)
   const [alice, bob] = await svc.people('alice', 'bob')
-  const av = await viewer(svc, alice.token)
+  const av = await svc.viewerOf(alice.token)
   const seen = recordEvents(svc)
   const { channel } = await svc.domain.channels.pm.send(av, ['@bob'], { text: 'one' })
   const created = seen.find((e) => e.name === 'channel.created') as DomainEvent<'channel.created'>

@@ -1,15 +1,13 @@
 import t from 'tap'
-import type { DomainEvent, Viewer } from '../../../data/index.js'
+import type { DomainEvent } from '../../../data/index.js'
 import { recordEvents } from '../../fixtures/events.js'
-import { makeInstance, type Instance } from '../../fixtures/instance.js'
-
-const viewer = (svc: Instance, token: string): Promise<Viewer> => svc.domain.auth.tokens.authenticate(token)
+import { makeDomainInstance } from '../../fixtures/instance.js'
 
 t.test('muting emits the unsubscription with the user and channel; unmuting emits nothing; subscribing back emits once', async (t) => {
-  const svc = await makeInstance(t)
+  const svc = await makeDomainInstance(t)
   const [alice, bob] = await svc.people('alice', 'bob')
-  const channel = await svc.domain.channels.core.create(await viewer(svc, alice.token), { type: 'com.example.chat', readers: { public: true } })
-  const bv = await viewer(svc, bob.token)
+  const channel = await svc.domain.channels.core.create(await svc.viewerOf(alice.token), { type: 'com.example.chat', readers: { public: true } })
+  const bv = await svc.viewerOf(bob.token)
   await svc.domain.channels.subscriptions.subscribe(bv, channel.id)
   const seen = recordEvents(svc)
   await svc.domain.channels.subscriptions.mute(bv, channel.id)

@@ -3,13 +3,12 @@ import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { initDataDir, openDomain, EventLog, type Domain, type DomainEvent, type Store } from '../../../data/index.js'
 import { FileStore } from '../../../data/store/embedded/file-store.js'
-import { makeInstance, type Instance, type Person } from '../../fixtures/instance.js'
+import { makeInstance, type Instance } from '../../fixtures/instance.js'
 import { openWithStore } from '../../fixtures/open-store.js'
-import { userRow } from '../store/rows.js'
+import { userRow } from '../../fixtures/rows.js'
 
 type Tap = Parameters<Parameters<typeof t.test>[0]>[0]
 
-const as = (svc: Instance, p: Person) => svc.domain.auth.tokens.authenticate(p.token)
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 
 /** Every event the log still holds, oldest first. */
@@ -30,8 +29,8 @@ t.test('alice and bob follow each other: the events get increasing seqs and afte
   const seen: DomainEvent[] = []
   svc.domain.events.onAny((e) => seen.push(e))
   const from = svc.domain.events.head()
-  await svc.domain.relations.core.follow(await as(svc, alice), '@bob')
-  await svc.domain.relations.core.follow(await as(svc, bob), '@alice')
+  await svc.domain.relations.core.follow(await svc.viewerOf(alice), '@bob')
+  await svc.domain.relations.core.follow(await svc.viewerOf(bob), '@alice')
   t.same(
     seen.map((e) => [e.seq, e.name, e.payload]),
     [
@@ -73,8 +72,8 @@ t.test("a failed sign-up (bob's name is taken) emits nothing", async (t) => {
 t.test("alice's star and its event survive closing and reopening the domain", async (t) => {
   const svc = await makeInstance(t)
   const [alice, bob] = await svc.people('alice', 'bob')
-  const post = await svc.domain.posts.core.create(await as(svc, bob), { text: 'first light' })
-  await svc.domain.posts.stars.star(await as(svc, alice), post.id)
+  const post = await svc.domain.posts.core.create(await svc.viewerOf(bob), { text: 'first light' })
+  await svc.domain.posts.stars.star(await svc.viewerOf(alice), post.id)
   const head = svc.domain.events.head()
   const before = await everything(svc.domain)
   const oldest = svc.domain.events.oldest()
@@ -120,8 +119,8 @@ t.test('trim removes the events older than the retention, but always keeps the n
   await sleep(5)
   const midway = Date.now()
   await sleep(5)
-  await svc.domain.relations.core.follow(await as(svc, alice), '@bob')
-  await svc.domain.relations.core.follow(await as(svc, bob), '@alice')
+  await svc.domain.relations.core.follow(await svc.viewerOf(alice), '@bob')
+  await svc.domain.relations.core.follow(await svc.viewerOf(bob), '@alice')
   const before = await everything(svc.domain)
   const young = before.filter((e) => e.at >= midway)
   t.same(

@@ -1,16 +1,14 @@
 import t from 'tap'
 import type { DomainEvent } from '../../../data/index.js'
-import { makeInstance, type Instance, type Person } from '../../fixtures/instance.js'
-
-const as = (svc: Instance, p: Person) => svc.domain.auth.tokens.authenticate(p.token)
+import { makeDomainInstance } from '../../fixtures/instance.js'
 
 t.test('events are numbered in the order they happen and stamped with the time in milliseconds', async (t) => {
-  const svc = await makeInstance(t)
+  const svc = await makeDomainInstance(t)
   const [alice] = await svc.people('alice', 'bob')
   const events: DomainEvent[] = []
   svc.domain.events.onAny((e) => events.push(e))
   const before = Date.now()
-  const asAlice = await as(svc, alice)
+  const asAlice = await svc.viewerOf(alice)
   await svc.domain.relations.core.follow(asAlice, '@bob')
   await svc.domain.relations.core.mute(asAlice, '@bob')
   t.same(

@@ -3,14 +3,14 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { openDomain, type PostRow } from '../../../data/index.js'
-import { makeInstance } from '../../fixtures/instance.js'
+import { makeDomainInstance } from '../../fixtures/instance.js'
 import { checkin, geolocation, photo, writePost, writeRelation, writeStar } from '../../fixtures/post-rows.js'
 
 const ids = (page: { items: { item: PostRow }[] }) => page.items.map((i) => i.item.id)
 const page = { count: 20 }
 
 t.test('a fresh instance ships the five streams App.net had, each marker named for its slug', async (t) => {
-  const svc = await makeInstance(t)
+  const svc = await makeDomainInstance(t)
   const streams = await svc.domain.explore.list()
   t.same(
     streams.map((s) => s.slug),
@@ -39,7 +39,7 @@ t.test('reopening a data dir never brings back streams an admin deleted', async 
 })
 
 t.test('an admin defines a stream and every change is announced after commit', async (t) => {
-  const svc = await makeInstance(t)
+  const svc = await makeDomainInstance(t)
   const seen: string[] = []
   svc.domain.events.on('explore.changed', (e) => {
     seen.push(`${e.payload.stream.slug}${e.payload.removed ? ' removed' : ''}`)
@@ -60,7 +60,7 @@ t.test('an admin defines a stream and every change is announced after commit', a
 })
 
 t.test('bad slugs, texts, rules and taken slugs are refused', async (t) => {
-  const svc = await makeInstance(t)
+  const svc = await makeDomainInstance(t)
   const base = { title: 'T', description: 'D' }
   await t.rejects(svc.domain.explore.create({ ...base, slug: 'Cats!' }), { code: 'invalid', message: /slug/ })
   await t.rejects(svc.domain.explore.create({ ...base, slug: 'cat-pics' }), { code: 'invalid', message: /slug/ }, 'a slug is lowercase alphanumeric')
@@ -74,7 +74,7 @@ t.test('bad slugs, texts, rules and taken slugs are refused', async (t) => {
 })
 
 t.test('the posts stream shows live original undirected posts, newest first', async (t) => {
-  const svc = await makeInstance(t)
+  const svc = await makeDomainInstance(t)
   const alice = await svc.person('alice')
   const bob = await svc.person('bob')
   const plain = await writePost(svc, alice.user)
@@ -89,7 +89,7 @@ t.test('the posts stream shows live original undirected posts, newest first', as
 })
 
 t.test('photos, checkins and conversations follow their annotations and replies', async (t) => {
-  const svc = await makeInstance(t)
+  const svc = await makeDomainInstance(t)
   const alice = await svc.person('alice')
   const bob = await svc.person('bob')
   const snap = await writePost(svc, alice.user, { annotations: [photo] })
@@ -109,7 +109,7 @@ t.test('photos, checkins and conversations follow their annotations and replies'
 })
 
 t.test('trending counts only stars of the last day', async (t) => {
-  const svc = await makeInstance(t)
+  const svc = await makeDomainInstance(t)
   const [alice, bob, carol] = [await svc.person('alice'), await svc.person('bob'), await svc.person('carol')]
   const hot = await writePost(svc, alice.user)
   const lukewarm = await writePost(svc, alice.user)
@@ -126,7 +126,7 @@ t.test('trending counts only stars of the last day', async (t) => {
 })
 
 t.test('a hashtag and a choice of users narrow a stream, and null clears a criterion', async (t) => {
-  const svc = await makeInstance(t)
+  const svc = await makeDomainInstance(t)
   const [alice, bob, carol] = [await svc.person('alice'), await svc.person('bob'), await svc.person('carol')]
   const a = await writePost(svc, alice.user, { hashtags: ['cats'] })
   await writePost(svc, bob.user, { hashtags: ['dogs'] })
@@ -143,7 +143,7 @@ t.test('a hashtag and a choice of users narrow a stream, and null clears a crite
 })
 
 t.test('a pinned post joins a stream in id order until it is unpinned', async (t) => {
-  const svc = await makeInstance(t)
+  const svc = await makeDomainInstance(t)
   const alice = await svc.person('alice')
   const snap = await writePost(svc, alice.user, { annotations: [photo] })
   const words = await writePost(svc, alice.user, { text: 'no photo here' })
@@ -160,7 +160,7 @@ t.test('a pinned post joins a stream in id order until it is unpinned', async (t
 })
 
 t.test('only live original posts can be pinned, to streams that exist', async (t) => {
-  const svc = await makeInstance(t)
+  const svc = await makeDomainInstance(t)
   const alice = await svc.person('alice')
   const post = await writePost(svc, alice.user)
   const repost = await writePost(svc, alice.user, { repost_of: post })
@@ -170,7 +170,7 @@ t.test('only live original posts can be pinned, to streams that exist', async (t
 })
 
 t.test('a viewer does not see authors they muted, blocked or were blocked by', async (t) => {
-  const svc = await makeInstance(t)
+  const svc = await makeDomainInstance(t)
   const [alice, bob, carol, robo] = [await svc.person('alice'), await svc.person('bob'), await svc.person('carol'), await svc.person('robo', { type: 'bot' })]
   const fromBob = await writePost(svc, bob.user)
   const fromCarol = await writePost(svc, carol.user)
@@ -183,7 +183,7 @@ t.test('a viewer does not see authors they muted, blocked or were blocked by', a
 })
 
 t.test('a sparse stream still fills its pages and says when there is more', async (t) => {
-  const svc = await makeInstance(t)
+  const svc = await makeDomainInstance(t)
   const alice = await svc.person('alice')
   const photos: PostRow[] = []
   for (let i = 0; i < 30; i++) {
@@ -205,7 +205,7 @@ t.test('a sparse stream still fills its pages and says when there is more', asyn
 })
 
 t.test('a stream answers its marker, and pages from it with last_read', async (t) => {
-  const svc = await makeInstance(t)
+  const svc = await makeDomainInstance(t)
   const alice = await svc.person('alice')
   const older = await writePost(svc, alice.user)
   const newer = await writePost(svc, alice.user)
@@ -220,7 +220,7 @@ t.test('a stream answers its marker, and pages from it with last_read', async (t
 })
 
 t.test('include_muted shows muted authors again', async (t) => {
-  const svc = await makeInstance(t)
+  const svc = await makeDomainInstance(t)
   const [alice, bob] = [await svc.person('alice'), await svc.person('bob')]
   const fromBob = await writePost(svc, bob.user)
   await writeRelation(svc, 'mutes', alice.user, bob.user)
@@ -229,7 +229,7 @@ t.test('include_muted shows muted authors again', async (t) => {
 })
 
 t.test('a match further back than one scan chunk is still found', async (t) => {
-  const svc = await makeInstance(t)
+  const svc = await makeDomainInstance(t)
   const [alice, bob] = [await svc.person('alice'), await svc.person('bob')]
   const lonely = await writePost(svc, alice.user, { text: 'not directed at anyone' })
   const directed = await writePost(svc, alice.user, { mentions: [bob.user], directed: true })

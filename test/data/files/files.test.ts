@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { randomBytes } from 'node:crypto'
 import { openDomain, type Domain, type Upload, type Viewer } from '../../../data/index.js'
-import { makeInstance } from '../../fixtures/instance.js'
+import { makeDomainInstance } from '../../fixtures/instance.js'
 import { recordEvents } from '../../fixtures/events.js'
 
 /** A temporary upload, as the server's body parser leaves one in the uploads folder. */
@@ -45,7 +45,7 @@ t.test('files and their bytes outlive a restart; orphaned bytes and unfinished u
 })
 
 t.test('a content upload that loses the race to complete a file leaves no bytes behind', async (t) => {
-  const svc = await makeInstance(t)
+  const svc = await makeDomainInstance(t)
   const alice = await svc.person('alice')
   const viewer = await viewerOf(svc.domain, alice.token)
   const { file } = await svc.domain.files.create(viewer, { type: 'com.example.doc' })
@@ -60,7 +60,7 @@ t.test('a content upload that loses the race to complete a file leaves no bytes 
 })
 
 t.test('each change is an event carrying the row, never the write token', async (t) => {
-  const svc = await makeInstance(t)
+  const svc = await makeDomainInstance(t)
   const alice = await svc.person('alice')
   const viewer = await viewerOf(svc.domain, alice.token)
   const seen = recordEvents(svc)
@@ -81,7 +81,7 @@ t.test('each change is an event carrying the row, never the write token', async 
 })
 
 t.test('storage.used counts every live file with its derived files, and drops a deleted one', async (t) => {
-  const svc = await makeInstance(t)
+  const svc = await makeDomainInstance(t)
   const alice = await svc.person('alice')
   const viewer = await viewerOf(svc.domain, alice.token)
   const { file } = await svc.domain.files.create(viewer, { type: 'com.example.doc' }, uploadOf(svc.domain, '12345'), [
@@ -94,7 +94,7 @@ t.test('storage.used counts every live file with its derived files, and drops a 
 })
 
 t.test('kind follows the content’s mime type unless the client chose it', async (t) => {
-  const svc = await makeInstance(t)
+  const svc = await makeDomainInstance(t)
   const alice = await svc.person('alice')
   const viewer = await viewerOf(svc.domain, alice.token)
   const guessed = await svc.domain.files.create(viewer, { type: 'com.example.doc' })
@@ -106,7 +106,7 @@ t.test('kind follows the content’s mime type unless the client chose it', asyn
 })
 
 t.test('an upload the service refuses is removed from the uploads folder', async (t) => {
-  const svc = await makeInstance(t)
+  const svc = await makeDomainInstance(t)
   const alice = await svc.person('alice')
   const viewer = await viewerOf(svc.domain, alice.token)
   const upload = uploadOf(svc.domain, 'x')
@@ -116,7 +116,7 @@ t.test('an upload the service refuses is removed from the uploads folder', async
 })
 
 t.test('concurrent uploads cannot together pass the storage left: one is refused with quota and leaves no bytes', async (t) => {
-  const svc = await makeInstance(t, { limits: { following: 100, max_file_size: 1000, storage: 1000 } })
+  const svc = await makeDomainInstance(t, { limits: { following: 100, max_file_size: 1000, storage: 1000 } })
   const alice = await svc.person('alice')
   const viewer = await viewerOf(svc.domain, alice.token)
   const results = await Promise.allSettled(
@@ -130,7 +130,7 @@ t.test('concurrent uploads cannot together pass the storage left: one is refused
 })
 
 t.test('the sweep of stale uploads takes untouched temporary files only', async (t) => {
-  const svc = await makeInstance(t)
+  const svc = await makeDomainInstance(t)
   const old = uploadOf(svc.domain, 'left behind')
   const fresh = uploadOf(svc.domain, 'arriving')
   const { utimesSync } = await import('node:fs')

@@ -1,18 +1,18 @@
 import t from 'tap'
 import { UPLOADS_AT_ONCE, UPLOADS_PER_USER, type Viewer } from '../../../data/index.js'
-import { makeInstance } from '../../fixtures/instance.js'
+import { makeDomainInstance } from '../../fixtures/instance.js'
 
 const KB = 1024
 
 t.test('an upload is admitted only for a user token: anonymous calls and app tokens are refused', async (t) => {
-  const svc = await makeInstance(t, {}, { start: false })
+  const svc = await makeDomainInstance(t, {}, { start: false })
   await t.rejects(svc.domain.files.admitUpload({}, { declared: 10 }), { code: 'unauthenticated' })
   const app = await svc.domain.auth.tokens.authenticate(svc.appToken)
   await t.rejects(svc.domain.files.admitUpload(app, { declared: 10 }), { code: 'forbidden' })
 })
 
 t.test('admission weighs what the body says against the storage left and the largest file', async (t) => {
-  const svc = await makeInstance(t, { limits: { following: 100, max_file_size: 100 * KB, storage: 150 * KB } }, { start: false })
+  const svc = await makeDomainInstance(t, { limits: { following: 100, max_file_size: 100 * KB, storage: 150 * KB } }, { start: false })
   const alice = await svc.person('alice')
   const viewer: Viewer = await svc.domain.auth.tokens.authenticate(alice.token)
   await t.rejects(svc.domain.files.admitUpload(viewer, { declared: 101 * KB, oneFile: true }), { code: 'quota', message: /at most 102400 bytes/ })
@@ -29,7 +29,7 @@ t.test('admission weighs what the body says against the storage left and the lar
 })
 
 t.test(`at most ${UPLOADS_PER_USER} uploads of one user and ${UPLOADS_AT_ONCE} in all are under way at once`, async (t) => {
-  const svc = await makeInstance(t, {}, { start: false })
+  const svc = await makeDomainInstance(t, {}, { start: false })
   const people = await svc.people(...Array.from({ length: Math.ceil(UPLOADS_AT_ONCE / UPLOADS_PER_USER) + 1 }, (_, i) => `user${i}`))
   const viewers = await Promise.all(people.map((p) => svc.domain.auth.tokens.authenticate(p.token)))
   const held = []

@@ -4,20 +4,18 @@
  * and anonymous readers see of him at each step, and what went out as events.
  */
 import t from 'tap'
-import { anonymous, type Viewer } from '../../../data/index.js'
+import { anonymous } from '../../../data/index.js'
 import { DELETE_BATCH } from '../../../data/moderation/moderation.js'
 import { onFirst, recordEvents } from '../../fixtures/events.js'
-import { HERE, makeInstance, type Instance, type Person } from '../../fixtures/instance.js'
+import { HERE, makeInstance } from '../../fixtures/instance.js'
 import { writePost } from '../../fixtures/post-rows.js'
 import { upload } from '../../fixtures/files.js'
 import { existsSync } from 'node:fs'
 
-const as = (svc: Instance, who: Person): Promise<Viewer> => svc.domain.auth.tokens.authenticate(who.token)
-
 async function story(t: Parameters<typeof makeInstance>[0]) {
   const svc = await makeInstance(t)
   const [alice, bob, carol] = await svc.people('alice', 'bob', 'carol')
-  const [asAlice, asBob, asCarol] = await Promise.all([as(svc, alice), as(svc, bob), as(svc, carol)])
+  const [asAlice, asBob, asCarol] = await Promise.all([svc.viewerOf(alice), svc.viewerOf(bob), svc.viewerOf(carol)])
   await svc.domain.relations.core.follow(asAlice, '@bob')
   const opening = await svc.domain.posts.core.create(asAlice, { text: 'what is new?' })
   const news = await svc.domain.posts.core.create(asBob, { text: '@alice big #news today' })
@@ -43,7 +41,7 @@ t.test('suspending bob revokes his tokens and hides his posts from every list un
   await t.rejects(svc.domain.auth.tokens.authenticate(bob.token), { code: 'unauthenticated' }, 'his tokens are gone')
   await t.rejects(svc.domain.auth.tokens.authenticate(second.access_token), { code: 'unauthenticated' })
 
-  const asAliceNow = await as(svc, alice)
+  const asAliceNow = await svc.viewerOf(alice)
   const bobs = new Set([news.id, reply.id, repost.id])
   const noneOfBobs = (list: number[], what: string) =>
     t.notOk(

@@ -2,7 +2,7 @@ import t from 'tap'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { makeInstance } from '../../fixtures/instance.js'
+import { makeDomainInstance } from '../../fixtures/instance.js'
 import { openWithStore } from '../../fixtures/open-store.js'
 import { HERE, placeAt, writePlaceSources } from '../../fixtures/places.js'
 
@@ -17,7 +17,7 @@ const far = placeAt('far', 'Far Away', 2000)
 const names = (hits: { place: { name: string } }[]) => hits.map((h) => h.place.name)
 
 t.test('a search answers the open places within the radius, nearest first, each with its distance in metres', async (t) => {
-  const svc = await makeInstance(t, {}, { start: false })
+  const svc = await makeDomainInstance(t, {}, { start: false })
   writePlaceSources(svc.dir, [{ id: 'cafes', places: [far, bakery, flore, petit, inside, closed] }])
   const hits = await svc.domain.places.search({ ...HERE, radius: 100 })
   t.same(names(hits), ['Café de Flore', 'Le Petit Flore', 'Mayflorence', 'Flore Bakery'])
@@ -28,7 +28,7 @@ t.test('a search answers the open places within the radius, nearest first, each 
 })
 
 t.test('closed places are left out unless remove_closed is off', async (t) => {
-  const svc = await makeInstance(t, {}, { start: false })
+  const svc = await makeDomainInstance(t, {}, { start: false })
   writePlaceSources(svc.dir, [{ id: 'cafes', places: [flore, closed] }])
   t.same(names(await svc.domain.places.search({ ...HERE })), ['Café de Flore'])
   t.same(names(await svc.domain.places.search({ ...HERE, remove_closed: false })), ['Café de Flore', 'Flore Closed'])
@@ -37,7 +37,7 @@ t.test('closed places are left out unless remove_closed is off', async (t) => {
 t.test(
   'q matches part of a name whatever its case and accents: the same name first, then prefixes, word prefixes and the rest, nearest first among equals',
   async (t) => {
-    const svc = await makeInstance(t, {}, { start: false })
+    const svc = await makeDomainInstance(t, {}, { start: false })
     const cafe = placeAt('cafe', 'Café', 60)
     writePlaceSources(svc.dir, [{ id: 'cafes', places: [flore, bakery, petit, inside, far, cafe, placeAt('plain', 'Tea Room', 5)] }])
     t.same(names(await svc.domain.places.search({ ...HERE, q: 'FLORE' })), ['Flore Bakery', 'Café de Flore', 'Le Petit Flore', 'Mayflorence'])
@@ -48,7 +48,7 @@ t.test(
 )
 
 t.test('two places of the same name within 25 m are one: the first is answered, for either id', async (t) => {
-  const svc = await makeInstance(t, {}, { start: false })
+  const svc = await makeDomainInstance(t, {}, { start: false })
   const sameObject = { ...placeAt('flore', 'Flore, imported again', 12) }
   writePlaceSources(svc.dir, [
     { id: 'cafes', places: [flore, twin, placeAt('farTwin', 'Café de Flore', 100)] },
@@ -62,12 +62,12 @@ t.test('two places of the same name within 25 m are one: the first is answered, 
 })
 
 t.test('an unknown id is not found', async (t) => {
-  const svc = await makeInstance(t, {}, { start: false })
+  const svc = await makeDomainInstance(t, {}, { start: false })
   await t.rejects(svc.domain.places.get('00000000-0000-5000-8000-000000000000'), { code: 'not_found' })
 })
 
 t.test('the search parameters are checked, with the original API words for a missing coordinate', async (t) => {
-  const svc = await makeInstance(t, {}, { start: false })
+  const svc = await makeDomainInstance(t, {}, { start: false })
   await t.rejects(svc.domain.places.search({ longitude: 2 }), { code: 'invalid', message: 'You must supply a latitude parameter.' })
   await t.rejects(svc.domain.places.search({ latitude: 2 }), { code: 'invalid', message: 'You must supply a longitude parameter.' })
   await t.rejects(svc.domain.places.search({ ...HERE, latitude: 91 }), { code: 'invalid', message: /latitude/ })
@@ -78,7 +78,7 @@ t.test('the search parameters are checked, with the original API words for a mis
 })
 
 t.test('reload reads the places again after an import, and stats list every source with the bundled one first', async (t) => {
-  const svc = await makeInstance(t, {}, { bundledPlaces: true, start: false })
+  const svc = await makeDomainInstance(t, {}, { bundledPlaces: true, start: false })
   writePlaceSources(svc.dir, [{ id: 'cafes', places: [flore] }])
   t.same(names(await svc.domain.places.search({ ...HERE })), ['Café de Flore'])
   writePlaceSources(svc.dir, [{ id: 'cafes', places: [flore, petit] }])
@@ -109,7 +109,7 @@ t.test('an instance configured with "places": {"bundled": false} searches only t
 })
 
 t.test('the bundled GeoNames cities answer out of the box: Paris first near Paris', async (t) => {
-  const svc = await makeInstance(t, {}, { bundledPlaces: true, start: false })
+  const svc = await makeDomainInstance(t, {}, { bundledPlaces: true, start: false })
   const [paris] = await svc.domain.places.search({ latitude: 48.8566, longitude: 2.3522, radius: 10_000 })
   t.match(paris.place, {
     name: 'Paris',

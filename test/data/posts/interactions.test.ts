@@ -1,6 +1,6 @@
 import t from 'tap'
 import { isoNow, type ChannelRow, type Interaction, type UserRow } from '../../../data/index.js'
-import { makeInstance, type Instance } from '../../fixtures/instance.js'
+import { makeDomainInstance, type DomainInstance } from '../../fixtures/instance.js'
 import { writePost, writeRelation, writeStar } from '../../fixtures/post-rows.js'
 
 const summary = (page: { items: { item: Interaction }[] }) =>
@@ -12,7 +12,7 @@ const summary = (page: { items: { item: Interaction }[] }) =>
 const hoursAgo = (h: number) => new Date(Date.now() - h * 3_600_000)
 
 t.test('alice sees who followed her and who starred, reposted and replied to her posts, grouped', async (t) => {
-  const svc = await makeInstance(t, {}, { start: false })
+  const svc = await makeDomainInstance(t, {}, { start: false })
   const [alice, bob, carol, robo] = [await svc.person('alice'), await svc.person('bob'), await svc.person('carol'), await svc.person('robo', { type: 'bot' })]
   const hello = await writePost(svc, alice.user, { text: 'hello', created_at: hoursAgo(10).toISOString() })
   await writeRelation(svc, 'follows', bob.user, alice.user, hoursAgo(9))
@@ -33,7 +33,7 @@ t.test('alice sees who followed her and who starred, reposted and replied to her
 })
 
 t.test('the same action more than a day apart makes two interactions, and pages walk back in time', async (t) => {
-  const svc = await makeInstance(t, {}, { start: false })
+  const svc = await makeDomainInstance(t, {}, { start: false })
   const [alice, bob, carol] = [await svc.person('alice'), await svc.person('bob'), await svc.person('carol')]
   const hello = await writePost(svc, alice.user, { created_at: hoursAgo(100).toISOString() })
   await writeStar(svc, bob.user, hello, hoursAgo(72))
@@ -48,7 +48,7 @@ t.test('the same action more than a day apart makes two interactions, and pages 
 })
 
 t.test('muted and blocked users, deleted replies and removed reposts leave no interaction', async (t) => {
-  const svc = await makeInstance(t, {}, { start: false })
+  const svc = await makeDomainInstance(t, {}, { start: false })
   const [alice, bob, carol] = [await svc.person('alice'), await svc.person('bob'), await svc.person('carol')]
   const hello = await writePost(svc, alice.user)
   await writeRelation(svc, 'follows', bob.user, alice.user)
@@ -64,13 +64,13 @@ t.test('muted and blocked users, deleted replies and removed reposts leave no in
 })
 
 t.test('interactions need a signed-in user', async (t) => {
-  const svc = await makeInstance(t, {}, { start: false })
+  const svc = await makeDomainInstance(t, {}, { start: false })
   await t.rejects(svc.domain.posts.interactions.list({}, undefined, { count: 20 }), { code: 'forbidden' })
 })
 
 const acl = (user_ids: number[] = [], isPublic = false) => ({ any_user: false, immutable: false, public: isPublic, user_ids })
 
-const writeChannel = (svc: Instance, owner: UserRow, at: Date, shape: { type?: string; readers?: number[]; is_inactive?: boolean } = {}) =>
+const writeChannel = (svc: DomainInstance, owner: UserRow, at: Date, shape: { type?: string; readers?: number[]; is_inactive?: boolean } = {}) =>
   svc.store.transact((tx) =>
     tx.channels.insert({
       type: shape.type ?? 'svc.core.broadcast',
@@ -84,15 +84,15 @@ const writeChannel = (svc: Instance, owner: UserRow, at: Date, shape: { type?: s
     }),
   )
 
-const writeSubscription = (svc: Instance, channel: ChannelRow, user: UserRow, at: Date) =>
+const writeSubscription = (svc: DomainInstance, channel: ChannelRow, user: UserRow, at: Date) =>
   svc.store.transact((tx) => tx.subscriptions.insert({ channel_id: channel.id, user_id: user.id, created_at: isoNow(at) }))
 
-const writeUnsubscription = (svc: Instance, channel: ChannelRow, user: UserRow, at: Date) =>
+const writeUnsubscription = (svc: DomainInstance, channel: ChannelRow, user: UserRow, at: Date) =>
   svc.store.transact((tx) => tx.broadcast_unsubscriptions.insert({ channel_id: channel.id, user_id: user.id, unsubscribed_at: isoNow(at) }))
 
 /** alice owns a broadcast channel: made 9 hours ago, joined by bob and carol, left by dave, among a star and a follow. */
-const broadcastStory = async (t: Parameters<typeof makeInstance>[0]) => {
-  const svc = await makeInstance(t, {}, { start: false })
+const broadcastStory = async (t: Parameters<typeof makeDomainInstance>[0]) => {
+  const svc = await makeDomainInstance(t, {}, { start: false })
   const [alice, bob, carol, dave] = [await svc.person('alice'), await svc.person('bob'), await svc.person('carol'), await svc.person('dave')]
   const hello = await writePost(svc, alice.user, { created_at: hoursAgo(10).toISOString() })
   const news = await writeChannel(svc, alice.user, hoursAgo(9))
@@ -168,7 +168,7 @@ t.test('subscribers alice muted or blocked are left out, and a token that may no
 })
 
 t.test('leaving a broadcast channel, by unsubscribing or muting, is kept once per user; other channels and deactivation keep nothing', async (t) => {
-  const svc = await makeInstance(t, {}, { start: false })
+  const svc = await makeDomainInstance(t, {}, { start: false })
   const [alice, bob, carol] = [await svc.person('alice'), await svc.person('bob'), await svc.person('carol')]
   const [asAlice, asBob, asCarol] = await Promise.all([alice, bob, carol].map((p) => svc.domain.auth.tokens.authenticate(p.token)))
   const news = await svc.domain.channels.core.create(asAlice, { type: 'svc.core.broadcast', readers: { public: true } })

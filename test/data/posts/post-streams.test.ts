@@ -1,18 +1,16 @@
 import t from 'tap'
-import { makeInstance, type Instance, type Person } from '../../fixtures/instance.js'
-
-const as = (svc: Instance, p: Person) => svc.domain.auth.tokens.authenticate(p.token)
+import { makeDomainInstance } from '../../fixtures/instance.js'
 
 t.test('a page stays full when many posts in a row are filtered out', async (t) => {
-  const svc = await makeInstance(t)
+  const svc = await makeDomainInstance(t)
   const alice = await svc.person('alice')
   const bob = await svc.person('bob')
   const carol = await svc.person('carol')
-  const asAlice = await as(svc, alice)
-  await svc.domain.posts.core.create(await as(svc, bob), { text: 'bob one' })
-  await svc.domain.posts.core.create(await as(svc, bob), { text: 'bob two' })
-  await svc.domain.posts.core.create(await as(svc, bob), { text: 'bob three' })
-  const asCarol = await as(svc, carol)
+  const asAlice = await svc.viewerOf(alice)
+  await svc.domain.posts.core.create(await svc.viewerOf(bob), { text: 'bob one' })
+  await svc.domain.posts.core.create(await svc.viewerOf(bob), { text: 'bob two' })
+  await svc.domain.posts.core.create(await svc.viewerOf(bob), { text: 'bob three' })
+  const asCarol = await svc.viewerOf(carol)
   for (let i = 0; i < 30; i++) await svc.domain.posts.core.create(asCarol, { text: `carol ${i}` })
   await svc.domain.relations.core.mute(asAlice, '@carol')
   const list = await svc.domain.posts.streams.global(asAlice, { count: 2 })
@@ -30,19 +28,19 @@ t.test('a page stays full when many posts in a row are filtered out', async (t) 
 })
 
 t.test('in my stream a repost of a post I already see is left out, and each original shows once', async (t) => {
-  const svc = await makeInstance(t)
+  const svc = await makeDomainInstance(t)
   const alice = await svc.person('alice')
   const bob = await svc.person('bob')
   const carol = await svc.person('carol')
   const dave = await svc.person('dave')
-  const asAlice = await as(svc, alice)
+  const asAlice = await svc.viewerOf(alice)
   await svc.domain.relations.core.follow(asAlice, '@bob')
   await svc.domain.relations.core.follow(asAlice, '@carol')
-  const byBob = await svc.domain.posts.core.create(await as(svc, bob), { text: 'bob says' })
-  const byDave = await svc.domain.posts.core.create(await as(svc, dave), { text: 'dave says' })
-  await svc.domain.posts.reposts.repost(await as(svc, carol), byBob.id)
-  await svc.domain.posts.reposts.repost(await as(svc, carol), byDave.id)
-  await svc.domain.posts.reposts.repost(await as(svc, bob), byDave.id)
+  const byBob = await svc.domain.posts.core.create(await svc.viewerOf(bob), { text: 'bob says' })
+  const byDave = await svc.domain.posts.core.create(await svc.viewerOf(dave), { text: 'dave says' })
+  await svc.domain.posts.reposts.repost(await svc.viewerOf(carol), byBob.id)
+  await svc.domain.posts.reposts.repost(await svc.viewerOf(carol), byDave.id)
+  await svc.domain.posts.reposts.repost(await svc.viewerOf(bob), byDave.id)
   const list = await svc.domain.posts.streams.personal(asAlice, { count: 20 })
   t.same(
     list.page.items.map((i) => i.item.text),
@@ -52,27 +50,27 @@ t.test('in my stream a repost of a post I already see is left out, and each orig
 })
 
 t.test("a repost of a blocked author's post is hidden too, even looked up by id", async (t) => {
-  const svc = await makeInstance(t)
+  const svc = await makeDomainInstance(t)
   const alice = await svc.person('alice')
   const bob = await svc.person('bob')
   const carol = await svc.person('carol')
-  const asAlice = await as(svc, alice)
+  const asAlice = await svc.viewerOf(alice)
   await svc.domain.relations.core.follow(asAlice, '@bob')
-  const byCarol = await svc.domain.posts.core.create(await as(svc, carol), { text: 'carol says' })
-  const repost = await svc.domain.posts.reposts.repost(await as(svc, bob), byCarol.id)
-  await svc.domain.relations.core.block(await as(svc, carol), '@alice')
+  const byCarol = await svc.domain.posts.core.create(await svc.viewerOf(carol), { text: 'carol says' })
+  const repost = await svc.domain.posts.reposts.repost(await svc.viewerOf(bob), byCarol.id)
+  await svc.domain.relations.core.block(await svc.viewerOf(carol), '@alice')
   t.same((await svc.domain.posts.streams.personal(asAlice, { count: 20 })).page.items, [])
   await t.rejects(svc.domain.posts.core.find(asAlice, repost.id), { code: 'not_found' })
 })
 
 t.test('machine-only posts with mentions count as directed', async (t) => {
-  const svc = await makeInstance(t)
+  const svc = await makeDomainInstance(t)
   const alice = await svc.person('alice')
   const bob = await svc.person('bob')
   await svc.person('carol')
-  const asAlice = await as(svc, alice)
+  const asAlice = await svc.viewerOf(alice)
   await svc.domain.relations.core.follow(asAlice, '@bob')
-  await svc.domain.posts.core.create(await as(svc, bob), {
+  await svc.domain.posts.core.create(await svc.viewerOf(bob), {
     machine_only: true,
     annotations: [{ type: 'com.example.ping', value: {} }],
     entities: { mentions: [{ name: 'carol' }] },

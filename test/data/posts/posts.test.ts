@@ -1,49 +1,47 @@
 import t from 'tap'
 import type { DomainEvent } from '../../../data/index.js'
 import { onFirst } from '../../fixtures/events.js'
-import { makeInstance, type Instance, type Person } from '../../fixtures/instance.js'
-
-const as = (svc: Instance, p: Person) => svc.domain.auth.tokens.authenticate(p.token)
+import { makeDomainInstance } from '../../fixtures/instance.js'
 
 t.test('alice posts, bob replies, carol replies to the reply: one thread', async (t) => {
-  const svc = await makeInstance(t)
+  const svc = await makeDomainInstance(t)
   const alice = await svc.person('alice')
   const bob = await svc.person('bob')
   const carol = await svc.person('carol')
   const names: string[] = []
   svc.domain.events.on('post.created', (e: DomainEvent<'post.created'>) => names.push(e.payload.post.text))
-  const root = await svc.domain.posts.core.create(await as(svc, alice), { text: 'hello @bob' })
+  const root = await svc.domain.posts.core.create(await svc.viewerOf(alice), { text: 'hello @bob' })
   t.equal(root.thread_id, root.id, 'a new post roots its own thread')
   t.equal(root.entities.mentions[0].id, String(bob.user.id))
   t.equal(root.app_id, svc.app.id)
-  const reply = await svc.domain.posts.core.create(await as(svc, bob), { text: 'hi', reply_to: root.id })
-  const deeper = await svc.domain.posts.core.create(await as(svc, carol), { text: 'me too', reply_to: String(reply.id) })
+  const reply = await svc.domain.posts.core.create(await svc.viewerOf(bob), { text: 'hi', reply_to: root.id })
+  const deeper = await svc.domain.posts.core.create(await svc.viewerOf(carol), { text: 'me too', reply_to: String(reply.id) })
   t.same([reply.reply_to, reply.thread_id, deeper.reply_to, deeper.thread_id], [root.id, root.id, reply.id, root.id])
   t.same(names, ['hello @bob', 'hi', 'me too'])
-  const [view] = await svc.domain.posts.views.views([root], await as(svc, carol))
+  const [view] = await svc.domain.posts.views.views([root], await svc.viewerOf(carol))
   t.equal(view.num_replies, 1, 'only direct replies count')
 })
 
 t.test('text is required, at most 256 characters, and a reply needs a live original post', async (t) => {
-  const svc = await makeInstance(t)
+  const svc = await makeDomainInstance(t)
   const alice = await svc.person('alice')
   const bob = await svc.person('bob')
-  const asAlice = await as(svc, alice)
+  const asAlice = await svc.viewerOf(alice)
   await t.rejects(svc.domain.posts.core.create(asAlice, { text: '' }), { code: 'invalid' })
   await t.rejects(svc.domain.posts.core.create(asAlice, { text: 'x'.repeat(257) }), { code: 'invalid' })
   t.ok(await svc.domain.posts.core.create(asAlice, { text: '😊'.repeat(256) }), '256 code points fit')
   await t.rejects(svc.domain.posts.core.create(asAlice, { text: 'hi', reply_to: 999 }), { code: 'invalid' })
   const post = await svc.domain.posts.core.create(asAlice, { text: 'original' })
-  const repost = await svc.domain.posts.reposts.repost(await as(svc, bob), post.id)
+  const repost = await svc.domain.posts.reposts.repost(await svc.viewerOf(bob), post.id)
   await t.rejects(svc.domain.posts.core.create(asAlice, { text: 'hi', reply_to: repost.id }), { code: 'invalid', message: /repost/ })
   await svc.domain.posts.core.delete(asAlice, post.id)
   await t.rejects(svc.domain.posts.core.create(asAlice, { text: 'hi', reply_to: post.id }), { code: 'invalid', message: /deleted/ })
 })
 
 t.test('machine-only posts carry annotations and no text', async (t) => {
-  const svc = await makeInstance(t)
+  const svc = await makeDomainInstance(t)
   const alice = await svc.person('alice')
-  const asAlice = await as(svc, alice)
+  const asAlice = await svc.viewerOf(alice)
   const note = { type: 'com.example.note', value: { n: 1 } }
   const post = await svc.domain.posts.core.create(asAlice, { machine_only: true, annotations: [note] })
   t.equal(post.machine_only, true)
@@ -53,11 +51,11 @@ t.test('machine-only posts carry annotations and no text', async (t) => {
 })
 
 t.test('a machine-only post addresses users named by id or by name in entities.mentions', async (t) => {
-  const svc = await makeInstance(t)
+  const svc = await makeDomainInstance(t)
   const alice = await svc.person('alice')
   const bob = await svc.person('bob')
   const carol = await svc.person('carol')
-  const asAlice = await as(svc, alice)
+  const asAlice = await svc.viewerOf(alice)
   const note = { type: 'com.example.note', value: { n: 1 } }
   const post = await svc.domain.posts.core.create(asAlice, {
     machine_only: true,
@@ -71,9 +69,9 @@ t.test('a machine-only post addresses users named by id or by name in entities.m
 })
 
 t.test('annotations: reversed-domain types, 8192 bytes, and only known svc.core types', async (t) => {
-  const svc = await makeInstance(t)
+  const svc = await makeDomainInstance(t)
   const alice = await svc.person('alice')
-  const asAlice = await as(svc, alice)
+  const asAlice = await svc.viewerOf(alice)
   const post = (annotations: unknown) => svc.domain.posts.core.create(asAlice, { text: 'hi', annotations })
   const geo = { type: 'svc.core.geolocation', value: { latitude: 52.5, longitude: 13.4 } }
   t.same((await post([geo, geo])).annotations, [geo, geo], 'a type may repeat on a post')
@@ -86,12 +84,12 @@ t.test('annotations: reversed-domain types, 8192 bytes, and only known svc.core 
 })
 
 t.test('robo the bot links mentions of its followers only', async (t) => {
-  const svc = await makeInstance(t)
+  const svc = await makeDomainInstance(t)
   const alice = await svc.person('alice')
   await svc.person('bob')
   const robo = await svc.person('robo', { type: 'bot' })
-  await svc.domain.relations.core.follow(await as(svc, alice), '@robo')
-  const post = await svc.domain.posts.core.create(await as(svc, robo), { text: '@alice @bob beep' })
+  await svc.domain.relations.core.follow(await svc.viewerOf(alice), '@robo')
+  const post = await svc.domain.posts.core.create(await svc.viewerOf(robo), { text: '@alice @bob beep' })
   t.same(
     post.entities.mentions.map((m) => m.name),
     ['alice'],
@@ -99,13 +97,13 @@ t.test('robo the bot links mentions of its followers only', async (t) => {
 })
 
 t.test('only the creator deletes a post; its reposts go with it', async (t) => {
-  const svc = await makeInstance(t)
+  const svc = await makeDomainInstance(t)
   const alice = await svc.person('alice')
   const bob = await svc.person('bob')
-  const asAlice = await as(svc, alice)
+  const asAlice = await svc.viewerOf(alice)
   const post = await svc.domain.posts.core.create(asAlice, { text: 'soon gone' })
-  const repost = await svc.domain.posts.reposts.repost(await as(svc, bob), post.id)
-  await t.rejects(svc.domain.posts.core.delete(await as(svc, bob), post.id), { code: 'forbidden' })
+  const repost = await svc.domain.posts.reposts.repost(await svc.viewerOf(bob), post.id)
+  await t.rejects(svc.domain.posts.core.delete(await svc.viewerOf(bob), post.id), { code: 'forbidden' })
   await t.rejects(svc.domain.posts.core.delete(asAlice, 999), { code: 'not_found' })
   const deleted: number[] = []
   svc.domain.events.on('post.deleted', (e: DomainEvent<'post.deleted'>) => deleted.push(e.payload.post.id))
@@ -120,32 +118,32 @@ t.test('only the creator deletes a post; its reposts go with it', async (t) => {
 })
 
 t.test('a block hides posts both ways and stops replies', async (t) => {
-  const svc = await makeInstance(t)
+  const svc = await makeDomainInstance(t)
   const alice = await svc.person('alice')
   const bob = await svc.person('bob')
-  const post = await svc.domain.posts.core.create(await as(svc, alice), { text: 'mine' })
-  await svc.domain.relations.core.block(await as(svc, alice), '@bob')
-  const asBob = await as(svc, bob)
+  const post = await svc.domain.posts.core.create(await svc.viewerOf(alice), { text: 'mine' })
+  await svc.domain.relations.core.block(await svc.viewerOf(alice), '@bob')
+  const asBob = await svc.viewerOf(bob)
   await t.rejects(svc.domain.posts.core.find(asBob, post.id), { code: 'not_found' })
   t.same(await svc.domain.posts.core.findMany(asBob, [post.id]), [])
   await t.rejects(svc.domain.posts.core.create(asBob, { text: 'hey', reply_to: post.id }), { code: 'forbidden' })
   await t.rejects(svc.domain.posts.stars.star(asBob, post.id), { code: 'not_found' })
   await t.rejects(svc.domain.posts.reposts.repost(asBob, post.id), { code: 'not_found' })
   const bobs = await svc.domain.posts.core.create(asBob, { text: 'bob here' })
-  await t.rejects(svc.domain.posts.core.find(await as(svc, alice), bobs.id), { code: 'not_found' }, 'the blocker does not see the blocked either')
+  await t.rejects(svc.domain.posts.core.find(await svc.viewerOf(alice), bobs.id), { code: 'not_found' }, 'the blocker does not see the blocked either')
 })
 
 t.test('post events carry the post: created as stored, deleted with is_deleted, reposts included', async (t) => {
-  const svc = await makeInstance(t)
+  const svc = await makeDomainInstance(t)
   const [alice, bob] = await svc.people('alice', 'bob')
   const posts: DomainEvent<'post.created' | 'post.deleted'>[] = []
   svc.domain.events.on('post.created', (e) => posts.push(e))
   svc.domain.events.on('post.deleted', (e) => posts.push(e))
   const read = svc.store.read
   const stored = onFirst(svc, 'post.created', async (e) => t.same(await read.posts.get(e.payload.post.id), e.payload.post, 'the event post is the stored row'))
-  const original = await svc.domain.posts.core.create(await as(svc, alice), { text: 'hello #world' })
+  const original = await svc.domain.posts.core.create(await svc.viewerOf(alice), { text: 'hello #world' })
   await Promise.all(stored)
-  const asBob = await as(svc, bob)
+  const asBob = await svc.viewerOf(bob)
   const repost = await svc.domain.posts.reposts.repost(asBob, original.id)
   await svc.domain.posts.reposts.repost(asBob, original.id)
   await svc.domain.posts.reposts.unrepost(asBob, original.id)

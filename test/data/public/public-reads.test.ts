@@ -1,15 +1,12 @@
 import t from 'tap'
-import type { Viewer } from '../../../data/index.js'
-import { makeInstance, type Instance } from '../../fixtures/instance.js'
-
-const viewer = (svc: Instance, token: string): Promise<Viewer> => svc.domain.auth.tokens.authenticate(token)
+import { makeDomainInstance } from '../../fixtures/instance.js'
 
 t.test('a post reads with its counts and the post it replies to; a repost reads as its original', async (t) => {
-  const svc = await makeInstance(t, {}, { start: false })
+  const svc = await makeDomainInstance(t, {}, { start: false })
   const alice = await svc.person('alice')
   const bob = await svc.person('bob')
-  const asAlice = await viewer(svc, alice.token)
-  const asBob = await viewer(svc, bob.token)
+  const asAlice = await svc.viewerOf(alice.token)
+  const asBob = await svc.viewerOf(bob.token)
   const first = await svc.domain.posts.core.create(asAlice, { text: 'first' })
   const reply = await svc.domain.posts.core.create(asBob, { text: 'a reply', reply_to: first.id })
   await svc.domain.posts.stars.star(asBob, first.id)
@@ -29,9 +26,9 @@ t.test('a post reads with its counts and the post it replies to; a repost reads 
 })
 
 t.test('deleted, machine-only and unknown posts cannot be read; a reply to a deleted post reads without it', async (t) => {
-  const svc = await makeInstance(t, {}, { start: false })
+  const svc = await makeDomainInstance(t, {}, { start: false })
   const alice = await svc.person('alice')
-  const asAlice = await viewer(svc, alice.token)
+  const asAlice = await svc.viewerOf(alice.token)
   const gone = await svc.domain.posts.core.create(asAlice, { text: 'soon gone' })
   const reply = await svc.domain.posts.core.create(asAlice, { text: 'still here', reply_to: gone.id })
   await svc.domain.posts.core.delete(asAlice, gone.id)
@@ -45,9 +42,9 @@ t.test('deleted, machine-only and unknown posts cannot be read; a reply to a del
 })
 
 t.test('only an active broadcast anyone may read has pages: 20 live messages for people a page, newest first', async (t) => {
-  const svc = await makeInstance(t, {}, { start: false })
+  const svc = await makeDomainInstance(t, {}, { start: false })
   const alice = await svc.person('alice')
-  const asAlice = await viewer(svc, alice.token)
+  const asAlice = await svc.viewerOf(alice.token)
   const news = await svc.domain.channels.core.create(asAlice, { type: 'svc.core.broadcast', readers: { public: true } })
   const sent = []
   for (let i = 1; i <= 22; i++) sent.push(await svc.domain.channels.messages.create(asAlice, news.id, { text: `issue ${i}` }))

@@ -2,18 +2,18 @@ import t from 'tap'
 import type { DomainEvent } from '../../../data/index.js'
 import { pair } from '../../../data/store/schema.js'
 import { eventLog, onFirst } from '../../fixtures/events.js'
-import { makeInstance, type Instance, type Person } from '../../fixtures/instance.js'
+import { makeDomainInstance, type DomainInstance, type Person } from '../../fixtures/instance.js'
 
-const viewerOf = async (svc: Instance, p: Person) => svc.domain.auth.tokens.authenticate(p.token)
+const viewerOf = async (svc: DomainInstance, p: Person) => svc.domain.auth.tokens.authenticate(p.token)
 
-const recorder = (svc: Instance) => {
+const recorder = (svc: DomainInstance) => {
   const names: string[] = []
   svc.domain.events.onAny((e: DomainEvent) => names.push(e.name))
   return names
 }
 
 t.test('alice follows bob once however often she asks, and the counts follow', async (t) => {
-  const svc = await makeInstance(t)
+  const svc = await makeDomainInstance(t)
   const alice = await svc.person('alice')
   const bob = await svc.person('bob')
   const events = recorder(svc)
@@ -31,7 +31,7 @@ t.test('alice follows bob once however often she asks, and the counts follow', a
 })
 
 t.test('nobody can follow, mute or block themselves', async (t) => {
-  const svc = await makeInstance(t)
+  const svc = await makeDomainInstance(t)
   const alice = await svc.person('alice')
   const asAlice = await viewerOf(svc, alice)
   for (const verb of ['follow', 'mute', 'block'] as const) {
@@ -40,7 +40,7 @@ t.test('nobody can follow, mute or block themselves', async (t) => {
 })
 
 t.test('robo the bot may follow only people who follow it', async (t) => {
-  const svc = await makeInstance(t)
+  const svc = await makeDomainInstance(t)
   const alice = await svc.person('alice')
   const robo = await svc.person('robo', { type: 'bot' })
   const asRobo = await viewerOf(svc, robo)
@@ -50,7 +50,7 @@ t.test('robo the bot may follow only people who follow it', async (t) => {
 })
 
 t.test('a block removes both follows, hides each from the other and refuses new follows', async (t) => {
-  const svc = await makeInstance(t)
+  const svc = await makeDomainInstance(t)
   const alice = await svc.person('alice')
   const bob = await svc.person('bob')
   const asAlice = await viewerOf(svc, alice)
@@ -70,7 +70,7 @@ t.test('a block removes both follows, hides each from the other and refuses new 
 })
 
 t.test('follower lists page by follow row, most recent follow first', async (t) => {
-  const svc = await makeInstance(t)
+  const svc = await makeDomainInstance(t)
   const alice = await svc.person('alice')
   const bob = await svc.person('bob')
   const carol = await svc.person('carol')
@@ -94,7 +94,7 @@ t.test('follower lists page by follow row, most recent follow first', async (t) 
 })
 
 t.test('mute lists are private to their owner and to apps the owner authorised', async (t) => {
-  const svc = await makeInstance(t)
+  const svc = await makeDomainInstance(t)
   const alice = await svc.person('alice')
   const bob = await svc.person('bob')
   const carol = await svc.person('carol')
@@ -125,7 +125,7 @@ t.test('mute lists are private to their owner and to apps the owner authorised',
 })
 
 t.test('follow events name the follower as user and the followed as target, committed before they fire', async (t) => {
-  const svc = await makeInstance(t)
+  const svc = await makeDomainInstance(t)
   const [alice, bob] = await svc.people('alice', 'bob')
   const seen = eventLog(svc)
   const read = svc.store.read
@@ -141,7 +141,7 @@ t.test('follow events name the follower as user and the followed as target, comm
 })
 
 t.test('mute and block events name who acted as user and whom as target', async (t) => {
-  const svc = await makeInstance(t)
+  const svc = await makeDomainInstance(t)
   const [alice] = await svc.people('alice', 'bob')
   const asAlice = await viewerOf(svc, alice)
   const seen = eventLog(svc)
@@ -156,7 +156,7 @@ t.test('mute and block events name who acted as user and whom as target', async 
 })
 
 t.test('a block first announces each follow it removed, in its own direction, then the block', async (t) => {
-  const svc = await makeInstance(t)
+  const svc = await makeDomainInstance(t)
   const [alice, bob] = await svc.people('alice', 'bob')
   await svc.domain.relations.core.follow(await viewerOf(svc, bob), '@alice')
   const seen = eventLog(svc)
@@ -170,7 +170,7 @@ t.test('a block first announces each follow it removed, in its own direction, th
 })
 
 t.test('refused relation changes announce nothing', async (t) => {
-  const svc = await makeInstance(t)
+  const svc = await makeDomainInstance(t)
   const [alice, bob] = await svc.people('alice', 'bob')
   const robo = await svc.person('robo', { type: 'bot' })
   await svc.domain.relations.core.block(await viewerOf(svc, bob), '@alice')

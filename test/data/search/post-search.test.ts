@@ -1,13 +1,13 @@
 import t from 'tap'
 import type { PostRow } from '../../../data/index.js'
-import { makeInstance } from '../../fixtures/instance.js'
+import { makeDomainInstance } from '../../fixtures/instance.js'
 import { checkin, geolocation, photo, writePost, writeRelation } from '../../fixtures/post-rows.js'
 
 const ids = (page: { items: { item: PostRow }[] }) => page.items.map((i) => i.item.id)
 const page = { count: 20 }
 
-const story = async (t: Parameters<typeof makeInstance>[0]) => {
-  const svc = await makeInstance(t)
+const story = async (t: Parameters<typeof makeDomainInstance>[0]) => {
+  const svc = await makeDomainInstance(t)
   const [alice, bob, carol] = [await svc.person('alice'), await svc.person('bob'), await svc.person('carol')]
   const coffee = await writePost(svc, alice.user, { text: 'Good coffee in Berlin today', hashtags: ['coffee'], annotations: [geolocation] })
   const tea = await writePost(svc, bob.user, { text: 'Tea, not coffee. Coffee is overrated, coffee!', mentions: [alice.user], directed: true })

@@ -6,7 +6,7 @@
  */
 import tap from 'tap'
 import { DomainError, type EventRow, type Store } from '../../../data/index.js'
-import { followRow, postRow, userRow } from './rows.js'
+import { followRow, postRow, userRow } from '../../fixtures/rows.js'
 
 type Tap = Parameters<Parameters<typeof tap.test>[0]>[0]
 export type OpenStore = () => Promise<Store>

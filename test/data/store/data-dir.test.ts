@@ -5,7 +5,7 @@ import { CURRENT_FORMAT, initDataDir, migrateDataDir, openDomain } from '../../.
 import { FileStore } from '../../../data/store/embedded/file-store.js'
 import { migrations } from '../../../data/store/migrations/index.js'
 import { main } from '../../../bin/main.js'
-import { userRow } from './rows.js'
+import { userRow } from '../../fixtures/rows.js'
 import { openWithStore } from '../../fixtures/open-store.js'
 import { flatImage } from '../../fixtures/images.js'
 

@@ -4,9 +4,9 @@
  * start must not wait for that.
  */
 import t from 'tap'
+import { waitUntil } from '../../fixtures/wait.js'
 import { spawn } from 'node:child_process'
 import { readFileSync } from 'node:fs'
-import { setTimeout as sleep } from 'node:timers/promises'
 import { join } from 'node:path'
 import { FileStore } from '../../../data/store/embedded/file-store.js'
 import { lockHolder } from '../../../data/store/lock.js'
@@ -23,11 +23,7 @@ const stateOf = (pid: number): string | null => {
   }
 }
 
-const until = async (what: string, ok: () => boolean): Promise<void> => {
-  for (const deadline = Date.now() + 20_000; !ok(); await sleep(20)) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`)
-  }
-}
+const until = (what: string, ok: () => boolean): Promise<void> => waitUntil(ok, what)
 
 t.test(
   'a store held by a process that was killed but not reaped (a zombie) opens again',

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import t from 'tap'
 import type { AppStreamItem, AppStreamMessage, AppStreamSink, Domain, Store, UserRow, Viewer } from '../../../data/index.js'
-import { makeInstance } from '../../fixtures/instance.js'
+import { makeDomainInstance } from '../../fixtures/instance.js'
 import { openWithStore } from '../../fixtures/open-store.js'
 
 /** A consumer that keeps what it is sent; its writes wait while `hold` is set. */
@@ -57,7 +57,7 @@ async function appViewer(domain: Domain): Promise<Viewer> {
 }
 
 t.test('a queue that overflows while nobody reads drops its oldest events and says so', async (t) => {
-  const svc = await makeInstance(t, { events: { retention_seconds: 900, max_events: 1000 } })
+  const svc = await makeDomainInstance(t, { events: { retention_seconds: 900, max_events: 1000 } })
   const alice = await svc.person('alice')
   const viewer = await svc.domain.auth.tokens.authenticate(svc.appToken)
   const { stream } = await svc.domain.streams.apps.create(viewer, { object_types: ['user'], type: 'long_poll' })
@@ -71,7 +71,7 @@ t.test('a queue that overflows while nobody reads drops its oldest events and sa
 })
 
 t.test('a consumer falling behind is warned as its queue fills, then disconnected past the bound', async (t) => {
-  const svc = await makeInstance(t, { events: { retention_seconds: 900, max_events: 1000 } })
+  const svc = await makeDomainInstance(t, { events: { retention_seconds: 900, max_events: 1000 } })
   const alice = await svc.person('alice')
   const viewer = await svc.domain.auth.tokens.authenticate(svc.appToken)
   const { stream } = await svc.domain.streams.apps.create(viewer, { object_types: ['user'], type: 'long_poll' })

@@ -1,6 +1,7 @@
 import t from 'tap'
-import { USER_STREAM_BACKLOG, type StreamDelivery, type StreamSink, type Viewer } from '../../../data/index.js'
-import { makeInstance, type Instance, type Person } from '../../fixtures/instance.js'
+import { settleOn } from '../../fixtures/wait.js'
+import { USER_STREAM_BACKLOG, type StreamDelivery, type StreamSink } from '../../../data/index.js'
+import { makeDomainInstance } from '../../fixtures/instance.js'
 import { subscribeUnified } from '../../fixtures/streams.js'
 
 /** A sink that keeps what it is sent; `stall` makes every send hang, as a consumer that stopped reading. */
@@ -18,19 +19,14 @@ const collecting = (stall = false) => {
   return { sink, got, closed }
 }
 
-const viewerOf = async (svc: Instance, who: Person): Promise<Viewer> => svc.domain.auth.tokens.authenticate(who.token)
-
-const settle = async (until: () => boolean, ms = 5000) => {
-  const deadline = Date.now() + ms
-  while (!until() && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10))
-}
+const settle = settleOn
 
 t.test('alice resumes while bob keeps posting: every post after her disconnect arrives once, in order', async (t) => {
-  const svc = await makeInstance(t)
+  const svc = await makeDomainInstance(t)
   const [alice, bob] = await svc.people('alice', 'bob')
-  await svc.domain.relations.core.follow(await viewerOf(svc, alice), '@bob')
-  const viewer = await viewerOf(svc, alice)
-  const bobViewer = await viewerOf(svc, bob)
+  await svc.domain.relations.core.follow(await svc.viewerOf(alice), '@bob')
+  const viewer = await svc.viewerOf(alice)
+  const bobViewer = await svc.viewerOf(bob)
   const first = collecting()
   const { connectionId } = await svc.domain.streams.hub.connect(viewer, { options: {} }, first.sink)
   t.same(await subscribeUnified(svc, viewer, connectionId), ['home'])
@@ -57,11 +53,11 @@ t.test('alice resumes while bob keeps posting: every post after her disconnect a
 })
 
 t.test('a consumer that stops reading is disconnected once its backlog is full, and resumes where it stopped', async (t) => {
-  const svc = await makeInstance(t)
+  const svc = await makeDomainInstance(t)
   const [alice, bob] = await svc.people('alice', 'bob')
-  await svc.domain.relations.core.follow(await viewerOf(svc, alice), '@bob')
-  const viewer = await viewerOf(svc, alice)
-  const bobViewer = await viewerOf(svc, bob)
+  await svc.domain.relations.core.follow(await svc.viewerOf(alice), '@bob')
+  const viewer = await svc.viewerOf(alice)
+  const bobViewer = await svc.viewerOf(bob)
   const stuck = collecting(true)
   const { connectionId } = await svc.domain.streams.hub.connect(viewer, { options: {} }, stuck.sink)
   await subscribeUnified(svc, viewer, connectionId)
@@ -81,9 +77,9 @@ t.test('a consumer that stops reading is disconnected once its backlog is full, 
 })
 
 t.test('after a crash the streams left open are closed at the saved position, so a resume repeats rather than skips', async (t) => {
-  const svc = await makeInstance(t)
+  const svc = await makeDomainInstance(t)
   const [alice] = await svc.people('alice')
-  const viewer = await viewerOf(svc, alice)
+  const viewer = await svc.viewerOf(alice)
   const { stream } = await svc.domain.streams.user.open(viewer, { options: {} }, () => false)
   t.equal(stream.closed_at, null)
   await svc.domain.streams.user.recover(stream.cursor + 7)
@@ -93,9 +89,9 @@ t.test('after a crash the streams left open are closed at the saved position, so
 })
 
 t.test('a closed stream expires after five minutes', async (t) => {
-  const svc = await makeInstance(t)
+  const svc = await makeDomainInstance(t)
   const [alice] = await svc.people('alice')
-  const viewer = await viewerOf(svc, alice)
+  const viewer = await svc.viewerOf(alice)
   const { stream } = await svc.domain.streams.user.open(viewer, { options: {} }, () => false)
   await svc.domain.streams.user.close(stream.connection_id, stream.cursor)
   t.equal(await svc.domain.streams.user.sweep(Date.now() + 60_000), 0, 'kept a minute later')
@@ -104,14 +100,14 @@ t.test('a closed stream expires after five minutes', async (t) => {
 })
 
 t.test("the hub's snapshot shows a stalled consumer's backlog and how far behind the log it is", async (t) => {
-  const svc = await makeInstance(t)
+  const svc = await makeDomainInstance(t)
   const [alice, bob] = await svc.people('alice', 'bob')
-  const viewer = await viewerOf(svc, alice)
+  const viewer = await svc.viewerOf(alice)
   await svc.domain.relations.core.follow(viewer, '@bob')
   const stalled = collecting(true)
   const { connectionId } = await svc.domain.streams.hub.connect(viewer, { options: {} }, stalled.sink)
   await subscribeUnified(svc, viewer, connectionId)
-  const bobViewer = await viewerOf(svc, bob)
+  const bobViewer = await svc.viewerOf(bob)
   const before = svc.domain.streams.hub.snapshot()
   t.match(before.connections, [
     { connection_id: connectionId, user_id: alice.user.id, backlog: 0, cursor: before.head, subscriptions: [{ subscription_id: 'home' }] },

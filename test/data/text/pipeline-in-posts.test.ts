@@ -1,9 +1,9 @@
 import t from 'tap'
-import { makeInstance } from '../../fixtures/instance.js'
+import { makeDomainInstance } from '../../fixtures/instance.js'
 
 // The text pipeline as posts use it: processText before the id exists, fillTemplates after.
 t.test('a post fills {post_id} in its links unless the link opted out', async (t) => {
-  const svc = await makeInstance(t, {}, { start: false })
+  const svc = await makeDomainInstance(t, {}, { start: false })
   const alice = await svc.person('alice')
   const post = await svc.domain.posts.core.create(
     { user: alice.user },
@@ -25,7 +25,7 @@ t.test('a post fills {post_id} in its links unless the link opted out', async (t
 })
 
 t.test('a post mentions bob only because bob exists', async (t) => {
-  const svc = await makeInstance(t, {}, { start: false })
+  const svc = await makeDomainInstance(t, {}, { start: false })
   const alice = await svc.person('alice')
   const bob = await svc.person('bob')
   const post = await svc.domain.posts.core.create({ user: alice.user }, { text: '@Bob and @nobody' })

@@ -3,15 +3,14 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { openDomain, type DomainEvent, type ProfileInput, type UserRow } from '../../../data/index.js'
-import { makeInstance, type Instance, type Person } from '../../fixtures/instance.js'
+import { makeDomainInstance, type DomainInstance, type Person } from '../../fixtures/instance.js'
 
-const as = (svc: Instance, p: Person) => svc.domain.auth.tokens.authenticate(p.token)
-const edit = async (svc: Instance, p: Person, input: ProfileInput) => svc.domain.users.profiles.update(await as(svc, p), input)
+const edit = async (svc: DomainInstance, p: Person, input: ProfileInput) => svc.domain.users.profiles.update(await svc.viewerOf(p), input)
 const full = { name: 'Alice A.', locale: 'de_DE', timezone: 'Europe/Berlin', description: { text: 'hello' } }
 
 t.test('a replacement needs name, locale, timezone and description.text', async (t) => {
-  const svc = await makeInstance(t)
-  const alice = await as(svc, await svc.person('alice'))
+  const svc = await makeDomainInstance(t)
+  const alice = await svc.viewerOf(await svc.person('alice'))
   const { timezone, ...noTimezone } = full
   t.equal(timezone, 'Europe/Berlin')
   await t.rejects(svc.domain.users.profiles.replace(alice, noTimezone), { code: 'invalid', message: /timezone/ })
@@ -21,16 +20,16 @@ t.test('a replacement needs name, locale, timezone and description.text', async 
 })
 
 t.test('an update changes only the keys it names', async (t) => {
-  const svc = await makeInstance(t)
+  const svc = await makeDomainInstance(t)
   const alice = await svc.person('alice')
-  await svc.domain.users.profiles.replace(await as(svc, alice), full)
+  await svc.domain.users.profiles.replace(await svc.viewerOf(alice), full)
   const user = await edit(svc, alice, { timezone: 'America/New_York' })
   t.same([user.name, user.locale, user.timezone, user.description.text], ['Alice A.', 'de_DE', 'America/New_York', 'hello'])
   t.equal(user.username, 'alice', 'the username is not a profile key')
 })
 
 t.test('a name is at most 50 characters and may be empty', async (t) => {
-  const svc = await makeInstance(t)
+  const svc = await makeDomainInstance(t)
   const alice = await svc.person('alice')
   await t.rejects(edit(svc, alice, { name: 'x'.repeat(51) }), { code: 'invalid', message: /50/ })
   t.equal((await edit(svc, alice, { name: '😊'.repeat(50) })).name, '😊'.repeat(50), 'counted in code points')
@@ -38,7 +37,7 @@ t.test('a name is at most 50 characters and may be empty', async (t) => {
 })
 
 t.test('locale and timezone must be real ones', async (t) => {
-  const svc = await makeInstance(t)
+  const svc = await makeDomainInstance(t)
   const alice = await svc.person('alice')
   for (const locale of ['', 'english please', 'x', 'en_US_!!']) await t.rejects(edit(svc, alice, { locale }), { code: 'invalid', message: /locale/ })
   for (const timezone of ['', 'Mars/Olympus', '+01:00', 'Europe/Berlin; drop'])
@@ -49,7 +48,7 @@ t.test('locale and timezone must be real ones', async (t) => {
 })
 
 t.test('the description goes through the text pipeline: mentions of real users, hashtags, links', async (t) => {
-  const svc = await makeInstance(t)
+  const svc = await makeDomainInstance(t)
   const alice = await svc.person('alice')
   const bob = await svc.person('bob')
   const user = await edit(svc, alice, { description: { text: 'Ask @bob or @nobody about #Coffee at example.com' } })
@@ -62,7 +61,7 @@ t.test('the description goes through the text pipeline: mentions of real users, 
 })
 
 t.test('user-given links are honoured, amended once, and kept when the description comes back unchanged', async (t) => {
-  const svc = await makeInstance(t)
+  const svc = await makeDomainInstance(t)
   const alice = await svc.person('alice')
   const given = await edit(svc, alice, { description: { text: 'my site', entities: { links: [{ pos: 3, len: 4, url: 'https://alice.example/' }] } } })
   t.equal(given.description.text, 'my site [alice.example]')
@@ -77,7 +76,7 @@ t.test('user-given links are honoured, amended once, and kept when the descripti
 })
 
 t.test('annotations are unique per type: listed types are added or replaced, a type alone is removed', async (t) => {
-  const svc = await makeInstance(t)
+  const svc = await makeDomainInstance(t)
   const alice = await svc.person('alice')
   const blog = { type: 'svc.core.directory.blog', value: { url: 'https://alice.example' } }
   const note = { type: 'com.example.note', value: { n: 1 } }
@@ -91,7 +90,7 @@ t.test('annotations are unique per type: listed types are added or replaced, a t
 })
 
 t.test('bad annotations are refused and change nothing', async (t) => {
-  const svc = await makeInstance(t)
+  const svc = await makeDomainInstance(t)
   const alice = await svc.person('alice')
   const note = { type: 'com.example.note', value: { n: 1 } }
   await edit(svc, alice, { annotations: [note] })
@@ -106,7 +105,7 @@ t.test('bad annotations are refused and change nothing', async (t) => {
 })
 
 t.test('an update emits user.updated with the new row', async (t) => {
-  const svc = await makeInstance(t)
+  const svc = await makeDomainInstance(t)
   const alice = await svc.person('alice')
   const seen: UserRow[] = []
   svc.domain.events.on('user.updated', (e: DomainEvent<'user.updated'>) => seen.push(e.payload.user))
@@ -139,6 +138,6 @@ t.test('a profile change survives reopening the data dir', async (t) => {
 })
 
 t.test('only a user can edit a profile', async (t) => {
-  const svc = await makeInstance(t)
+  const svc = await makeDomainInstance(t)
   await t.rejects(svc.domain.users.profiles.update({}, { name: 'x' }), { code: 'forbidden' })
 })

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import sharp from 'sharp'
 import { openDomain } from '../../../data/index.js'
-import { makeInstance } from '../../fixtures/instance.js'
+import { makeDomainInstance } from '../../fixtures/instance.js'
 import { animatedGif, flatImage, sizeOf } from '../../fixtures/images.js'
 
 t.test('alice keeps her avatar and cover after the domain is closed and opened again', async (t) => {
@@ -51,7 +51,7 @@ t.test('starting the domain clears what a crash left in the images folder, and o
 })
 
 t.test('a photo taken sideways is stored upright, so a tall-looking cover is measured as it looks', async (t) => {
-  const svc = await makeInstance(t)
+  const svc = await makeDomainInstance(t)
   const bob = await svc.person('bob')
   // Stored 600 wide and 1000 high; EXIF orientation 6 says to show it turned, 1000 wide.
   const sideways = await sharp({ create: { width: 600, height: 1000, channels: 3, background: '#888' } })
@@ -66,7 +66,7 @@ t.test('a photo taken sideways is stored upright, so a tall-looking cover is mea
 })
 
 t.test('an animated GIF avatar is cropped frame by frame', async (t) => {
-  const svc = await makeInstance(t)
+  const svc = await makeDomainInstance(t)
   const carol = await svc.person('carol')
   const updated = await svc.domain.users.images.upload(carol.user, 'avatar', await animatedGif(80, 50))
   t.match(updated.avatar, { width: 50, height: 50, mime: 'image/gif' })
@@ -75,7 +75,7 @@ t.test('an animated GIF avatar is cropped frame by frame', async (t) => {
 })
 
 t.test('rejected uploads change nothing and emit nothing', async (t) => {
-  const svc = await makeInstance(t)
+  const svc = await makeDomainInstance(t)
   const dave = await svc.person('dave')
   const events: string[] = []
   svc.domain.events.onAny((e) => events.push(e.name))
@@ -93,7 +93,7 @@ t.test('rejected uploads change nothing and emit nothing', async (t) => {
 })
 
 t.test('serving refuses names svc never gives and sizes out of range', async (t) => {
-  const svc = await makeInstance(t)
+  const svc = await makeDomainInstance(t)
   for (const name of ['../config.json', 'meta.json', 'AAAAAAAAAAAAAAAAAAAAA.png', '']) {
     await t.rejects(svc.domain.users.images.serve(name), { code: 'not_found' }, name)
   }

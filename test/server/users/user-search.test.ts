@@ -12,9 +12,8 @@ const story = async (t: Parameters<typeof makeInstance>[0]) => {
   const bob = await svc.person('bob')
   const carol = await svc.person('carol')
   const dave = await svc.person('dave')
-  const as = (p: { token: string }) => svc.domain.auth.tokens.authenticate(p.token)
-  await svc.domain.users.profiles.update(await as(bob), { name: 'Ali Baba' })
-  await svc.domain.users.profiles.update(await as(carol), { description: { text: 'Friends with @alice, loves #Coffee' } })
+  await svc.domain.users.profiles.update(await svc.viewerOf(bob), { name: 'Ali Baba' })
+  await svc.domain.users.profiles.update(await svc.viewerOf(carol), { description: { text: 'Friends with @alice, loves #Coffee' } })
   return { svc, alice, ali, bob, carol, dave }
 }
 const search = (svc: Instance, query: string, token: string) => svc.call('GET', `/stream/0/users/search?${query}`, { token })

@@ -1,11 +1,11 @@
 import t from 'tap'
 import { spawnSync } from 'node:child_process'
 import { appendFileSync, existsSync, readdirSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs'
-import { open } from 'node:fs/promises'
+import { open, type FileHandle } from 'node:fs/promises'
 import { join } from 'node:path'
 import { FileStore } from '../../../../data/store/embedded/file-store.js'
 import { fileStoreContract } from './file-store-contract.js'
-import { followRow, postRow, userRow } from '../rows.js'
+import { followRow, postRow, userRow } from '../../../fixtures/rows.js'
 
 t.test('the file store keeps the store contract', async (t) => fileStoreContract(t))
 
@@ -23,19 +23,21 @@ const everything = async (store: FileStore): Promise<Record<string, unknown[]>> 
   return out
 }
 
-type Datasync = () => Promise<void>
+type Sync = () => Promise<void>
 
-/** Replaces fdatasync on every FileHandle (the journal's included) until the test ends. */
-const replaceDatasync = async (t: Tap, dir: string, make: (original: Datasync) => Datasync): Promise<void> => {
+/** Replaces a FileHandle's fsync (`sync`) or fdatasync (`datasync`) on every handle (the journal's included) until the test ends. */
+const replaceHandleSync = async (t: Tap, dir: string, method: 'sync' | 'datasync', make: (original: Sync) => Sync): Promise<void> => {
   const probe = await open(join(dir, 'probe'), 'w')
-  const proto = Object.getPrototypeOf(probe) as { datasync: Datasync }
+  const proto = Object.getPrototypeOf(probe) as Record<'sync' | 'datasync', Sync>
   await probe.close()
-  const original = proto.datasync
-  proto.datasync = make(original)
+  const original = proto[method]
+  proto[method] = make(original)
   t.teardown(() => {
-    proto.datasync = original
+    proto[method] = original
   })
 }
+
+const replaceDatasync = (t: Tap, dir: string, make: (original: Sync) => Sync): Promise<void> => replaceHandleSync(t, dir, 'datasync', make)
 
 const people = (store: FileStore, names: string[]) => store.transact((tx) => names.map((name) => tx.users.insert(userRow(name))))
 
@@ -207,10 +209,24 @@ t.test('compact() asked during a compaction resolves only once a snapshot covers
   const store = await FileStore.open(dir)
   t.teardown(() => store.close())
   await people(store, ['alice'])
+  // The first compaction's snapshot waits for its fsync (files only: directories' fsyncs and the journal's fdatasync go on) until the others are asked.
+  let release = () => {}
+  const asked = new Promise<void>((resolve) => (release = resolve))
+  await replaceHandleSync(
+    t,
+    dir,
+    'sync',
+    (original) =>
+      async function (this: FileHandle) {
+        if ((await this.stat()).isFile()) await asked
+        return original.call(this)
+      },
+  )
   const first = store.compact()
   await people(store, ['bob'])
   const second = store.compact()
   const third = store.compact()
+  release()
   t.equal(second, third, 'callers that ask meanwhile share the follow-up')
   await Promise.all([first, second])
   t.equal(store.stats().journalBytes, 0, "bob's commit is in the snapshot, not left in the journal")

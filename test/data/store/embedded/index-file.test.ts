@@ -9,7 +9,7 @@ import { join } from 'node:path'
 import { FileStore } from '../../../../data/store/embedded/file-store.js'
 import { readIndexFile, writeIndexFile } from '../../../../data/store/embedded/index-file.js'
 import type { Key } from '../../../../data/store/port.js'
-import { followRow, postRow, userRow } from '../rows.js'
+import { followRow, postRow, userRow } from '../../../fixtures/rows.js'
 
 type Tap = Parameters<Parameters<typeof t.test>[0]>[0]
 

@@ -8,7 +8,7 @@ import { appendFileSync, readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { FileStore } from '../../../../data/store/embedded/file-store.js'
 import { fileStoreContract } from './file-store-contract.js'
-import { postRow, userRow } from '../rows.js'
+import { postRow, userRow } from '../../../fixtures/rows.js'
 
 const TINY_CACHE = { cacheBytes: 1 }
 

@@ -4,6 +4,7 @@
  * migrations, and one commit order when two stores (two nodes) write at once.
  */
 import t from 'tap'
+import { settleOn } from '../../../fixtures/wait.js'
 import { PostgresStore } from '../../../../data/store/postgres/postgres-store.js'
 import { migratePostgres, PG_FORMAT } from '../../../../data/store/postgres/pg-schema.js'
 import { connect } from '../../../../data/store/postgres/postgres-store.js'
@@ -11,7 +12,7 @@ import { pgSchema, pgUnavailable, PG_URL } from '../../../fixtures/postgres.js'
 import { storeContract } from '../contract.js'
 import { Bus } from '../../../../data/bus/bus.js'
 import { REDIS_URL, redisUnavailable } from '../../../fixtures/redis.js'
-import { userRow } from '../rows.js'
+import { userRow } from '../../../fixtures/rows.js'
 
 const skip = await pgUnavailable()
 
@@ -97,8 +98,7 @@ t.test('events committed on one node reach the listeners of another, in seq orde
   b.onEvents((rows) => seen.push(...rows.map((r) => r.id)))
   const emit = (store: PostgresStore, i: number) => store.transact((tx) => tx.emit('user.updated', { user: userRow(`user${i}`) } as never))
   for (let i = 0; i < 10; i++) await emit(i % 3 === 0 ? b : a, i)
-  const deadline = Date.now() + 5000
-  while (seen.length < 10 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20))
+  await settleOn(() => seen.length >= 10)
   t.same(seen, [1, 2, 3, 4, 5, 6, 7, 8, 9, 10], "b saw its own and a's events, in order, once")
 })
 
@@ -115,7 +115,6 @@ t.test('with a bus, another node hears of events through Redis', { skip: skip ||
   const seen: number[] = []
   b.onEvents((rows) => seen.push(...rows.map((r) => r.id)))
   await a.transact((tx) => tx.emit('user.updated', { user: userRow('alice') } as never))
-  const deadline = Date.now() + 5000
-  while (seen.length < 1 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 10))
+  await settleOn(() => seen.length >= 1)
   t.same(seen, [1])
 })

@@ -10,18 +10,37 @@
  *
  * A file belongs to the group whose folder prefix matches it longest, so a
  * new file always lands in one. Each group is a `<name>.suite.ts` file next
- * to this one; `npm run test:file` still runs any test file alone.
+ * to this one; `npm run test:file` still runs any test file alone. tap runs
+ * files in the order of their paths: this folder's name puts the groups,
+ * the longest runs, first, and the short e2e/ and bin/ files fill in after.
  */
 export const GROUPS: Readonly<Record<string, readonly string[]>> = {
-  admin: ['admin', 'architecture.test', 'suites'],
+  admin: ['admin', 'architecture.test', 'all'],
   browser: ['browser'],
   data: ['data'],
-  'data-places-store': ['data/places', 'data/store'],
+  'data-places': ['data/places'],
+  'data-store': ['data/store'],
   server: ['server'],
+  'server-federation': ['server/federation', 'data/federation'],
   'server-files-users': ['server/files', 'server/places', 'server/users'],
   'server-posts-channels': ['server/posts', 'server/channels', 'server/relations', 'server/explore', 'server/filters'],
   'server-streams': ['server/streams', 'server/admin-socket.test'],
 }
+
+/**
+ * The stories that run again on PostgreSQL (SVC_TEST_STORE=postgres), where
+ * the two stores differ most: the routes' bad input (postgres-fuzz.suite.ts,
+ * a process of its own, being the longest), and posts, streams, messages,
+ * user and app streams (postgres-core.suite.ts).
+ */
+export const POSTGRES_FUZZ = ['server/bad-input-fuzz.test']
+export const POSTGRES_CORE = [
+  'server/posts/posts.test',
+  'server/posts/post-streams.test',
+  'server/channels/messages.test',
+  'server/streams/user-stream.test',
+  'server/streams/app-stream-events.test',
+]
 
 /** Folders whose files each run in a process of their own. */
 export const ALONE = ['e2e', 'bin', 'bench']

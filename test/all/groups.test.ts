@@ -15,7 +15,7 @@ t.test('every test file runs: alone in e2e/ and bin/, else in exactly the one gr
   t.equal(groupOf('server/posts/posts.test.ts'), 'server-posts-channels')
   t.equal(groupOf('server/bad-input-fuzz.test.ts'), 'server')
   t.equal(groupOf('server/admin-socket.test.ts'), 'server-streams')
-  t.equal(groupOf('data/places/places.test.ts'), 'data-places-store')
+  t.equal(groupOf('data/places/places.test.ts'), 'data-places')
   t.equal(groupOf('e2e/crash.test.ts'), undefined)
 })
 

@@ -24,6 +24,18 @@ export async function runGroup(suiteUrl: string): Promise<void> {
   const group = basename(fileURLToPath(suiteUrl)).replace(/\.suite\.[jt]s$/, '')
   const files = testFiles().filter((path) => groupOf(path) === group)
   if (files.length === 0) throw new Error(`the test group ${group} has no files`)
+  await runFiles(files)
+}
+
+/** Runs the named test files (paths under test/ without extension) in this process, in that order. */
+export async function runNamed(names: readonly string[]): Promise<void> {
+  const files = testFiles()
+  const missing = names.filter((name) => !files.some((path) => path.replace(/\.[jt]sx?$/, '') === name))
+  if (missing.length > 0) throw new Error(`no test file ${missing.join(', ')}`)
+  await runFiles(names.map((name) => files.find((path) => path.replace(/\.[jt]sx?$/, '') === name)!))
+}
+
+async function runFiles(files: string[]): Promise<void> {
   for (const path of files) {
     t.comment(`file: test/${path}`)
     await import(pathToFileURL(join(testRoot, path)).href)
