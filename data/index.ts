@@ -25,7 +25,7 @@ export { SCOPES, MESSAGING_SCOPES, parseScopes, type Scope, type TokenInfo, type
 export { CODE_TTL_MS, type Authorization, type AuthorizationRequest, type GrantInput, type GrantResult } from './auth/oauth.js'
 export type { SignInFlow, FlowAction, FlowInput, FlowMode, FlowOutcome, FlowStep, SignUpOutcome } from './auth/sign-in-flow.js'
 export { DELEGATE_TOKEN_TTL_MS } from './auth/delegation.js'
-export { USERNAME_PATTERN } from './users/users.js'
+export { USERNAME_PATTERN, REMOTE_HANDLE_PATTERN } from './users/users.js'
 export { type ProfileService, type ProfileInput, type DescriptionInput } from './users/profile.js'
 export type { UserSearchService, UserSearchInput } from './search/user-search.js'
 export type { UserImageService, ServedImage } from './users/user-images.js'

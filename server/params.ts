@@ -1,14 +1,15 @@
 /** Joi schemas shared by many routes: user references, 0/1 flags, pagination, general parameters. */
 import Joi from 'joi'
+import { REMOTE_HANDLE_PATTERN } from '../data/index.js'
 
 /** A boolean query flag written `0`/`1` (also `true`/`false`). */
 export const flag = () => Joi.boolean().truthy('1', 1).falsy('0', 0)
 
-/** A user reference in a path: numeric id, `me` or `@username`. */
+/** A user reference in a path: numeric id, `me`, `@username` or a remote account's `@name@authority`. */
 export const userRef = () =>
   Joi.string()
-    .pattern(/^(me|@\w{1,20}|\d{1,15})$/)
-    .messages({ 'string.pattern.base': '{{#label}} must be a user id, "me" or @username' })
+    .pattern(new RegExp(`^(me|@\\w{1,20}|\\d{1,15})$|${REMOTE_HANDLE_PATTERN.source}`, 'i'))
+    .messages({ 'string.pattern.base': '{{#label}} must be a user id, "me", @username or @name@server' })
 
 /** A resource id in a path. */
 export const idParam = () =>

@@ -119,6 +119,8 @@ export class TokenService {
       // Read again in the transaction: a suspension or deletion that committed since the caller read them wins.
       const current = await tx.users.get(user.id)
       if (!current || isModerated(current)) throw accountSuspended()
+      // An account of another server signs in there, never here.
+      if (current.remote) throw new DomainError('invalid', `${current.username} is an account of another server: it holds no token here`)
       // Whoever proved the credentials of an earlier generation is signed out with it.
       if (sessionEpochOf(current) !== sessionEpochOf(user)) {
         throw new DomainError('unauthenticated', 'The account was signed out everywhere meanwhile: sign in again.')

@@ -130,7 +130,16 @@ export function wireServices({ dataDir, config, store, events, moderated, node, 
   )
   const userImages = new UserImageService(store, imagesDir)
   const explore = new ExploreService(store, markers, moderated)
-  const federation = new FederationService(store, config, packageVersion())
+  const relations = new RelationService(store, accounts, () => config.limits.following)
+  const federation = new FederationService(store, relations, posts, config, packageVersion(), events)
+  if (federation.site) {
+    accounts.setRemoteLookup((handle) => federation.lookUpUser(handle))
+    relations.setRemoteFollows({
+      request: (me, target) => federation.requestFollow(me, target),
+      cancel: (me, target) => federation.cancelFollow(me, target),
+      refuse: (me, follower) => federation.refuseFollower(me, follower),
+    })
+  }
   let started = false
   return {
     dataDir,
@@ -145,11 +154,11 @@ export function wireServices({ dataDir, config, store, events, moderated, node, 
       profiles: new ProfileService(store, accounts, replacer),
       images: userImages,
       views: userViews,
-      search: new UserSearchService(store, scanGate),
+      search: new UserSearchService(store, scanGate, federation.site ? accounts : null),
       moderation: new ModerationService(store, passwords, files.bytes),
     },
     relations: {
-      core: new RelationService(store, accounts, () => config.limits.following),
+      core: relations,
       lists: new RelationListService(store, accounts),
     },
     auth: { apps, tokens, delegation, oauth, signInFlow: new SignInFlow(oauth, accounts) },

@@ -7,18 +7,32 @@
  * and Object Integrity Proofs, the key fetch and its cache, the queue.
  * Loaded only when federation is used: Fedify takes most of a second to load.
  */
-import { createFederation, exportJwk, generateCryptoKeyPair, importJwk, Note, parseSemVer, type Federation, type Recipient } from '@fedify/fedify'
+import {
+  createExponentialBackoffPolicy,
+  createFederation,
+  exportJwk,
+  generateCryptoKeyPair,
+  importJwk,
+  Note,
+  parseSemVer,
+  type Federation,
+  type Recipient,
+  type RetryPolicy,
+} from '@fedify/fedify'
 import type { UserRow } from '../model/user.js'
 import { paginate } from '../pagination/pagination.js'
+import type { PostService } from '../posts/posts.js'
+import type { RelationService } from '../relations/relations.js'
 import type { Store } from '../store/port.js'
 import { isModerated } from '../users/moderated-users.js'
 import { usernameKey } from '../users/users.js'
 import { actorOf } from './actors.js'
-import { recordActivities } from './inbox.js'
+import { recipientOf } from './follows.js'
+import { listenInboxes } from './inbox.js'
 import { KeyPairs } from './key-pairs.js'
 import type { StoreKvStore } from './kv-store.js'
 import type { StoreMessageQueue } from './message-queue.js'
-import { createOf, noteOf } from './notes.js'
+import { createOf, noteLinksOf, noteOf } from './notes.js'
 import { AP_PATHS, type FederationSite } from './site.js'
 
 /** Items per page of the outbox, followers and following collections. */
@@ -26,6 +40,8 @@ export const COLLECTION_PAGE = 20
 
 export interface FederationParts {
   store: Store
+  relations: RelationService
+  posts: PostService
   site: FederationSite
   kv: StoreKvStore
   queue: StoreMessageQueue
@@ -47,18 +63,40 @@ const semVerOf = (version: string) => {
 
 const userAgent = (version: string, origin: string) => `svc/${version} (+${origin}/)`
 
-/** `identifier` is a user id; the user, while their account is live. */
+/** `identifier` is a user id; the user, while their account is live and local (a remote account's actor is on its own server). */
 async function liveUser(store: Store, identifier: string): Promise<UserRow | null> {
   if (!/^\d{1,15}$/.test(identifier)) return null
   const user = await store.read.users.get(Number(identifier))
-  return user && !isModerated(user) ? user : null
+  return user && !isModerated(user) && !user.remote ? user : null
 }
 
 /** `cursor` as a page's `before_id`: '' (the first page) is none, anything not an id is no page. */
 const beforeOf = (cursor: string | null): number | undefined | null =>
   cursor === '' || cursor === null ? undefined : /^\d{1,15}$/.test(cursor) ? Number(cursor) : null
 
-export function buildFederation({ store, site, kv, queue, allowPrivateAddress, version, openRegistrations }: FederationParts): Federation<void> {
+/**
+ * Deliveries that fail are tried again after 1 minute, then twice as long
+ * each time up to 6 hours apart, 16 tries in all: about 44 hours before a
+ * delivery is given up, which leaves a warning in the log.
+ */
+const backoff = createExponentialBackoffPolicy({ initialDelay: { minutes: 1 }, maxDelay: { hours: 6 }, maxAttempts: 16 })
+const deliveryRetries: RetryPolicy = (context) => {
+  const delay = backoff(context)
+  if (delay === null) process.emitWarning(`svc: a federation delivery was given up after ${context.attempts} tries`)
+  return delay
+}
+
+export function buildFederation({
+  store,
+  relations,
+  posts,
+  site,
+  kv,
+  queue,
+  allowPrivateAddress,
+  version,
+  openRegistrations,
+}: FederationParts): Federation<void> {
   const federation = createFederation<void>({
     kv,
     queue,
@@ -66,6 +104,7 @@ export function buildFederation({ store, site, kv, queue, allowPrivateAddress, v
     origin: site.origin,
     allowPrivateAddress,
     userAgent: userAgent(version, site.origin),
+    outboxRetryPolicy: deliveryRetries,
   })
   const keys = new KeyPairs(store, { generateCryptoKeyPair, exportJwk, importJwk })
   const r = store.read
@@ -81,7 +120,7 @@ export function buildFederation({ store, site, kv, queue, allowPrivateAddress, v
     })
     .mapHandle(async (_ctx, username) => {
       const user = await r.users.one('username', usernameKey(username))
-      return user && !isModerated(user) ? String(user.id) : null
+      return user && !isModerated(user) && !user.remote ? String(user.id) : null
     })
     // The profile page's address names the actor too (WebFinger by URL).
     .mapAlias((_ctx, resource) => {
@@ -91,9 +130,9 @@ export function buildFederation({ store, site, kv, queue, allowPrivateAddress, v
 
   federation.setObjectDispatcher(Note, AP_PATHS.note, async (ctx, { id }) => {
     const post = /^\d{1,15}$/.test(id) ? await r.posts.get(Number(id)) : null
-    if (!post || post.is_deleted || post.machine_only || post.repost_of !== undefined) return null
+    if (!post || post.is_deleted || post.machine_only || post.repost_of !== undefined || post.remote) return null
     const author = await liveUser(store, String(post.user_id))
-    return author && noteOf(ctx, site, post, author)
+    return author && noteOf(ctx, site, post, author, await noteLinksOf(store, post))
   })
 
   federation
@@ -110,7 +149,7 @@ export function buildFederation({ store, site, kv, queue, allowPrivateAddress, v
       )
       const last = page.items[page.items.length - 1]
       return {
-        items: page.items.map(({ item }) => createOf(noteOf(ctx, site, item, user), item)),
+        items: await Promise.all(page.items.map(async ({ item }) => createOf(noteOf(ctx, site, item, user, await noteLinksOf(store, item)), item))),
         nextCursor: page.more && last ? String(last.pagination_id) : null,
       }
     })
@@ -139,11 +178,16 @@ export function buildFederation({ store, site, kv, queue, allowPrivateAddress, v
     .setFollowersDispatcher(AP_PATHS.followers, async (ctx, identifier, cursor) => {
       const page = await relationPage(identifier, cursor, 'target')
       if (!page) return null
-      const items: Recipient[] = page.users.map((u) => ({
-        id: ctx.getActorUri(String(u.id)),
-        inboxId: ctx.getInboxUri(String(u.id)),
-        endpoints: { sharedInbox: ctx.getInboxUri() },
-      }))
+      // Remote followers are their actors, reached at their own inboxes.
+      const items: Recipient[] = page.users.map((u) =>
+        u.remote
+          ? recipientOf(u)
+          : {
+              id: ctx.getActorUri(String(u.id)),
+              inboxId: ctx.getInboxUri(String(u.id)),
+              endpoints: { sharedInbox: ctx.getInboxUri() },
+            },
+      )
       return { items, nextCursor: page.nextCursor }
     })
     .setCounter(async (_ctx, identifier) => {
@@ -155,7 +199,7 @@ export function buildFederation({ store, site, kv, queue, allowPrivateAddress, v
   federation
     .setFollowingDispatcher(AP_PATHS.following, async (ctx, identifier, cursor) => {
       const page = await relationPage(identifier, cursor, 'user')
-      return page && { items: page.users.map((u) => ctx.getActorUri(String(u.id))), nextCursor: page.nextCursor }
+      return page && { items: page.users.map((u) => (u.remote ? new URL(u.remote.actor_id) : ctx.getActorUri(String(u.id)))), nextCursor: page.nextCursor }
     })
     .setCounter(async (_ctx, identifier) => {
       const user = await liveUser(store, identifier)
@@ -163,10 +207,11 @@ export function buildFederation({ store, site, kv, queue, allowPrivateAddress, v
     })
     .setFirstCursor(() => '')
 
-  recordActivities(federation.setInboxListeners(AP_PATHS.inbox, AP_PATHS.sharedInbox), store)
+  listenInboxes(federation.setInboxListeners(AP_PATHS.inbox, AP_PATHS.sharedInbox), { store, relations, posts })
 
   federation.setNodeInfoDispatcher(AP_PATHS.nodeInfo, async () => {
-    const ids = await r.users.scan({ limit: Number.MAX_SAFE_INTEGER, order: 'asc' }, (u) => !isModerated(u))
+    // Local accounts only: remote ones are their servers' users.
+    const ids = await r.users.scan({ limit: Number.MAX_SAFE_INTEGER, order: 'asc' }, (u) => !isModerated(u) && !u.remote)
     let localPosts = 0
     for (const id of ids) localPosts += await r.posts.count('user_live', id)
     return {

@@ -8,8 +8,14 @@
  */
 import type { Federation } from '@fedify/fedify'
 import type { InstanceConfig } from '../config.js'
+import type { EventLog } from '../events/event-log.js'
+import type { PostRow } from '../model/post.js'
+import type { UserRow } from '../model/user.js'
+import type { PostService } from '../posts/posts.js'
+import type { RelationService } from '../relations/relations.js'
 import type { Store } from '../store/port.js'
 import { isModerated } from '../users/moderated-users.js'
+import { remoteAudienceOf, remoteFollowersOf } from './audience.js'
 import { StoreKvStore } from './kv-store.js'
 import { StoreMessageQueue } from './message-queue.js'
 import { AP_PATHS, federationSiteOf, type FederationSite } from './site.js'
@@ -35,8 +41,11 @@ export class FederationService {
 
   constructor(
     private readonly store: Store,
+    private readonly relations: RelationService,
+    private readonly posts: PostService,
     private readonly config: InstanceConfig,
     private readonly version: string,
+    private readonly events: EventLog,
   ) {
     const { site, off } = federationSiteOf(config)
     this.site = site
@@ -86,13 +95,102 @@ export class FederationService {
     ].join('\n')
   }
 
-  /** Starts the queue at once when the last run left messages in it (Fedify loads then); otherwise the first federation request starts it. */
+  /**
+   * The account of `handle` (`name@authority`, another server's), from the
+   * store or found on its server and kept; null when federation is off or
+   * it cannot be had (unknown, unreachable, too slow, a private address
+   * while those are refused). Never throws.
+   */
+  async lookUpUser(handle: string): Promise<UserRow | null> {
+    if (!this.site) return null
+    try {
+      const federation = await this.load()
+      const { lookUpRemoteUser } = await import('./remote-users.js')
+      const ctx = federation.createContext(new URL(this.site.origin), undefined)
+      return await lookUpRemoteUser(ctx, this.store, handle, {
+        localAuthority: this.site.authority,
+        allowPrivateAddress: this.config.federation.allow_private_addresses,
+      })
+    } catch (err) {
+      process.emitWarning(`svc: looking up ${handle} failed: ${(err as Error).message}`)
+      return null
+    }
+  }
+
+  /** Sends `me`'s Follow of remote account `target`, pending until accepted (RelationService's port). */
+  async requestFollow(me: UserRow, target: UserRow): Promise<void> {
+    const { requestFollow } = await import('./follows.js')
+    await requestFollow(await this.context(), this.store, me, target)
+  }
+
+  /** Sends the Undo of `me`'s Follow of remote account `target`. */
+  async cancelFollow(me: UserRow, target: UserRow): Promise<void> {
+    const { cancelFollow } = await import('./follows.js')
+    await cancelFollow(await this.context(), this.store, me, target)
+  }
+
+  /** Sends a Reject of remote account `follower`'s follow of `me`, which a block ended. */
+  async refuseFollower(me: UserRow, follower: UserRow): Promise<void> {
+    const { refuseFollower } = await import('./follows.js')
+    await refuseFollower(await this.context(), me, follower)
+  }
+
+  /** A Fedify context at the instance's origin (federation loaded). */
+  private async context() {
+    const federation = await this.load()
+    return federation.createContext(new URL(this.site!.origin), undefined)
+  }
+
+  /**
+   * Starts the queue at once when the last run left messages in it (Fedify
+   * loads then); otherwise the first federation request starts it. From now
+   * on local posts, their deletions and profile edits go out to the remote
+   * accounts they concern (none: Fedify is not even loaded).
+   */
   async start(): Promise<void> {
-    if (this.site && (await this.queue.size()) > 0) await this.load()
+    if (!this.site) return
+    this.unsubscribe.push(
+      this.events.on('post.created', (e) => this.later(`delivering post ${e.payload.post.id}`, () => this.deliverPost(e.payload.post, false))),
+      this.events.on('post.deleted', (e) => this.later(`delivering the deletion of post ${e.payload.post.id}`, () => this.deliverPost(e.payload.post, true))),
+      this.events.on('user.updated', (e) => this.later(`delivering the profile of user ${e.payload.user.id}`, () => this.deliverProfile(e.payload.user))),
+    )
+    if ((await this.queue.size()) > 0) await this.load()
+  }
+
+  private readonly unsubscribe: (() => void)[] = []
+
+  /** Runs `work` after the event that asked for it, reporting a failure (a delivery is never the caller's error). */
+  private later(what: string, work: () => Promise<void>): void {
+    work().catch((err: unknown) => {
+      if (!this.stopping.signal.aborted) process.emitWarning(`svc: ${what} failed: ${(err as Error).message}`)
+    })
+  }
+
+  /** The Create (or Delete) of local post `post`'s Note, to the remote accounts it concerns. */
+  private async deliverPost(post: PostRow, deleted: boolean): Promise<void> {
+    const author = await this.store.read.users.get(post.user_id)
+    if (!author || author.remote || isModerated(author)) return
+    const audience = await remoteAudienceOf(this.store, post, author)
+    if (audience.length === 0) return
+    const ctx = await this.context()
+    const { sendPost, sendPostDeleted } = await import('./deliveries.js')
+    if (deleted) await sendPostDeleted(ctx, post, author, audience)
+    else await sendPost(ctx, this.site!, this.store, post, author, audience)
+  }
+
+  /** The Update of local user `user`'s actor, to its remote followers. */
+  private async deliverProfile(user: UserRow): Promise<void> {
+    if (user.remote || isModerated(user)) return
+    const audience = await remoteFollowersOf(this.store, user)
+    if (audience.length === 0) return
+    const ctx = await this.context()
+    const { sendProfile } = await import('./deliveries.js')
+    await sendProfile(ctx, this.site!, user, audience)
   }
 
   /** Stops the queue (a message being handled finishes) and the sweeps. */
   async stop(): Promise<void> {
+    for (const off of this.unsubscribe.splice(0)) off()
     this.stopping.abort()
     if (this.sweeper) clearInterval(this.sweeper)
     await this.running
@@ -103,6 +201,8 @@ export class FederationService {
       const { buildFederation } = await import('./build-federation.js')
       const federation = buildFederation({
         store: this.store,
+        relations: this.relations,
+        posts: this.posts,
         site: this.site!,
         kv: this.kv,
         queue: this.queue,
@@ -126,10 +226,13 @@ export class FederationService {
     const actor = ACTOR_PATH.exec(path)
     const note = NOTE_PATH.exec(path)
     let deleted = false
-    if (actor) deleted = (await this.store.read.users.get(Number(actor[1])))?.deleted_at !== undefined
+    if (actor) {
+      const user = await this.store.read.users.get(Number(actor[1]))
+      deleted = user?.deleted_at !== undefined && !user.remote
+    }
     if (note) {
       const post = await this.store.read.posts.get(Number(note[1]))
-      deleted = post?.is_deleted === true && !post.machine_only && post.repost_of === undefined
+      deleted = post?.is_deleted === true && !post.machine_only && post.repost_of === undefined && !post.remote
     }
     if (!deleted || request.method !== 'GET') return null
     const { Tombstone } = await import('@fedify/fedify')
@@ -144,7 +247,7 @@ export class FederationService {
     const note = NOTE_PATH.exec(path)
     const post = note ? await this.store.read.posts.get(Number(note[1])) : null
     const user = await this.store.read.users.get(actor ? Number(actor[1]) : (post?.user_id ?? 0))
-    if (!user || isModerated(user)) return null
+    if (!user || isModerated(user) || user.remote) return null
     const location = post ? postAddress(this.site!.origin, user, post.id) : profileAddress(this.site!.origin, user)
     return new Response(null, { status: 303, headers: { Location: location } })
   }

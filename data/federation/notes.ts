@@ -8,6 +8,7 @@ import { Create, Hashtag, Mention, Note, PUBLIC_COLLECTION, Tombstone, type Cont
 import { Temporal } from '@js-temporal/polyfill'
 import type { PostRow } from '../model/post.js'
 import type { UserRow } from '../model/user.js'
+import type { Store } from '../store/port.js'
 import { renderHtml } from '../text/html.js'
 import type { FederationSite } from './site.js'
 import { postAddress } from './web-addresses.js'
@@ -15,22 +16,44 @@ import { postAddress } from './web-addresses.js'
 /** The id of post `postId`'s Note. */
 export const noteUri = (ctx: Context<void>, postId: number): URL => ctx.getObjectUri(Note, { id: String(postId) })
 
-/** Post `post` by `author` as a Note. */
-export function noteOf(ctx: Context<void>, site: FederationSite, post: PostRow, author: UserRow): Note {
+/** What a Note says of other servers' things: the remote accounts a post mentions (by user id), and the remote post it replies to. */
+export interface NoteLinks {
+  remoteUsers: ReadonlyMap<string, UserRow>
+  parent: PostRow | null
+}
+
+/** The remote accounts `post` mentions and its parent, read from `store`. */
+export async function noteLinksOf(store: Store, post: PostRow): Promise<NoteLinks> {
+  const users = await store.read.users.getMany(post.entities.mentions.map((m) => Number(m.id)))
+  const parent = post.reply_to === undefined ? null : await store.read.posts.get(post.reply_to)
+  return { remoteUsers: new Map(users.filter((u) => u.remote).map((u) => [String(u.id), u])), parent }
+}
+
+/** Post `post` by `author` as a Note; `links` names the remote accounts it mentions and the remote post it replies to. */
+export function noteOf(
+  ctx: Context<void>,
+  site: FederationSite,
+  post: PostRow,
+  author: UserRow,
+  links: NoteLinks = { remoteUsers: new Map(), parent: null },
+): Note {
   const actor = ctx.getActorUri(String(author.id))
+  const mentioned = post.entities.mentions.map((m) => {
+    const remote = links.remoteUsers.get(m.id)?.remote
+    return remote ? { href: new URL(remote.actor_id), name: `@${m.name}` } : { href: ctx.getActorUri(m.id), name: `@${m.name}@${site.authority}` }
+  })
+  const parentRemote = links.parent?.id === post.reply_to ? links.parent?.remote : undefined
   return new Note({
     id: noteUri(ctx, post.id),
     attribution: actor,
     content: renderHtml(post.text, post.entities),
     url: new URL(postAddress(site.origin, author, post.id)),
     published: Temporal.Instant.from(post.created_at),
-    replyTarget: post.reply_to === undefined ? null : noteUri(ctx, post.reply_to),
+    replyTarget: post.reply_to === undefined ? null : parentRemote ? new URL(parentRemote.object_id) : noteUri(ctx, post.reply_to),
     to: PUBLIC_COLLECTION,
-    cc: ctx.getFollowersUri(String(author.id)),
-    tags: [
-      ...post.entities.mentions.map((m) => new Mention({ href: ctx.getActorUri(m.id), name: `@${m.name}@${site.authority}` })),
-      ...post.entities.hashtags.map((h) => new Hashtag({ name: `#${h.name}` })),
-    ],
+    // The people it mentions are addressed too, as Mastodon does, so their servers show it to them.
+    ccs: [ctx.getFollowersUri(String(author.id)), ...mentioned.map((m) => m.href)],
+    tags: [...mentioned.map((m) => new Mention(m)), ...post.entities.hashtags.map((h) => new Hashtag({ name: `#${h.name}` }))],
   })
 }
 

@@ -21,6 +21,20 @@ export interface FederationKeyRow {
   created_at: string
 }
 
+/**
+ * A local user's Follow of a remote account, sent and not yet answered: the
+ * follow itself exists only once the remote server accepts it; a Reject
+ * or an unfollow removes this.
+ */
+export interface PendingFollowRow {
+  readonly id: number
+  user_id: number
+  target_id: number
+  /** The Follow activity's id, which the Accept or Reject names. */
+  activity_id: string
+  created_at: string
+}
+
 /** One entry of Fedify's key-value store. */
 export interface FederationKvRow {
   readonly id: number

@@ -1,5 +1,17 @@
 import type { Annotation, Entities } from './entities.js'
 
+/** What is kept of a post that came from another server (a Note). */
+export interface RemotePost {
+  /** The Note's id: the same Note again is the same post. */
+  object_id: string
+  /** Where a browser reads it (the Note's url, else its id). */
+  url: string
+  /** Its html, sanitised when it arrived. */
+  html: string
+  /** The authority of the server it came from. */
+  server: string
+}
+
 export interface PostRow {
   readonly id: number
   user_id: number
@@ -16,6 +28,8 @@ export interface PostRow {
   app_id: number
   created_at: string
   is_deleted?: boolean
+  /** Set on a post from another server. */
+  remote?: RemotePost
 }
 
 export interface StarRow {

@@ -11,6 +11,28 @@ export interface StoredImage {
   mime: string
 }
 
+/**
+ * What is kept of a remote account (an ActivityPub actor on another server):
+ * where it lives and what its profile shows that a local account keeps
+ * otherwise (the description's html as sent, sanitised; image URLs).
+ */
+export interface RemoteAccount {
+  /** The actor's id, the account's identity. */
+  actor_id: string
+  inbox: string
+  shared_inbox?: string
+  /** Its followers collection, which its followers-only posts are addressed to. */
+  followers?: string
+  /** Its profile page (the actor's `url`, else its id). */
+  url: string
+  /** The description's html, sanitised when it arrived. */
+  html: string
+  avatar_url?: string
+  cover_url?: string
+  /** When the actor document was last read, ISO. */
+  fetched_at: string
+}
+
 export interface UserRow {
   readonly id: number
   username: string
@@ -36,6 +58,8 @@ export interface UserRow {
   created_at: string
   /** Set while an admin has the account suspended: it cannot sign in and its posts are hidden. */
   suspended_at?: string
+  /** Set on an account of another server: it cannot sign in, holds no token, and is no local user. */
+  remote?: RemoteAccount
   /** Set once the account is deleted: the row stays as a tombstone so ids elsewhere still resolve, without username or profile. */
   deleted_at?: string
 }

@@ -6,7 +6,8 @@
  */
 import { forbidden, invalid, notFound } from '../errors.js'
 import { POST_MAX_LENGTH } from '../limits.js'
-import type { PostRow } from '../model/post.js'
+import type { Entities } from '../model/entities.js'
+import type { PostRow, RemotePost } from '../model/post.js'
 import type { UserRow } from '../model/user.js'
 import type { Store, Tx } from '../store/port.js'
 import { checkMachineOnly, fillTemplates, processText, type EntitiesInput } from '../text/process.js'
@@ -104,6 +105,47 @@ export class PostService {
     return post
   }
 
+  /**
+   * Keeps a Note of remote account `author` as a post (federation read and
+   * vetted it), through the same commit and `post.created` event as a local
+   * post: streams, mentions, hashtags, threads and search take it alike.
+   * The same Note again answers the post it made (deleted or not).
+   */
+  async createRemote(
+    author: UserRow,
+    input: { text: string; entities: Entities; remote: RemotePost; parent: PostRow | null; created_at: string },
+  ): Promise<PostRow> {
+    if (!author.remote) throw invalid('only a remote account posts from another server')
+    const { parent } = input
+    return this.store.transact(async (tx) => {
+      const known = await tx.posts.one('object', input.remote.object_id)
+      if (known) return known
+      const row = tx.posts.insert({
+        user_id: author.id,
+        text: input.text,
+        entities: input.entities,
+        annotations: [],
+        machine_only: false,
+        ...(parent ? { reply_to: parent.id } : {}),
+        thread_id: parent ? parent.thread_id : 0,
+        app_id: 0,
+        created_at: input.created_at,
+        remote: input.remote,
+      })
+      const post = tx.posts.put({ ...row, thread_id: parent ? parent.thread_id : row.id })
+      tx.emit('post.created', { post })
+      return post
+    })
+  }
+
+  /** A remote account's post deleted by its server (a Delete of its Note, or of the account): its reposts go with it. Emits `post.deleted`. */
+  async deleteRemote(post: PostRow): Promise<void> {
+    await this.store.transact(async (tx) => {
+      const current = await tx.posts.get(post.id)
+      if (current?.remote) await deletePostIn(tx, current)
+    })
+  }
+
   /** The stored post, deleted or not; `null` when there never was one. */
   get(id: number): Promise<PostRow | null> {
     return this.store.read.posts.get(id)
@@ -170,7 +212,8 @@ export class PostService {
 
   /** Mentions link existing users; a bot's link only its followers. */
   private async mentionable(author: UserRow, username: string): Promise<UserRow | null> {
-    const user = await this.users.byUsername(username)
+    // A remote account's handle is looked up on its server the first time (when the instance federates).
+    const user = username.includes('@') ? await this.users.findByHandle(username) : await this.users.byUsername(username)
     if (!user || author.type !== 'bot' || user.id === author.id) return user
     return (await hasRelation(this.store.read, 'follows', user.id, author.id)) ? user : null
   }

@@ -16,6 +16,7 @@ import { visitRows } from '../store/scan-rows.js'
 import type { Viewer } from '../viewer.js'
 import { holdersOf, targetsOf } from '../relations/relation-reads.js'
 import { isModerated } from '../users/moderated-users.js'
+import { REMOTE_HANDLE_PATTERN, type UserService } from '../users/users.js'
 
 export interface UserSearchInput {
   q?: string
@@ -62,6 +63,8 @@ export class UserSearchService {
     private readonly store: Store,
     /** Bounds how many searches scan at once. */
     private readonly gate: ScanGate,
+    /** Reaches remote accounts by handle, when the instance federates. */
+    private readonly accounts: Pick<UserService, 'find'> | null = null,
   ) {}
 
   /**
@@ -76,6 +79,9 @@ export class UserSearchService {
     const terms = parseTerms(input.q ?? '')
     if (terms.length === 0) throw invalid('q must hold a word, @username or #tag to search for')
     const query = resolvePage(page)
+    // A whole remote handle is looked up on its server first (kept once found), so the scan below finds it.
+    const handle = (input.q ?? '').trim()
+    if (this.accounts && REMOTE_HANDLE_PATTERN.test(handle)) await this.accounts.find(handle.startsWith('@') ? handle : `@${handle}`, viewer)
     const r = this.store.read
     const me = viewer.user
     const hidden = me ? new Set([...(await targetsOf(r, 'blocks', me.id)), ...(await holdersOf(r, 'blocks', me.id))]) : new Set<number>()

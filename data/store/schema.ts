@@ -23,6 +23,8 @@ export const schema: { [K in TableName]: TableDef<Rows[K]> } = {
     username: { key: (u) => (u.deleted_at === undefined ? u.username_key : undefined), unique: true },
     /** Suspended and deleted accounts, whose posts nobody sees. */
     moderated: { key: (u) => (u.suspended_at === undefined && u.deleted_at === undefined ? undefined : 1) },
+    /** Remote accounts by their actor's id. */
+    actor: { key: (u) => u.remote?.actor_id, unique: true },
   },
   apps: {
     client_id: { key: (a) => a.client_id, unique: true },
@@ -77,6 +79,8 @@ export const schema: { [K in TableName]: TableDef<Rows[K]> } = {
     mention: { key: (p) => (p.repost_of === undefined ? p.entities.mentions.map((m) => Number(m.id)) : undefined) },
     hashtag: { key: (p) => (p.repost_of === undefined ? p.entities.hashtags.map((h) => h.name) : undefined) },
     /** Annotation types of the posts explore and search list (live, original, not machine-only). */
+    /** Posts from other servers by their Note's id. */
+    object: { key: (p) => p.remote?.object_id, unique: true },
     annotation_type: { key: (p) => (p.is_deleted || p.machine_only || p.repost_of !== undefined ? undefined : [...new Set(p.annotations.map((a) => a.type))]) },
   },
   stars: {
@@ -152,6 +156,11 @@ export const schema: { [K in TableName]: TableDef<Rows[K]> } = {
   },
   // Read in id order (a scan): the queue stays short, as each message goes once handled.
   federation_queue: {},
+  pending_follows: {
+    pair: { key: (f) => pair(f.user_id, f.target_id), unique: true },
+    activity: { key: (f) => f.activity_id, unique: true },
+    target: { key: (f) => f.target_id },
+  },
 }
 
 export const tableNames = Object.keys(schema) as TableName[]

@@ -9,7 +9,7 @@ import type { BroadcastUnsubscriptionRow, ChannelMuteRow, ChannelRow, MarkerRow,
 import type { ExploreStreamRow } from '../model/explore.js'
 import type { FilterRow } from '../model/filter.js'
 import type { FileRow } from '../model/file.js'
-import type { FederationKeyRow, FederationKvRow, FederationQueueRow } from '../model/federation.js'
+import type { FederationKeyRow, FederationKvRow, FederationQueueRow, PendingFollowRow } from '../model/federation.js'
 import type { PostRow, StarRow } from '../model/post.js'
 import type { BlockRow, FollowRow, MuteRow } from '../model/relation.js'
 import type { AuthCodeRow, DelegateTokenRow, TokenRow } from '../model/token.js'
@@ -48,6 +48,8 @@ export interface Rows {
   federation_kv: FederationKvRow
   /** Fedify's message queue: activities acknowledged and waiting to be processed or delivered. */
   federation_queue: FederationQueueRow
+  /** Follows of remote accounts sent and not yet accepted. */
+  pending_follows: PendingFollowRow
 }
 
 export type TableName = keyof Rows

@@ -18,6 +18,8 @@ export interface UserCounts {
 export interface UserRelation {
   follows_you: boolean
   you_follow: boolean
+  /** Only for a remote account: the viewer asked to follow it and its server has not accepted yet (`you_follow` is false meanwhile). */
+  follow_pending?: boolean
   you_muted: boolean
   you_blocked: boolean
   you_can_subscribe: boolean
@@ -60,6 +62,8 @@ export class UserViewService {
       relation: {
         follows_you,
         you_follow: await has('follows', me.id, user.id),
+        // A follow of a remote account waits for its server's Accept.
+        ...(user.remote ? { follow_pending: (await r.pending_follows.one('pair', pair(me.id, user.id))) !== null } : {}),
         you_muted: await has('mutes', me.id, user.id),
         you_blocked,
         you_can_subscribe: !you_blocked && !blocked_you && botGate,

@@ -14,6 +14,15 @@ import { isModerated } from './moderated-users.js'
 
 export const USERNAME_PATTERN = new RegExp(`^[a-z0-9_]{1,${USERNAME_MAX_LENGTH}}$`)
 
+/**
+ * A remote account's handle as typed: `@name@authority` (the `@` first is
+ * optional), authority a host name or address with an optional port.
+ */
+export const REMOTE_HANDLE_PATTERN = /^@?([\w.-]{1,64})@((?:[a-z0-9-]{1,63}\.)*[a-z0-9-]{1,63}(?::\d{1,5})?)$/i
+
+/** Finds a remote account by handle (`name@authority`), reading it from its server the first time; null when none answers. */
+export type RemoteUserLookup = (handle: string) => Promise<UserRow | null>
+
 /** The password rule of every account. Errors: `invalid`. */
 export function checkPasswordRule(password: string): void {
   if (password.length < PASSWORD_MIN_LENGTH) throw invalid(`password must be at least ${PASSWORD_MIN_LENGTH} characters`)
@@ -41,6 +50,9 @@ export interface CreateUserInput {
 }
 
 export class UserService {
+  /** Set by federation when the instance federates. */
+  private remoteLookup: RemoteUserLookup | null = null
+
   constructor(
     private readonly store: Store,
     private readonly passwords: PasswordHasher,
@@ -80,6 +92,11 @@ export class UserService {
     return user
   }
 
+  /** Lets `find` and `resolve` reach remote accounts by handle through `lookup`. */
+  setRemoteLookup(lookup: RemoteUserLookup): void {
+    this.remoteLookup = lookup
+  }
+
   get(id: number): Promise<UserRow | null> {
     return this.store.read.users.get(id)
   }
@@ -95,19 +112,31 @@ export class UserService {
     return this.store.read.users.getMany(ids)
   }
 
+  /** A remote account by its handle (`name@authority`), read from its server the first time; null when it cannot be had or is moderated. */
+  async findByHandle(handle: string): Promise<UserRow | null> {
+    const bare = handle.replace(/^@/, '')
+    let user = await this.byUsername(bare)
+    if (!user && this.remoteLookup && REMOTE_HANDLE_PATTERN.test(bare)) user = await this.remoteLookup(bare)
+    return user && !isModerated(user) ? user : null
+  }
+
   byUsername(username: string): Promise<UserRow | null> {
     return this.store.read.users.one('username', usernameKey(username))
   }
 
   /**
-   * Resolves a user reference from a path or list: a numeric id, `@username`
-   * or `me` (the viewer's own user; needs a user token). Suspended and
-   * deleted accounts are not found.
+   * Resolves a user reference from a path or list: a numeric id, `@username`,
+   * `@name@authority` (a remote account, read from its server the first
+   * time when the instance federates) or `me` (the viewer's own user; needs
+   * a user token). Suspended and deleted accounts are not found.
    * Errors: `not_found`, `invalid` (`me` without a user token or a malformed reference).
    */
   async resolve(ref: string | number, viewer: Viewer): Promise<UserRow> {
     const found = await this.find(ref, viewer)
-    if (!found) throw notFound(`user ${ref} not found`)
+    if (!found) {
+      const remote = REMOTE_HANDLE_PATTERN.test(String(ref).trim())
+      throw notFound(remote && this.remoteLookup ? `user ${ref} not found: its server does not know it or could not be reached` : `user ${ref} not found`)
+    }
     return found
   }
 
@@ -119,7 +148,8 @@ export class UserService {
       return viewer.user
     }
     if (!text.startsWith('@') && !/^\d{1,15}$/.test(text)) throw invalid(`${text} is not a user id, "me" or @username`)
-    const user = text.startsWith('@') ? await this.byUsername(text) : await this.get(Number(text))
+    let user = text.startsWith('@') ? await this.byUsername(text) : await this.get(Number(text))
+    if (!user && this.remoteLookup && REMOTE_HANDLE_PATTERN.test(text)) user = await this.remoteLookup(text.replace(/^@/, ''))
     return user && !isModerated(user) ? user : null
   }
 
@@ -132,7 +162,7 @@ export class UserService {
   async checkPassword(username: string, password: string): Promise<UserRow | null> {
     const user = await this.byUsername(username)
     const { ok, stale } = await this.passwords.verify(password, user?.password_hash)
-    if (!user || !ok) return null
+    if (!user || !ok || user.remote) return null
     return stale ? this.rehash(user, password) : user
   }
 

@@ -37,6 +37,8 @@ export interface UserRelation {
   you_muted: boolean
   you_can_subscribe: boolean
   you_can_follow: boolean
+  /** Only on a remote account (`username` is `name@server`): the viewer asked to follow it and its server has not accepted yet. */
+  follow_pending?: boolean
   /** Deprecated names (spec, Versioning 3): `you_follow`, `follows_you`, `you_muted`, still read by older clients. */
   is_following: boolean
   is_follower: boolean

@@ -77,6 +77,13 @@ export const pgMigrations: readonly PgMigration[] = [
       for (const table of ['federation_keys', 'federation_kv', 'federation_queue']) await createTable(sql, table)
     },
   },
+  {
+    version: 3,
+    description: 'federation: follows of remote accounts waiting for their Accept',
+    async up(sql) {
+      await createTable(sql, 'pending_follows')
+    },
+  },
 ]
 
 export const PG_FORMAT = pgMigrations[pgMigrations.length - 1].version

@@ -34,9 +34,17 @@ interface Kept {
   withoutHtml: JsonFields<PostBody>
 }
 
-/** Where a browser reads a post: its page under its author's, which server/routes/posts/post-page.ts serves. */
+/** Where a browser reads a post: its page under its author's, which server/routes/posts/post-page.ts serves; a remote post's on its server. */
 export const postCanonicalUrl = (baseUrl: string, post: PostRow, user: UserRow | null): string =>
-  user ? `${userCanonicalUrl(baseUrl, user)}/post/${post.id}` : `${baseUrl}/posts/${post.id}`
+  post.remote ? post.remote.url : user ? `${userCanonicalUrl(baseUrl, user)}/post/${post.id}` : `${baseUrl}/posts/${post.id}`
+
+/** The app a post was made with; a remote post's is the server it came from. */
+const sourceOf = (post: PostRow, app: AppRow | null): Post['source'] =>
+  post.remote
+    ? { client_id: '', link: new URL(post.remote.url).origin, name: post.remote.server }
+    : app
+      ? { client_id: app.client_id, link: app.link, name: app.name }
+      : { client_id: '', link: '', name: 'svc' }
 
 const keptOf = textCachePerDomain<Kept>({
   max: 10_000,
@@ -56,7 +64,7 @@ function keep(ctx: PresentContext, view: PostView): Kept {
     machine_only: post.machine_only,
   })
   const source = fieldsOf({
-    source: app ? { client_id: app.client_id, link: app.link, name: app.name } : { client_id: '', link: '', name: 'svc' },
+    source: sourceOf(post, app),
     thread_id: String(post.thread_id),
   })
   const replyTo = post.reply_to === undefined ? undefined : String(post.reply_to)
@@ -65,7 +73,13 @@ function keep(ctx: PresentContext, view: PostView): Kept {
     : fieldsOf<PostBody>({ text: post.text, entities: post.entities, reply_to: replyTo })
   const withHtml = post.is_deleted
     ? withoutHtml
-    : fieldsOf<PostBody>({ text: post.text, entities: post.entities, html: renderHtml(post.text, post.entities), reply_to: replyTo })
+    : // A remote post's html is its server's, sanitised when it arrived.
+      fieldsOf<PostBody>({
+        text: post.text,
+        entities: post.entities,
+        html: post.remote ? post.remote.html : renderHtml(post.text, post.entities),
+        reply_to: replyTo,
+      })
   const made: Kept = { post, user, app, baseUrl: ctx.baseUrl, head, source, withHtml, withoutHtml }
   cache.set(post.id, made)
   return made

@@ -13,11 +13,16 @@ export const imageUrl = (baseUrl: string, file: string, size: ImageSize = {}): s
   return `${baseUrl}/images/${file}${search ? `?${search}` : ''}`
 }
 
-/** Where a browser reads about a user: the page server/routes/users/user-page.ts serves. */
-export const userCanonicalUrl = (baseUrl: string, user: UserRow): string => `${baseUrl}/@${user.username}`
+/** Where a browser reads about a user: the page server/routes/users/user-page.ts serves, or a remote account's page on its server. */
+export const userCanonicalUrl = (baseUrl: string, user: UserRow): string => user.remote?.url ?? `${baseUrl}/@${user.username}`
+
+/** A remote account's image is where its server keeps it; its size is not known (0 by 0). */
+const REMOTE_IMAGE_KEY = { avatar: 'avatar_url', cover: 'cover_url' } as const
 
 // The URL names the file itself: an upload gets a new name, so clients may cache each URL forever.
 const image = (ctx: PresentContext, user: UserRow, kind: ImageKind): UserImage => {
+  const remote = user.remote?.[REMOTE_IMAGE_KEY[kind]]
+  if (remote) return { width: 0, height: 0, is_default: false, url: remote }
   const { width, height, is_default, file } = imageOf(user, kind)
   return { width, height, is_default, url: imageUrl(ctx.baseUrl, file) }
 }
@@ -30,6 +35,7 @@ export const relationFields = (relation: UserRelation): UserRelationFields => ({
   you_blocked: relation.you_blocked,
   you_can_subscribe: relation.you_can_subscribe,
   you_can_follow: relation.you_can_follow,
+  ...(relation.follow_pending === undefined ? {} : { follow_pending: relation.follow_pending }),
   // Deprecated names, still read by older clients.
   is_following: relation.you_follow,
   is_follower: relation.follows_you,
@@ -45,7 +51,8 @@ export function presentUserView(ctx: PresentContext, view: UserView): User {
   const { user, counts, relation } = view
   const o = ctx.options
   const description: UserDescription = { text: user.description.text, entities: user.description.entities }
-  if (o.include_html !== false) description.html = renderHtml(user.description.text, user.description.entities)
+  // A remote account's html is its server's, sanitised when it arrived.
+  if (o.include_html !== false) description.html = user.remote ? user.remote.html : renderHtml(user.description.text, user.description.entities)
   const out: User = {
     id: String(user.id),
     username: user.username,

@@ -34,14 +34,15 @@ t.test("alice's outbox holds her public posts as Creates of Notes, not a deleted
     id: `${SITE}/ap/posts/${kept.id}/activity`,
     actor: actorId,
     to: PUBLIC,
-    cc: `${actorId}/followers`,
+    // Her followers, and bob, whom it mentions.
+    cc: [`${actorId}/followers`, `${SITE}/ap/users/${bob.user.id}`],
     object: {
       type: 'Note',
       attributedTo: actorId,
       content: kept.html,
       url: kept.canonical_url,
       to: PUBLIC,
-      cc: `${actorId}/followers`,
+      cc: [`${actorId}/followers`, `${SITE}/ap/users/${bob.user.id}`],
       published: kept.created_at.replace(/\.000Z$/, 'Z'),
     },
   })

@@ -1,0 +1,88 @@
+/**
+ * Local posts out: alice's post goes as a signed Create of its Note to her
+ * remote followers, once per shared inbox, and to the remote account it
+ * mentions by handle; her reply to dave's post goes to dave; deleting it
+ * sends the Delete; editing her profile sends an Update of her actor. A
+ * post nobody remote follows or is mentioned in sends nothing.
+ */
+import t from 'tap'
+import type { Post } from '../../../server/api/index.js'
+import { makeInstance } from '../../fixtures/instance.js'
+import { injectionOf, remoteServer, type RemoteActor, type RemoteServer } from '../../fixtures/remote-actor.js'
+import { waitUntil } from '../../fixtures/wait.js'
+
+const SITE = 'https://svc.example'
+const AS = 'https://www.w3.org/ns/activitystreams'
+const PUBLIC = `${AS}#Public`
+
+const ofType = (remote: RemoteServer, type: string) => remote.received.filter((r) => r.body.type === type)
+
+t.test("alice's posts, their deletion and her profile reach the remote accounts they concern", async (t) => {
+  const svc = await makeInstance(t, { public_url: SITE, federation: { allow_private_addresses: true } })
+  const alice = await svc.person('alice')
+  const aliceActor = `${SITE}/ap/users/${alice.user.id}`
+  const [one, two] = [await remoteServer(t), await remoteServer(t)]
+  const [bob, carol, dave] = [await one.actor('bob'), await one.actor('carol'), await two.actor('dave')]
+  const send = async (who: RemoteActor, activity: object) =>
+    (await svc.server.inject(await injectionOf(await who.signedPost(`${SITE}/ap/inbox`, { '@context': AS, ...activity })))).statusCode
+
+  const quiet = await svc.call<Post>('POST', '/posts', { token: alice.token, payload: { text: 'nobody remote yet' } })
+  t.equal(quiet.status, 200)
+
+  for (const who of [bob, carol]) t.equal(await send(who, { id: `${who.id}/follows/1`, type: 'Follow', actor: who.id, object: aliceActor }), 202)
+  await waitUntil(() => ofType(one, 'Accept').length === 2, 'both follows accepted')
+
+  const post = await svc.call<Post>('POST', '/posts', { token: alice.token, payload: { text: `hello #fedi @${dave.handle}` } })
+  t.equal(post.status, 200, JSON.stringify(post.body))
+  t.match(post.body.data.entities.mentions, [{ name: dave.handle, pos: 12, len: dave.handle.length + 1 }], 'the handle is a mention of dave')
+  await waitUntil(() => ofType(one, 'Create').length > 0 && ofType(two, 'Create').length > 0, 'the Create at both servers')
+  await waitUntil(() => svc.store.read.federation_queue.size().then((n) => n === 0), 'the queue done')
+  t.equal(ofType(one, 'Create').length, 1, "one delivery to bob and carol's server")
+  t.same(
+    ofType(one, 'Create').map((r) => r.path),
+    ['/inbox'],
+    'to its shared inbox',
+  )
+  const create = ofType(one, 'Create')[0]
+  t.ok(create.signature, 'signed')
+  const noteId = `${SITE}/ap/posts/${post.body.data.id}`
+  t.match(create.body, {
+    actor: aliceActor,
+    object: {
+      id: noteId,
+      type: 'Note',
+      // Fedify writes the public collection compacted, as `as:Public`.
+      to: /Public$/,
+      cc: [`${aliceActor}/followers`, dave.id],
+      tag: [
+        { type: 'Mention', href: dave.id, name: `@${dave.handle}` },
+        { type: 'Hashtag', name: '#fedi' },
+      ],
+    },
+  })
+  t.equal(ofType(one, 'Create').filter((r) => JSON.stringify(r.body).includes('nobody remote yet')).length, 0, 'the earlier post was not sent')
+
+  // dave posts to alice; her reply goes to him.
+  const daveNote = {
+    id: `${dave.id}/notes/1`,
+    type: 'Note',
+    attributedTo: dave.id,
+    content: '<p>@alice hi</p>',
+    to: PUBLIC,
+    tag: [{ type: 'Mention', href: aliceActor, name: '@alice@svc.example' }],
+  }
+  await send(dave, { id: `${daveNote.id}/activity`, type: 'Create', actor: dave.id, object: daveNote, to: PUBLIC })
+  const mentions = async () => (await svc.call<Post[]>('GET', '/users/me/mentions', { token: alice.token })).body.data
+  await waitUntil(async () => (await mentions()).length > 0, "dave's post in her mentions")
+  const reply = await svc.call<Post>('POST', '/posts', { token: alice.token, payload: { text: 'hi dave', reply_to: (await mentions())[0].id } })
+  t.equal(reply.status, 200)
+  await waitUntil(() => ofType(two, 'Create').some((r) => (r.body.object as { inReplyTo?: string }).inReplyTo === daveNote.id), 'the reply at his server')
+
+  t.equal((await svc.call('DELETE', `/posts/${post.body.data.id}`, { token: alice.token })).status, 200)
+  await waitUntil(() => ofType(one, 'Delete').length > 0, 'the Delete')
+  t.match(ofType(one, 'Delete')[0].body, { actor: aliceActor, object: { id: noteId, type: 'Tombstone' } })
+
+  t.equal((await svc.call('PATCH', '/users/me', { token: alice.token, payload: { name: 'Alice A.' } })).status, 200)
+  await waitUntil(() => ofType(one, 'Update').length > 0, 'the Update of her actor')
+  t.match(ofType(one, 'Update')[0].body, { actor: aliceActor, object: { id: aliceActor, name: 'Alice A.' } })
+})
