@@ -109,7 +109,9 @@ export class StoreMessageQueue implements MessageQueue {
       // Listening never keeps the process alive by itself: the server does, and stopping it aborts this.
       const timer = setTimeout(done, this.pollMs).unref()
       this.wakers.add(done)
-      signal?.addEventListener('abort', done)
+      // Stopped while the last look for a message was under way: the abort event has fired already and will not again.
+      if (signal?.aborted) done()
+      else signal?.addEventListener('abort', done)
     })
   }
 }

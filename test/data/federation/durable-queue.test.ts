@@ -91,6 +91,17 @@ for (const kind of ['embedded', 'postgres'] as const) {
       t.same(other, [{ n: 1 }])
     })
 
+    t.test('listening stopped while it looks for a message ends at once, not at its next poll', async (t) => {
+      const store = await (await reopener(t, kind))()
+      // A poll far away, as a timer that does not keep the process alive: a stop missed here leaves the listener hanging.
+      const queue = new StoreMessageQueue(store, { pollMs: 60_000 })
+      const stop = new AbortController()
+      const listening = queue.listen(() => {}, { signal: stop.signal })
+      stop.abort()
+      const ended = await Promise.race([listening.then(() => 'ended'), new Promise((resolve) => setTimeout(resolve, 2000, 'still listening'))])
+      t.equal(ended, 'ended')
+    })
+
     t.test('a delayed message waits for its time', async (t) => {
       const store = await (await reopener(t, kind))()
       const queue = new StoreMessageQueue(store, { pollMs: 20 })
