@@ -1,10 +1,9 @@
 /** The `svc` command line: commands are listed explicitly in `commands/index.ts`. */
 import { Command, CommanderError } from 'commander'
-import { isDomainError } from '../data/index.js'
+import { isDomainError, packageVersion } from '../data/index.js'
 import { registerCommands } from './commands/index.js'
 import { failureLine } from './failure-line.js'
 import { processIo, type Io } from './io.js'
-import { packageVersion } from '../data/index.js'
 
 /** Runs the command `argv` names (as `process.argv`: node, script, arguments...) with `io`; answers its exit code. */
 export async function main(argv: readonly string[], io: Io = processIo): Promise<number> {
