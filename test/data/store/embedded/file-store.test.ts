@@ -37,8 +37,6 @@ const replaceHandleSync = async (t: Tap, dir: string, method: 'sync' | 'datasync
   })
 }
 
-const replaceDatasync = (t: Tap, dir: string, make: (original: Sync) => Sync): Promise<void> => replaceHandleSync(t, dir, 'datasync', make)
-
 const people = (store: FileStore, names: string[]) => store.transact((tx) => names.map((name) => tx.users.insert(userRow(name))))
 
 t.test('committed writes survive closing and reopening the store', async (t) => {
@@ -253,9 +251,10 @@ t.test('concurrent transactions share fsyncs (group commit)', async (t) => {
   const store = await FileStore.open(dir)
   t.teardown(() => store.close())
   let syncs = 0
-  await replaceDatasync(
+  await replaceHandleSync(
     t,
     dir,
+    'datasync',
     (original) =>
       function (this: unknown) {
         syncs++
@@ -291,9 +290,10 @@ t.test('after a failed fsync the store refuses every later write', async (t) => 
   const store = await FileStore.open(dir)
   t.teardown(() => store.close().catch(() => undefined))
   let failing = true
-  await replaceDatasync(
+  await replaceHandleSync(
     t,
     dir,
+    'datasync',
     (original) =>
       function (this: unknown) {
         return failing ? Promise.reject(Object.assign(new Error('EIO: disk on fire'), { code: 'EIO' })) : original.call(this)
