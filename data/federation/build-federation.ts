@@ -11,7 +11,6 @@ import {
   createExponentialBackoffPolicy,
   createFederation,
   exportJwk,
-  generateCryptoKeyPair,
   importJwk,
   Note,
   parseSemVer,
@@ -106,7 +105,7 @@ export function buildFederation({
     userAgent: userAgent(version, site.origin),
     outboxRetryPolicy: deliveryRetries,
   })
-  const keys = new KeyPairs(store, { generateCryptoKeyPair, exportJwk, importJwk })
+  const keys = new KeyPairs(store, { exportJwk, importJwk })
   const r = store.read
 
   federation
