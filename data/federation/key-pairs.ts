@@ -70,8 +70,6 @@ export class KeyPairs {
 /** A new extractable key pair for signing: RSASSA-PKCS1-v1_5 with SHA-256 over 2048 bits, or Ed25519. */
 export async function generateKeyPair(algorithm: 'RSASSA-PKCS1-v1_5' | 'Ed25519'): Promise<CryptoKeyPair> {
   const params =
-    algorithm === 'Ed25519'
-      ? { name: 'Ed25519' }
-      : { name: algorithm, modulusLength: 2048, publicExponent: new Uint8Array([1, 0, 1]), hash: 'SHA-256' }
+    algorithm === 'Ed25519' ? { name: 'Ed25519' } : { name: algorithm, modulusLength: 2048, publicExponent: new Uint8Array([1, 0, 1]), hash: 'SHA-256' }
   return (await crypto.subtle.generateKey(params, true, ['sign', 'verify'])) as CryptoKeyPair
 }
