@@ -11,6 +11,7 @@ import { exploreCommand } from './explore.js'
 import { placesCommand } from './places.js'
 import { consoleCommand } from './console.js'
 import { storeCommand } from './store.js'
+import { federationCommand } from './federation.js'
 import { operationRunner } from './run-operation.js'
 
 /** Registers the commands, each reading and writing through `io`. */
@@ -26,4 +27,5 @@ export function registerCommands(program: Command, io: Io): void {
   exploreCommand(program, io, run)
   placesCommand(program, io, run)
   storeCommand(program, io)
+  federationCommand(program, io, run)
 }

@@ -6,6 +6,7 @@
  */
 import { accountOperations } from './account-operations.js'
 import { exploreOperations } from './explore-operations.js'
+import { federationOperations } from './federation-operations.js'
 import { moderationOperations } from './moderation-operations.js'
 import { placeOperations } from './place-operations.js'
 
@@ -14,6 +15,7 @@ export const adminOperations = {
   ...moderationOperations,
   ...exploreOperations,
   ...placeOperations,
+  ...federationOperations,
 }
 
 export type AdminOperationName = keyof typeof adminOperations

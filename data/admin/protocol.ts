@@ -24,6 +24,7 @@
  * hashes are never among them.
  */
 import { join } from 'node:path'
+import type { DeliveryReport } from '../federation/federation.js'
 import type { PlaceStats } from '../places/places.js'
 
 export const adminSocketPath = (dataDir: string): string => join(dataDir, 'admin.sock')
@@ -129,6 +130,7 @@ export interface AdminResults {
   'explore.unpin': CuratedStream
   'places.stats': PlaceStats
   'places.reload': PlaceStats
+  'federation.queue': DeliveryReport
 }
 
 /** A user stream as the console's Streams tab shows it: connected or waiting for a resume. */

@@ -131,7 +131,7 @@ export function wireServices({ dataDir, config, store, events, moderated, node, 
   const userImages = new UserImageService(store, imagesDir)
   const explore = new ExploreService(store, markers, moderated)
   const relations = new RelationService(store, accounts, () => config.limits.following)
-  const federation = new FederationService(store, relations, posts, config, packageVersion(), events)
+  const federation = new FederationService(store, relations, posts, config, packageVersion(), events, node)
   if (federation.site) {
     accounts.setRemoteLookup((handle) => federation.lookUpUser(handle))
     relations.setRemoteFollows({

@@ -26,6 +26,7 @@ import type { Store } from '../store/port.js'
 import { isModerated } from '../users/moderated-users.js'
 import { usernameKey } from '../users/users.js'
 import { actorOf } from './actors.js'
+import type { DeliveryLog } from './delivery-log.js'
 import { recipientOf } from './follows.js'
 import { listenInboxes } from './inbox.js'
 import { KeyPairs } from './key-pairs.js'
@@ -44,6 +45,8 @@ export interface FederationParts {
   site: FederationSite
   kv: StoreKvStore
   queue: StoreMessageQueue
+  /** Where the outcome of each delivery is recorded (its failures and when it is given up). */
+  deliveries: DeliveryLog
   /** Let outgoing fetches (remote keys, actors) reach loopback and private addresses. */
   allowPrivateAddress: boolean
   /** svc's version, for NodeInfo and the User-Agent. */
@@ -76,14 +79,20 @@ const beforeOf = (cursor: string | null): number | undefined | null =>
 /**
  * Deliveries that fail are tried again after 1 minute, then twice as long
  * each time up to 6 hours apart, 16 tries in all: about 44 hours before a
- * delivery is given up, which leaves a warning in the log.
+ * delivery is given up, which leaves a warning in the log and a mark in the
+ * delivery log (`svc federation queue` shows it).
  */
 const backoff = createExponentialBackoffPolicy({ initialDelay: { minutes: 1 }, maxDelay: { hours: 6 }, maxAttempts: 16 })
-const deliveryRetries: RetryPolicy = (context) => {
-  const delay = backoff(context)
-  if (delay === null) process.emitWarning(`svc: a federation delivery was given up after ${context.attempts} tries`)
-  return delay
-}
+const deliveryRetries =
+  (deliveries: DeliveryLog): RetryPolicy =>
+  (context) => {
+    const delay = backoff(context)
+    if (delay === null) {
+      deliveries.gaveUp()
+      process.emitWarning(`svc: a federation delivery was given up after ${context.attempts} tries`)
+    }
+    return delay
+  }
 
 export function buildFederation({
   store,
@@ -92,6 +101,7 @@ export function buildFederation({
   site,
   kv,
   queue,
+  deliveries,
   allowPrivateAddress,
   version,
   openRegistrations,
@@ -103,7 +113,8 @@ export function buildFederation({
     origin: site.origin,
     allowPrivateAddress,
     userAgent: userAgent(version, site.origin),
-    outboxRetryPolicy: deliveryRetries,
+    outboxRetryPolicy: deliveryRetries(deliveries),
+    onOutboxError: deliveries.failed,
   })
   const keys = new KeyPairs(store, { exportJwk, importJwk })
   const r = store.read

@@ -4,9 +4,10 @@
  * actor, each signed by the author's keys and handed to Fedify's
  * `sendActivity`, which puts one delivery per shared inbox (an inbox when
  * the server has none) on the durable queue and retries failures with
- * backoff (build-federation.ts sets how long).
+ * backoff (build-federation.ts sets how long). The outbox (outbox.ts) calls
+ * these for each event of the log; a crash may make it call one twice, so
+ * every activity's id derives from what it is about, never from the call.
  */
-import { randomUUID } from 'node:crypto'
 import { Delete, PUBLIC_COLLECTION, Update, type Context } from '@fedify/fedify'
 import type { PostRow } from '../model/post.js'
 import type { UserRow } from '../model/user.js'
@@ -36,9 +37,13 @@ export async function sendPostDeleted(ctx: Context<void>, post: PostRow, author:
   await ctx.sendActivity({ identifier: String(author.id) }, audience.map(recipientOf), activity, SHARED)
 }
 
-/** Sends the Update of `user`'s actor to `audience` (its remote followers). */
-export async function sendProfile(ctx: Context<void>, site: FederationSite, user: UserRow, audience: UserRow[]): Promise<void> {
+/**
+ * Sends the Update of `user`'s actor to `audience` (its remote followers).
+ * Its id names the edit's event (`seq`): sent again after a crash, it is the
+ * same activity, which the receiving servers take once.
+ */
+export async function sendProfile(ctx: Context<void>, site: FederationSite, user: UserRow, audience: UserRow[], seq: number): Promise<void> {
   const actor = await actorOf(ctx, site.origin, user)
-  const activity = new Update({ id: new URL(`${actor.id!.href}#updates/${randomUUID()}`), actor: actor.id, object: actor, to: PUBLIC_COLLECTION })
+  const activity = new Update({ id: new URL(`${actor.id!.href}#updates/${seq}`), actor: actor.id, object: actor, to: PUBLIC_COLLECTION })
   await ctx.sendActivity({ identifier: String(user.id) }, audience.map(recipientOf), activity, SHARED)
 }

@@ -9,6 +9,7 @@
 import type { Federation } from '@fedify/fedify'
 import type { InstanceConfig } from '../config.js'
 import type { EventLog } from '../events/event-log.js'
+import type { DomainEvent } from '../model/event.js'
 import type { PostRow } from '../model/post.js'
 import type { UserRow } from '../model/user.js'
 import type { PostService } from '../posts/posts.js'
@@ -16,8 +17,10 @@ import type { RelationService } from '../relations/relations.js'
 import type { Store } from '../store/port.js'
 import { isModerated } from '../users/moderated-users.js'
 import { remoteAudienceOf, remoteFollowersOf } from './audience.js'
+import { DeliveryLog, deliveriesByHost, type HostDeliveries } from './delivery-log.js'
 import { StoreKvStore } from './kv-store.js'
 import { StoreMessageQueue } from './message-queue.js'
+import { OUTBOX, OutboxPump, type OutboxNode, type OutboxOptions } from './outbox.js'
 import { AP_PATHS, federationSiteOf, type FederationSite } from './site.js'
 import { postAddress, profileAddress } from './web-addresses.js'
 
@@ -34,6 +37,8 @@ export class FederationService {
   readonly off: string | null
   private readonly kv: StoreKvStore
   private readonly queue: StoreMessageQueue
+  private readonly deliveries: DeliveryLog
+  private readonly outbox: OutboxPump
   private loading: Promise<Federation<void>> | null = null
   private readonly stopping = new AbortController()
   private running: Promise<void> | null = null
@@ -46,12 +51,16 @@ export class FederationService {
     private readonly config: InstanceConfig,
     private readonly version: string,
     private readonly events: EventLog,
+    node: OutboxNode,
+    outboxOptions: OutboxOptions = {},
   ) {
     const { site, off } = federationSiteOf(config)
     this.site = site
     this.off = off
     this.kv = new StoreKvStore(store)
-    this.queue = new StoreMessageQueue(store)
+    this.deliveries = new DeliveryLog(store)
+    this.queue = new StoreMessageQueue(store, { around: this.deliveries.around })
+    this.outbox = new OutboxPump(store, events, node, (event) => this.deliver(event), outboxOptions)
   }
 
   /** The path of the actor of user `userId`. */
@@ -145,25 +154,48 @@ export class FederationService {
    * Starts the queue at once when the last run left messages in it (Fedify
    * loads then); otherwise the first federation request starts it. From now
    * on local posts, their deletions and profile edits go out to the remote
-   * accounts they concern (none: Fedify is not even loaded).
+   * accounts they concern, read from the event log after the outbox's
+   * stored cursor (outbox.ts): what a crash left undelivered goes now.
+   * Fedify loads only once something is to be sent.
    */
   async start(): Promise<void> {
     if (!this.site) return
-    this.unsubscribe.push(
-      this.events.on('post.created', (e) => this.later(`delivering post ${e.payload.post.id}`, () => this.deliverPost(e.payload.post, false))),
-      this.events.on('post.deleted', (e) => this.later(`delivering the deletion of post ${e.payload.post.id}`, () => this.deliverPost(e.payload.post, true))),
-      this.events.on('user.updated', (e) => this.later(`delivering the profile of user ${e.payload.user.id}`, () => this.deliverProfile(e.payload.user))),
-    )
+    await this.outbox.start()
     if ((await this.queue.size()) > 0) await this.load()
   }
 
-  private readonly unsubscribe: (() => void)[] = []
+  /**
+   * Outgoing deliveries per remote host (pending, failing, the last error),
+   * and how far the outbox has read the event log: `svc federation queue`.
+   */
+  async deliveryReport(): Promise<DeliveryReport> {
+    const cursor = await this.store.read.log_cursors.one('name', OUTBOX)
+    const lease = await this.store.read.federation_leases.one('name', OUTBOX)
+    return {
+      federating: this.site !== null,
+      outbox: {
+        cursor: cursor?.seq ?? null,
+        head: this.events.head(),
+        ...(lease && lease.until > Date.now() ? { node: lease.holder, lease_until: new Date(lease.until).toISOString() } : {}),
+      },
+      hosts: await deliveriesByHost(this.store),
+    }
+  }
 
-  /** Runs `work` after the event that asked for it, reporting a failure (a delivery is never the caller's error). */
-  private later(what: string, work: () => Promise<void>): void {
-    work().catch((err: unknown) => {
-      if (!this.stopping.signal.aborted) process.emitWarning(`svc: ${what} failed: ${(err as Error).message}`)
-    })
+  /** Queues the deliveries one event of the log asks for (none for most). */
+  private async deliver(event: DomainEvent): Promise<void> {
+    switch (event.name) {
+      case 'post.created': {
+        const { post } = (event as DomainEvent<'post.created'>).payload
+        // Deleted before its Create went out (a crash's catch-up): neither is sent.
+        if ((await this.store.read.posts.get(post.id))?.is_deleted) return
+        return this.deliverPost(post, false)
+      }
+      case 'post.deleted':
+        return this.deliverPost((event as DomainEvent<'post.deleted'>).payload.post, true)
+      case 'user.updated':
+        return this.deliverProfile((event as DomainEvent<'user.updated'>).payload.user, event.seq)
+    }
   }
 
   /** The Create (or Delete) of local post `post`'s Note, to the remote accounts it concerns. */
@@ -178,19 +210,20 @@ export class FederationService {
     else await sendPost(ctx, this.site!, this.store, post, author, audience)
   }
 
-  /** The Update of local user `user`'s actor, to its remote followers. */
-  private async deliverProfile(user: UserRow): Promise<void> {
+  /** The Update of local user `user`'s actor, to its remote followers; `seq` (the edit's event) names the Update. */
+  private async deliverProfile(user: UserRow, seq: number): Promise<void> {
     if (user.remote || isModerated(user)) return
     const audience = await remoteFollowersOf(this.store, user)
     if (audience.length === 0) return
     const ctx = await this.context()
     const { sendProfile } = await import('./deliveries.js')
-    await sendProfile(ctx, this.site!, user, audience)
+    await sendProfile(ctx, this.site!, user, audience, seq)
   }
 
   /** Stops the queue (a message being handled finishes) and the sweeps. */
   async stop(): Promise<void> {
-    for (const off of this.unsubscribe.splice(0)) off()
+    // The outbox first: its last event may still be queueing deliveries.
+    await this.outbox.stop()
     this.stopping.abort()
     if (this.sweeper) clearInterval(this.sweeper)
     await this.running
@@ -206,6 +239,7 @@ export class FederationService {
         site: this.site!,
         kv: this.kv,
         queue: this.queue,
+        deliveries: this.deliveries,
         allowPrivateAddress: this.config.federation.allow_private_addresses,
         version: this.version,
         openRegistrations: () => this.config.open_registration,
@@ -251,4 +285,12 @@ export class FederationService {
     const location = post ? postAddress(this.site!.origin, user, post.id) : profileAddress(this.site!.origin, user)
     return new Response(null, { status: 303, headers: { Location: location } })
   }
+}
+
+/** What `svc federation queue` shows. */
+export interface DeliveryReport {
+  federating: boolean
+  /** The event log as the outbox reads it: every event up to `cursor` had its deliveries queued; `node` pumps while its lease lasts (nodes sharing a store). */
+  outbox: { cursor: number | null; head: number; node?: string; lease_until?: string }
+  hosts: HostDeliveries[]
 }

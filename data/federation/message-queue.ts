@@ -20,20 +20,24 @@ export interface QueueOptions {
   pollMs?: number
   /** How long a taken message stays another listener's to leave alone, ms. */
   leaseMs?: number
+  /** Runs each message's handling (`handle`), to watch what becomes of it (the delivery log). */
+  around?: (message: unknown, handle: () => Promise<void>) => Promise<void>
 }
 
 export class StoreMessageQueue implements MessageQueue {
   private readonly pollMs: number
   private readonly leaseMs: number
+  private readonly around: NonNullable<QueueOptions['around']>
   /** Wakes the listeners of this process when a message is enqueued here. */
   private readonly wakers = new Set<() => void>()
 
   constructor(
     private readonly store: Store,
-    { pollMs = 1000, leaseMs = 60_000 }: QueueOptions = {},
+    { pollMs = 1000, leaseMs = 60_000, around = (_message, handle) => handle() }: QueueOptions = {},
   ) {
     this.pollMs = pollMs
     this.leaseMs = leaseMs
+    this.around = around
   }
 
   async enqueue(message: unknown, options?: MessageQueueEnqueueOptions): Promise<void> {
@@ -70,7 +74,10 @@ export class StoreMessageQueue implements MessageQueue {
         continue
       }
       try {
-        await handler(row.message)
+        const message = row.message
+        await this.around(message, async () => {
+          await handler(message)
+        })
       } catch (err) {
         // Fedify handles its own failures; one that escapes leaves the message claimed, to come back when the lease ends.
         process.emitWarning(`svc: a federation message failed: ${(err as Error).message}`)

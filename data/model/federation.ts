@@ -54,3 +54,49 @@ export interface FederationQueueRow {
   /** A node took it and holds it until then (ms); one that dies leaves it for another once this passes. */
   claimed_until?: number
 }
+
+/**
+ * A lease on a job that one node of those sharing a store runs at a time
+ * (the outgoing deliveries' pump): whoever holds it until a time still to
+ * come runs the job; a node that dies lets it go when that time passes.
+ */
+export interface FederationLeaseRow {
+  readonly id: number
+  /** The job's name. */
+  name: string
+  /** The node holding it. */
+  holder: string
+  /** Held until then (ms); 0 once given back. */
+  until: number
+}
+
+/** The last failure of deliveries to one remote host. */
+export interface DeliveryFailure {
+  /** What went wrong, shortened. */
+  error: string
+  /** When (ISO). */
+  at: string
+  /** Which try of its delivery it was (1: the first). */
+  attempt: number
+  /** The activity that was being delivered. */
+  activity_id?: string
+}
+
+/**
+ * What happened to the deliveries to one remote host (an inbox's
+ * authority), for the operator: one row per host, counts and the last of
+ * each outcome only, so it stays small however much is sent.
+ */
+export interface FederationHostRow {
+  readonly id: number
+  /** `name[:port]` of the inboxes. */
+  host: string
+  delivered: number
+  last_delivered_at?: string
+  /** Tries that failed (each retry that fails again counts). */
+  failures: number
+  last_failure?: DeliveryFailure
+  /** Deliveries given up after their last try. */
+  given_up: number
+  last_given_up?: DeliveryFailure
+}

@@ -161,6 +161,12 @@ export const schema: { [K in TableName]: TableDef<Rows[K]> } = {
     activity: { key: (f) => f.activity_id, unique: true },
     target: { key: (f) => f.target_id },
   },
+  federation_leases: {
+    name: { key: (l) => l.name, unique: true },
+  },
+  federation_hosts: {
+    host: { key: (h) => h.host, unique: true },
+  },
 }
 
 export const tableNames = Object.keys(schema) as TableName[]

@@ -9,7 +9,7 @@ import type { BroadcastUnsubscriptionRow, ChannelMuteRow, ChannelRow, MarkerRow,
 import type { ExploreStreamRow } from '../model/explore.js'
 import type { FilterRow } from '../model/filter.js'
 import type { FileRow } from '../model/file.js'
-import type { FederationKeyRow, FederationKvRow, FederationQueueRow, PendingFollowRow } from '../model/federation.js'
+import type { FederationHostRow, FederationKeyRow, FederationKvRow, FederationLeaseRow, FederationQueueRow, PendingFollowRow } from '../model/federation.js'
 import type { PostRow, StarRow } from '../model/post.js'
 import type { BlockRow, FollowRow, MuteRow } from '../model/relation.js'
 import type { AuthCodeRow, DelegateTokenRow, TokenRow } from '../model/token.js'
@@ -50,6 +50,10 @@ export interface Rows {
   federation_queue: FederationQueueRow
   /** Follows of remote accounts sent and not yet accepted. */
   pending_follows: PendingFollowRow
+  /** Jobs one node of several runs at a time, and who holds each. */
+  federation_leases: FederationLeaseRow
+  /** Outcomes of the deliveries to each remote host. */
+  federation_hosts: FederationHostRow
 }
 
 export type TableName = keyof Rows

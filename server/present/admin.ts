@@ -93,6 +93,8 @@ const presenters: AdminPresenters = {
   // Place sources are plain data already, the same in every edge.
   'places.stats': (_ctx, stats) => stats,
   'places.reload': (_ctx, stats) => stats,
+  // Counts, hosts and errors: plain data already.
+  'federation.queue': (_ctx, report) => report,
 }
 
 /** The answer of operation `name` as the admin edges show it. */

@@ -84,6 +84,13 @@ export const pgMigrations: readonly PgMigration[] = [
       await createTable(sql, 'pending_follows')
     },
   },
+  {
+    version: 4,
+    description: 'federation: leases of the jobs one node runs at a time, outcomes of the deliveries per remote host',
+    async up(sql) {
+      for (const table of ['federation_leases', 'federation_hosts']) await createTable(sql, table)
+    },
+  },
 ]
 
 export const PG_FORMAT = pgMigrations[pgMigrations.length - 1].version

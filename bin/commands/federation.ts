@@ -1,0 +1,46 @@
+/** `svc federation queue`: what is being delivered to other servers, per remote instance, and what failed. */
+import type { Command } from 'commander'
+import type { DeliveryReport, HostDeliveries } from '../../data/index.js'
+import type { Io } from '../io.js'
+import { adminSubcommand, printResult, type AdminFlags } from './admin-command.js'
+import type { RunOperation } from './run-operation.js'
+
+const COLUMNS = ['HOST', 'PENDING', 'FAILING', 'GIVEN UP', 'DELIVERED', 'LAST ERROR'] as const
+
+const cells = (h: HostDeliveries): string[] => [
+  h.host,
+  String(h.pending),
+  String(h.failing),
+  String(h.given_up),
+  String(h.delivered),
+  h.last_error ? `${h.last_error.at} (try ${h.last_error.attempt}) ${h.last_error.error}` : '-',
+]
+
+/** Rows of cells as a table: each column as wide as its widest cell, the last one left as it is. */
+function table(rows: string[][]): string {
+  const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => r[i].length)))
+  return rows.map((r) => r.map((cell, i) => (i === r.length - 1 ? cell : cell.padEnd(widths[i]))).join('  ')).join('\n')
+}
+
+function describe(report: DeliveryReport): string {
+  const { cursor, head, node } = report.outbox
+  const lines = [
+    report.federating ? '' : 'federation is off (no public_url, or federation.enabled false): nothing new is delivered',
+    cursor === null
+      ? 'outbox: not started yet'
+      : `outbox: event ${cursor} of ${head} read${cursor < head ? ` (${head - cursor} to go)` : ''}${node ? `, by node ${node}` : ''}`,
+    report.hosts.length === 0 ? 'no deliveries to other servers yet' : table([[...COLUMNS], ...report.hosts.map(cells)]),
+  ]
+  return lines.filter((l) => l !== '').join('\n')
+}
+
+export function federationCommand(program: Command, io: Io, run: RunOperation): void {
+  const federation = program.command('federation').description('ActivityPub federation')
+
+  adminSubcommand(federation, 'queue', 'outgoing deliveries per remote instance: pending, failing, given up, the last error').action(
+    async (flags: AdminFlags) => {
+      const report = await run(flags, 'federation.queue', {})
+      printResult(io, flags, report, () => describe(report))
+    },
+  )
+}

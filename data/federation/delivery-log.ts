@@ -1,0 +1,176 @@
+/**
+ * What became of outgoing deliveries, for the operator (`svc federation
+ * queue`): each try of an outbox message (one activity to one inbox) is
+ * watched while Fedify runs it, and its outcome lands in that inbox host's
+ * `federation_hosts` row: delivered, failed (the error, when, which try) or
+ * given up after the last try. One row per host holding counts and the last
+ * of each outcome: bounded however much goes out.
+ *
+ * Fedify says a try failed through `onOutboxError` and gives up when the
+ * retry policy answers no delay; neither names the inbox. Both run inside
+ * the queue's handler, so the message being handled is found in an
+ * AsyncLocalStorage set around it (`around`, which the queue calls).
+ */
+import { AsyncLocalStorage } from 'node:async_hooks'
+import type { DeliveryFailure, FederationHostRow } from '../model/federation.js'
+import type { Store } from '../store/port.js'
+
+/** The fields of Fedify's outbox message this reads. */
+interface OutboxMessage {
+  type: 'outbox'
+  inbox: string
+  activityId?: string
+  attempt: number
+}
+
+/** Fanout messages name their inboxes; an outbox message one. */
+interface FanoutMessage {
+  type: 'fanout'
+  inboxes: Record<string, unknown>
+}
+
+interface Attempt {
+  error: unknown
+  gaveUp: boolean
+}
+
+/** Errors are kept this long at most. */
+const ERROR_CHARS = 300
+
+const isOutbox = (message: unknown): message is OutboxMessage =>
+  typeof message === 'object' && message !== null && (message as OutboxMessage).type === 'outbox' && typeof (message as OutboxMessage).inbox === 'string'
+
+const isFanout = (message: unknown): message is FanoutMessage =>
+  typeof message === 'object' && message !== null && (message as FanoutMessage).type === 'fanout' && typeof (message as FanoutMessage).inboxes === 'object'
+
+const hostOf = (url: string): string => {
+  try {
+    return new URL(url).host
+  } catch {
+    return url
+  }
+}
+
+/** A thrown value as one short line, with its cause (fetch's "fetch failed" says why only there). */
+export function errorText(error: unknown): string {
+  const parts: string[] = []
+  let e: unknown = error
+  for (let depth = 0; e !== undefined && e !== null && depth < 3; depth++) {
+    parts.push(e instanceof Error ? e.message : String(e))
+    e = e instanceof Error ? e.cause : undefined
+  }
+  const text = parts.filter((p) => p !== '').join(': ') || 'unknown error'
+  return text.length > ERROR_CHARS ? `${text.slice(0, ERROR_CHARS - 1)}…` : text
+}
+
+export class DeliveryLog {
+  private readonly current = new AsyncLocalStorage<Attempt>()
+
+  constructor(private readonly store: Store) {}
+
+  /** Runs `handle` (the queue's handler of `message`); a delivery's outcome is recorded once it returns. Never throws for the record. */
+  around = async (message: unknown, handle: () => Promise<void>): Promise<void> => {
+    if (!isOutbox(message)) return handle()
+    const attempt: Attempt = { error: undefined, gaveUp: false }
+    await this.current.run(attempt, handle)
+    await this.record(message, attempt).catch((err: unknown) =>
+      process.emitWarning(`svc: recording a federation delivery to ${hostOf(message.inbox)} failed: ${(err as Error).message}`),
+    )
+  }
+
+  /** Fedify's `onOutboxError`: the try under way failed. */
+  failed = (error: unknown): void => {
+    const attempt = this.current.getStore()
+    if (attempt) attempt.error = error ?? new Error('unknown error')
+  }
+
+  /** The retry policy answered no more tries for the delivery under way. */
+  gaveUp = (): void => {
+    const attempt = this.current.getStore()
+    if (attempt) attempt.gaveUp = true
+  }
+
+  private async record(message: OutboxMessage, attempt: Attempt): Promise<void> {
+    const host = hostOf(message.inbox)
+    const at = new Date().toISOString()
+    const failed = attempt.error !== undefined
+    const failure: DeliveryFailure | undefined = failed
+      ? { error: errorText(attempt.error), at, attempt: message.attempt + 1, ...(message.activityId ? { activity_id: message.activityId } : {}) }
+      : undefined
+    await this.store.transact(async (tx) => {
+      const row: Omit<FederationHostRow, 'id'> & { id?: number } = (await tx.federation_hosts.one('host', host)) ?? {
+        host,
+        delivered: 0,
+        failures: 0,
+        given_up: 0,
+      }
+      const next = { ...row }
+      if (!failure) {
+        next.delivered += 1
+        next.last_delivered_at = at
+      } else {
+        next.failures += 1
+        next.last_failure = failure
+        if (attempt.gaveUp) {
+          next.given_up += 1
+          next.last_given_up = failure
+        }
+      }
+      if (next.id === undefined) tx.federation_hosts.insert(next)
+      else tx.federation_hosts.put(next as FederationHostRow)
+    })
+  }
+}
+
+/** Outgoing deliveries to one remote host, as `svc federation queue` shows them. */
+export interface HostDeliveries {
+  host: string
+  /** Deliveries waiting in the queue (first tries and retries). */
+  pending: number
+  /** Of those, retries of a try that failed. */
+  failing: number
+  delivered: number
+  last_delivered_at: string | null
+  given_up: number
+  last_error: DeliveryFailure | null
+  last_given_up: DeliveryFailure | null
+}
+
+/**
+ * The deliveries per remote host: what the queue holds for each (read
+ * whole: it holds what is waiting, which stays short) and what each host's
+ * row recorded; the hosts with something pending or failing first, then by name.
+ */
+export async function deliveriesByHost(store: Store): Promise<HostDeliveries[]> {
+  const r = store.read
+  const byHost = new Map<string, HostDeliveries>()
+  const entry = (host: string): HostDeliveries => {
+    let found = byHost.get(host)
+    if (!found) {
+      found = { host, pending: 0, failing: 0, delivered: 0, last_delivered_at: null, given_up: 0, last_error: null, last_given_up: null }
+      byHost.set(host, found)
+    }
+    return found
+  }
+  for (const row of await r.federation_hosts.getMany(await r.federation_hosts.scan({ limit: Number.MAX_SAFE_INTEGER, order: 'asc' }))) {
+    Object.assign(entry(row.host), {
+      delivered: row.delivered,
+      last_delivered_at: row.last_delivered_at ?? null,
+      given_up: row.given_up,
+      last_error: row.last_failure ?? null,
+      last_given_up: row.last_given_up ?? null,
+    })
+  }
+  for (const row of await r.federation_queue.getMany(await r.federation_queue.scan({ limit: Number.MAX_SAFE_INTEGER, order: 'asc' }))) {
+    if (isOutbox(row.message)) {
+      const host = entry(hostOf(row.message.inbox))
+      host.pending += 1
+      if (row.message.attempt > 0) host.failing += 1
+    } else if (isFanout(row.message)) {
+      // Not yet split into one delivery per inbox: each inbox counts as pending.
+      for (const inbox of Object.keys(row.message.inboxes)) entry(hostOf(inbox)).pending += 1
+    }
+  }
+  const busy = (h: HostDeliveries) => (h.pending > 0 || h.failing > 0 ? 0 : 1)
+  return [...byHost.values()].sort((a, b) => busy(a) - busy(b) || a.host.localeCompare(b.host))
+}
