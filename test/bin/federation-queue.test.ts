@@ -1,0 +1,88 @@
+/**
+ * `svc federation queue`: bob follows alice from a server whose inbox is
+ * at an address nobody answers; the Accept of his follow cannot be
+ * delivered. The operator sees it, with svc stopped, per remote instance:
+ * one delivery pending and failing, and the last error with when and which
+ * try; as JSON with `--json`, as a table without.
+ */
+import { createServer as netServer } from 'node:net'
+import { join } from 'node:path'
+import t from 'tap'
+import { initDataDir } from '../../data/index.js'
+import { createServer } from '../../server/server.js'
+import { TEST_PASSWORD_COST } from '../fixtures/instance.js'
+import { openWithStore } from '../fixtures/open-store.js'
+import { injectionOf, remoteServer } from '../fixtures/remote-actor.js'
+import { svc } from '../fixtures/svc-in-process.js'
+import { tempDir } from '../fixtures/svc-process.js'
+import { waitUntil } from '../fixtures/wait.js'
+
+const SITE = 'https://svc.example'
+
+/** A loopback port nothing listens on (taken, then let go). */
+const deadPort = (): Promise<number> =>
+  new Promise((resolve) => {
+    const probe = netServer().listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as { port: number }
+      probe.close(() => resolve(port))
+    })
+  })
+
+t.test("a delivery to a host nobody answers is pending and failing, with its last error, in svc federation queue's --json and table", async (t) => {
+  const dir = join(tempDir(t), 'svc-data')
+  await initDataDir(dir, { public_url: SITE, federation: { allow_private_addresses: true } } as never)
+  const { domain, store } = await openWithStore(dir, { passwordCost: TEST_PASSWORD_COST, bundledPlaces: false })
+  const server = await createServer(domain)
+  let open = true
+  const close = async () => {
+    if (!open) return
+    open = false
+    await server.stop()
+    await domain.close()
+  }
+  t.teardown(close)
+
+  const alice = await domain.users.accounts.create({ username: 'alice', password: 'correct horse', name: 'Alice' })
+  const nowhere = `127.0.0.1:${await deadPort()}`
+  const bob = await (await remoteServer(t)).actor('bob', { inbox: `http://${nowhere}/users/bob/inbox`, endpoints: { sharedInbox: `http://${nowhere}/inbox` } })
+  const follow = {
+    '@context': 'https://www.w3.org/ns/activitystreams',
+    id: `${bob.id}/follows/1`,
+    type: 'Follow',
+    actor: bob.id,
+    object: `${SITE}/ap/users/${alice.id}`,
+  }
+  const res = await server.inject(await injectionOf(await bob.signedPost(`${SITE}/ap/inbox`, follow)))
+  t.equal(res.statusCode, 202, 'the Follow taken')
+  await waitUntil(async () => ((await store.read.federation_hosts.one('host', nowhere))?.failures ?? 0) > 0, 'the first try of the Accept failed')
+  await close()
+
+  const json = await svc(['federation', 'queue', '--json', '--data-dir', dir])
+  t.equal(json.code, 0, json.stderr)
+  const report = JSON.parse(json.stdout)
+  t.equal(report.federating, true)
+  t.match(report.hosts, [
+    {
+      host: nowhere,
+      pending: 1,
+      failing: 1,
+      delivered: 0,
+      given_up: 0,
+      last_error: { attempt: 1, at: String, activity_id: /^https:\/\/svc\.example\/ap\/users\/\d+#accepts\//, error: /ECONNREFUSED/ },
+    },
+  ])
+
+  const table = await svc(['federation', 'queue', '--data-dir', dir])
+  t.equal(table.code, 0, table.stderr)
+  const lines = table.stdout.trim().split('\n')
+  t.match(
+    lines.find((l) => l.startsWith('HOST')),
+    /^HOST +PENDING +FAILING +GIVEN UP +DELIVERED +LAST ERROR$/,
+    'a table with its header',
+  )
+  t.match(
+    lines.find((l) => l.startsWith(nowhere)),
+    new RegExp(`^${nowhere.replace(/\./g, '\\.')} +1 +1 +0 +0 +\\S+ \\(try 1\\) .*ECONNREFUSED`),
+    "the host's line",
+  )
+})
