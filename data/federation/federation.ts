@@ -182,42 +182,46 @@ export class FederationService {
     }
   }
 
-  /** Queues the deliveries one event of the log asks for (none for most). */
-  private async deliver(event: DomainEvent): Promise<void> {
+  /** Queues the deliveries one event of the log asks for (none for most); true when it queued any. */
+  private async deliver(event: DomainEvent): Promise<boolean> {
     switch (event.name) {
       case 'post.created': {
         const { post } = (event as DomainEvent<'post.created'>).payload
         // Deleted before its Create went out (a crash's catch-up): neither is sent.
-        if ((await this.store.read.posts.get(post.id))?.is_deleted) return
+        if ((await this.store.read.posts.get(post.id))?.is_deleted) return false
         return this.deliverPost(post, false)
       }
       case 'post.deleted':
         return this.deliverPost((event as DomainEvent<'post.deleted'>).payload.post, true)
       case 'user.updated':
         return this.deliverProfile((event as DomainEvent<'user.updated'>).payload.user, event.seq)
+      default:
+        return false
     }
   }
 
   /** The Create (or Delete) of local post `post`'s Note, to the remote accounts it concerns. */
-  private async deliverPost(post: PostRow, deleted: boolean): Promise<void> {
+  private async deliverPost(post: PostRow, deleted: boolean): Promise<boolean> {
     const author = await this.store.read.users.get(post.user_id)
-    if (!author || author.remote || isModerated(author)) return
+    if (!author || author.remote || isModerated(author)) return false
     const audience = await remoteAudienceOf(this.store, post, author)
-    if (audience.length === 0) return
+    if (audience.length === 0) return false
     const ctx = await this.context()
     const { sendPost, sendPostDeleted } = await import('./deliveries.js')
     if (deleted) await sendPostDeleted(ctx, post, author, audience)
     else await sendPost(ctx, this.site!, this.store, post, author, audience)
+    return true
   }
 
   /** The Update of local user `user`'s actor, to its remote followers; `seq` (the edit's event) names the Update. */
-  private async deliverProfile(user: UserRow, seq: number): Promise<void> {
-    if (user.remote || isModerated(user)) return
+  private async deliverProfile(user: UserRow, seq: number): Promise<boolean> {
+    if (user.remote || isModerated(user)) return false
     const audience = await remoteFollowersOf(this.store, user)
-    if (audience.length === 0) return
+    if (audience.length === 0) return false
     const ctx = await this.context()
     const { sendProfile } = await import('./deliveries.js')
     await sendProfile(ctx, this.site!, user, audience, seq)
+    return true
   }
 
   /** Stops the queue (a message being handled finishes) and the sweeps. */

@@ -3,9 +3,11 @@
  * cursor (`log_cursors` row `federation.outbox`) says up to which seq the
  * events were handled: the pump reads the events after it in order
  * (`EventLog.after`), hands each to `deliver` (which puts its deliveries on
- * Fedify's durable queue) and then moves the cursor. It runs when an event
- * arrives, on `start` (what a crash left behind), and now and then; the log
- * keeps every event the cursor has not passed (`holdFrom`).
+ * Fedify's durable queue) and then moves the cursor: at once after an event
+ * that queued deliveries, within a few seconds after others (most events
+ * need none, and a write each would double the commits). It runs when an
+ * event arrives, on `start` (what a crash left behind), and now and then;
+ * the log keeps every event the cursor has not passed (`holdFrom`).
  *
  * A kill -9 after a commit and before its deliveries were queued loses
  * nothing: the next start finds the event after the cursor. One after they
@@ -28,9 +30,6 @@ import { isoNow } from '../time.js'
 
 /** The cursor's row in `log_cursors`, and the lease's in `federation_leases`. */
 export const OUTBOX = 'federation.outbox'
-
-/** The events that may need deliveries. */
-export const OUTBOX_EVENTS: ReadonlySet<string> = new Set(['post.created', 'post.deleted', 'user.updated'])
 
 export interface OutboxNode {
   /** This process's id among the nodes of the store. */
@@ -86,7 +85,8 @@ export class OutboxPump {
     private readonly store: Store,
     private readonly events: EventLog,
     private readonly node: OutboxNode,
-    private readonly deliver: (event: DomainEvent) => Promise<void>,
+    /** Queues the deliveries `event` asks for; true when it queued any. */
+    private readonly deliver: (event: DomainEvent) => Promise<boolean>,
     { leaseMs = 30_000, batch = 100, retryMs = 1000 }: OutboxOptions = {},
   ) {
     this.leaseMs = leaseMs
@@ -270,8 +270,9 @@ export class OutboxPump {
       let delivered = false
       for (const event of batch) {
         if (this.stopped) break
+        let queued = false
         try {
-          await this.deliver(event)
+          queued = await this.deliver(event)
         } catch (err) {
           if (!this.retry(event, err)) {
             await this.save()
@@ -279,9 +280,9 @@ export class OutboxPump {
           }
         }
         this.position = event.seq
-        delivered ||= OUTBOX_EVENTS.has(event.name)
+        delivered ||= queued
       }
-      // Deliveries were queued: the cursor moves now, so that a crash repeats as little as can be. Other events may wait a little.
+      // Deliveries were queued: the cursor moves now, so that a crash repeats as little as can be. Events that queued none may wait a little.
       if ((delivered || Date.now() - this.savedAt > LAZY_SAVE_MS) && !(await this.save())) return
     }
     if (Date.now() - this.savedAt > LAZY_SAVE_MS) await this.save()
@@ -302,7 +303,11 @@ export class OutboxPump {
     const delay = Math.min(MAX_RETRY_MS, this.retryMs * 2 ** (this.failures - 1))
     this.retryAt = Date.now() + delay
     if (this.retryTimer) clearTimeout(this.retryTimer)
-    this.retryTimer = setTimeout(() => this.wake(true), delay)
+    this.retryTimer = setTimeout(() => {
+      // A timer may fire a little before the clock says `retryAt`: the wait is over all the same.
+      this.retryAt = 0
+      this.wake(true)
+    }, delay)
     this.retryTimer.unref()
     return false
   }

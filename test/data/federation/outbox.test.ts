@@ -40,7 +40,7 @@ function pump(t: Test, store: Store, events: EventLog, node = { id: 'one', share
     events,
     node,
     async (event: DomainEvent) => {
-      if (event.name !== 'post.created') return
+      if (event.name !== 'post.created') return false
       if (failing > 0) {
         failing--
         throw new Error('the store is busy')
@@ -48,6 +48,7 @@ function pump(t: Test, store: Store, events: EventLog, node = { id: 'one', share
       await gate
       handed.push((event as DomainEvent<'post.created'>).payload.post.id)
       at.push(Date.now())
+      return true
     },
     options,
   )
