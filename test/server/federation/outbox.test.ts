@@ -3,8 +3,8 @@
  * committed while nothing delivered (a process that died right after the
  * commit) reaches bob's server once svc is back; a normal restart sends
  * nothing again; a crash after the deliveries were queued and before the
- * cursor moved sends them again under the same activity id, which bob's
- * server drops. On PostgreSQL, two nodes share the store and one pumps at a
+ * cursor moved sends them again (a post's Create, a profile edit's Update)
+ * under the same activity ids, which bob's server drops. On PostgreSQL, two nodes share the store and one pumps at a
  * time: alice's posts reach bob once, and when that node stops the other
  * takes over.
  */
@@ -65,6 +65,8 @@ async function opener(t: Test, kind: 'embedded' | 'postgres'): Promise<(options?
 const creates = (remote: RemoteServer, text: string) =>
   remote.received.filter((r) => r.body.type === 'Create' && JSON.stringify(r.body.object).includes(text)).map((r) => r.body)
 
+const updates = (remote: RemoteServer) => remote.received.filter((r) => r.body.type === 'Update').map((r) => r.body)
+
 const queueDone = (node: Node) => waitUntil(async () => (await node.store.read.federation_queue.size()) === 0, 'the federation queue done')
 
 /** Bob, on a server of his own, follows alice (his Follow accepted). */
@@ -109,10 +111,12 @@ for (const kind of ['embedded', 'postgres'] as const) {
       node = await open()
       const beforeNext = node.domain.events.head()
       await node.domain.posts.core.create({ user: alice }, { text: 'after a normal restart' })
-      await waitUntil(() => creates(remote, 'after a normal restart').length > 0, 'the next post at bob')
+      await node.domain.users.profiles.update({ user: alice }, { name: 'Alice A.' })
+      await waitUntil(() => creates(remote, 'after a normal restart').length > 0 && updates(remote).length > 0, 'the next post and the profile edit at bob')
       await queueDone(node)
       t.equal(creates(remote, 'before the crash').length, 1, 'the post from before the crash went once')
       t.equal(creates(remote, 'after a normal restart').length, 1, 'the next one once')
+      t.equal(updates(remote).length, 1, 'the profile edit once')
 
       // A crash after the deliveries were queued and before the cursor moved: they go again, as the same activity.
       await node.close()
@@ -126,6 +130,8 @@ for (const kind of ['embedded', 'postgres'] as const) {
       await waitUntil(() => creates(remote, 'after a normal restart').length === 2, 'the post queued again')
       const [first, again] = creates(remote, 'after a normal restart')
       t.equal(again.id, first.id, 'under the same activity id, which bob drops')
+      await waitUntil(() => updates(remote).length === 2, 'the profile edit queued again')
+      t.equal(updates(remote)[1].id, updates(remote)[0].id, 'its Update too')
     },
   )
 }
