@@ -13,7 +13,7 @@ const cells = (h: HostDeliveries): string[] => [
   String(h.failing),
   String(h.given_up),
   String(h.delivered),
-  h.last_error ? `${h.last_error.at} (try ${h.last_error.attempt}) ${h.last_error.error}` : '-',
+  h.last_error === null ? '-' : `${h.last_error_at} (try ${h.last_error_attempt}) ${h.last_error}`,
 ]
 
 /** Rows of cells as a table: each column as wide as its widest cell, the last one left as it is. */

@@ -131,9 +131,14 @@ export interface HostDeliveries {
   failing: number
   delivered: number
   last_delivered_at: string | null
+  /** Deliveries given up after their last try. */
   given_up: number
-  last_error: DeliveryFailure | null
-  last_given_up: DeliveryFailure | null
+  last_given_up_at: string | null
+  /** The last failed try's error, when (ISO), which try of its delivery (1: the first), and the activity; null when none failed. */
+  last_error: string | null
+  last_error_at: string | null
+  last_error_attempt: number | null
+  last_error_activity: string | null
 }
 
 /**
@@ -147,18 +152,34 @@ export async function deliveriesByHost(store: Store): Promise<HostDeliveries[]> 
   const entry = (host: string): HostDeliveries => {
     let found = byHost.get(host)
     if (!found) {
-      found = { host, pending: 0, failing: 0, delivered: 0, last_delivered_at: null, given_up: 0, last_error: null, last_given_up: null }
+      found = {
+        host,
+        pending: 0,
+        failing: 0,
+        delivered: 0,
+        last_delivered_at: null,
+        given_up: 0,
+        last_given_up_at: null,
+        last_error: null,
+        last_error_at: null,
+        last_error_attempt: null,
+        last_error_activity: null,
+      }
       byHost.set(host, found)
     }
     return found
   }
   for (const row of await r.federation_hosts.getMany(await r.federation_hosts.scan({ limit: Number.MAX_SAFE_INTEGER, order: 'asc' }))) {
+    const failure = row.last_failure
     Object.assign(entry(row.host), {
       delivered: row.delivered,
       last_delivered_at: row.last_delivered_at ?? null,
       given_up: row.given_up,
-      last_error: row.last_failure ?? null,
-      last_given_up: row.last_given_up ?? null,
+      last_given_up_at: row.last_given_up?.at ?? null,
+      last_error: failure?.error ?? null,
+      last_error_at: failure?.at ?? null,
+      last_error_attempt: failure?.attempt ?? null,
+      last_error_activity: failure?.activity_id ?? null,
     })
   }
   for (const row of await r.federation_queue.getMany(await r.federation_queue.scan({ limit: Number.MAX_SAFE_INTEGER, order: 'asc' }))) {

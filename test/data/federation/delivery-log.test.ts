@@ -57,7 +57,7 @@ t.test('outcomes per host, bounded, and what the queue holds for each', async (t
     tx.federation_queue.insert({ message: { type: 'inbox', activity: {} }, due_at: 0 })
   })
   t.match(await deliveriesByHost(store), [
-    { host: 'carol.example:8443', pending: 1, failing: 1, given_up: 1, last_error: { error: '410 Gone' } },
+    { host: 'carol.example:8443', pending: 1, failing: 1, given_up: 1, last_given_up_at: String, last_error: '410 Gone', last_error_attempt: 16 },
     { host: 'dave.example', pending: 2, failing: 0, last_error: null },
     { host: 'erin.example', pending: 1, failing: 0 },
     { host: 'bob.example', pending: 0, failing: 0, delivered: 1000 },
