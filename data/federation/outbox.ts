@@ -98,13 +98,19 @@ export class OutboxPump {
   async start(): Promise<void> {
     if (!this.stopped) return
     this.stopped = false
-    const head = this.events.head()
-    this.saved = this.position = await this.store.transact(async (tx) => {
+    const { seq, ahead } = await this.store.transact(async (tx) => {
       const row = await tx.log_cursors.one('name', OUTBOX)
-      if (row) return row.seq
-      tx.log_cursors.insert({ name: OUTBOX, seq: head, updated_at: isoNow() })
-      return head
+      // The newest event as the store has it (writers commit one at a time: nothing newer is under way).
+      const [head = 0] = await tx.event_log.scan({ limit: 1 })
+      if (!row) tx.log_cursors.insert({ name: OUTBOX, seq: head, updated_at: isoNow() })
+      // A cursor past the newest event (a store whose log went back) would take every event to come for handled.
+      else if (row.seq > head) tx.log_cursors.put({ ...row, seq: head, updated_at: isoNow() })
+      else return { seq: row.seq, ahead: null }
+      return { seq: head, ahead: row && row.seq }
     })
+    this.saved = this.position = seq
+    if (ahead !== null)
+      process.emitWarning(`svc: the federation outbox had read up to event ${ahead}, past the newest the log holds (${seq}); it goes on from ${seq}`)
     if (this.position < this.events.oldest() - 1)
       process.emitWarning(
         `svc: the event log no longer holds events ${this.position + 1} to ${this.events.oldest() - 1}, which federation had not delivered (was federation off?); they are not sent`,

@@ -126,3 +126,15 @@ t.test("among nodes sharing a store: none pumps while another's lease lasts; one
   await p.outbox.stop()
   t.equal((await store.read.federation_leases.one('name', OUTBOX))?.until, 0, 'and given back at the stop')
 })
+
+t.test('a cursor past the newest event (a log that went back) goes back to it: the posts to come are not taken for handled', async (t) => {
+  const { store, events } = await opened(t)
+  await post(store, 1)
+  await store.transact((tx) => tx.log_cursors.insert({ name: OUTBOX, seq: 1000, updated_at: new Date().toISOString() }))
+  const p = pump(t, store, events)
+  await p.outbox.start()
+  t.equal(await storedCursor(store), events.head(), 'the cursor at the newest event')
+  await post(store, 2)
+  await waitUntil(() => p.handed.length === 1, 'the next post handed on')
+  t.same(p.handed, [2])
+})
