@@ -14,7 +14,7 @@ import { StoreKvStore } from '../../../data/federation/kv-store.js'
 import { StoreMessageQueue } from '../../../data/federation/message-queue.js'
 import type { Store } from '../../../data/index.js'
 import { openStore } from '../../fixtures/open-store.js'
-import { freshPgStore, pgUnavailable } from '../../fixtures/postgres.js'
+import { pgUnavailable, readyPgStore } from '../../fixtures/postgres.js'
 import { waitUntil } from '../../fixtures/wait.js'
 
 const skipPg = await pgUnavailable()
@@ -22,7 +22,7 @@ const skipPg = await pgUnavailable()
 /** Opens the same store again and again (a restart); each closed at the test's end. */
 async function reopener(t: Test, kind: 'embedded' | 'postgres'): Promise<() => Promise<Store>> {
   const dir = mkdtempSync(join(tmpdir(), 'svc-fed-queue-'))
-  const url = kind === 'postgres' ? await freshPgStore(t) : undefined
+  const url = kind === 'postgres' ? await readyPgStore(t) : undefined
   const open: Store[] = []
   t.teardown(async () => {
     for (const store of open) await store.close().catch(() => undefined)
