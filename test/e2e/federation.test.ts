@@ -6,20 +6,12 @@
  * stream; her reply reaches his thread on B; his mention of @alice@A
  * reaches her mentions; his deletion and her unfollow propagate.
  */
-import { createServer } from 'node:net'
 import t from 'tap'
+import { freePort } from '../fixtures/free-port.js'
 import { openWebSocket } from '../fixtures/streams.js'
 import { waitUntil } from '../fixtures/wait.js'
 import { initDir, serve, svcJson } from '../fixtures/svc-process.js'
 import { api, signIn } from '../fixtures/password-grant.js'
-
-const freePort = (): Promise<number> =>
-  new Promise((resolve) => {
-    const probe = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as { port: number }
-      probe.close(() => resolve(port))
-    })
-  })
 
 /** `svc serve` at `http://127.0.0.1:PORT`, that as its public URL, private addresses allowed; with one user and a token of hers. */
 async function instance(t: Parameters<typeof initDir>[0], username: string) {
