@@ -21,6 +21,13 @@ import { StoreMessageQueue } from './message-queue.js'
 import { AP_PATHS, federationSiteOf, type FederationSite } from './site.js'
 import { postAddress, profileAddress } from './web-addresses.js'
 
+/**
+ * Federation messages (activities in, deliveries out) a node handles at
+ * once: enough that a peer waiting out its timeout does not hold up the
+ * others, few enough for two cores.
+ */
+const QUEUE_WORKERS = 4
+
 /** How often expired entries of the key-value store are removed. */
 const SWEEP_INTERVAL_MS = 10 * 60_000
 
@@ -51,7 +58,7 @@ export class FederationService {
     this.site = site
     this.off = off
     this.kv = new StoreKvStore(store)
-    this.queue = new StoreMessageQueue(store)
+    this.queue = new StoreMessageQueue(store, { workers: QUEUE_WORKERS })
   }
 
   /** The path of the actor of user `userId`. */

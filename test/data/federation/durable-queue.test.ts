@@ -91,6 +91,22 @@ for (const kind of ['embedded', 'postgres'] as const) {
       t.same(other, [{ n: 1 }])
     })
 
+    t.test('with several workers, a message whose handler hangs does not hold up the next, and stays until handled', async (t) => {
+      const store = await (await reopener(t, kind))()
+      const queue = new StoreMessageQueue(store, { pollMs: 20, workers: 2 })
+      let release = () => {}
+      const slow = new Promise<void>((resolve) => (release = resolve))
+      const handled = listening(t, queue, (message) => ((message as { n: number }).n === 1 ? slow : undefined))
+      await queue.enqueueMany([{ n: 1 }, { n: 2 }])
+      await waitUntil(() => handled.length === 1, 'the second handled while the first waits')
+      t.same(handled, [{ n: 2 }])
+      await waitUntil(async () => (await queue.size()) === 1, 'the second removed')
+      t.equal(await queue.size(), 1, 'the first stays in the queue while its handler runs')
+      release()
+      await waitUntil(() => handled.length === 2, 'the first handled once released')
+      await waitUntil(async () => (await queue.size()) === 0, 'the queue emptied')
+    })
+
     t.test('listening stopped while it looks for a message ends at once, not at its next poll', async (t) => {
       const store = await (await reopener(t, kind))()
       // A poll far away, as a timer that does not keep the process alive: a stop missed here leaves the listener hanging.
