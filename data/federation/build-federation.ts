@@ -77,22 +77,24 @@ const beforeOf = (cursor: string | null): number | undefined | null =>
   cursor === '' || cursor === null ? undefined : /^\d{1,15}$/.test(cursor) ? Number(cursor) : null
 
 /**
- * Deliveries that fail are tried again after 1 minute, then twice as long
- * each time up to 6 hours apart, 16 tries in all: about 44 hours before a
- * delivery is given up, which leaves a warning in the log and a mark in the
- * delivery log (`svc federation queue` shows it).
+ * Deliveries that fail are tried again soon, as Mastodon does (its first
+ * retry comes 15 to 25 seconds after a failure), so a server that was down
+ * for a restart gets what it missed within seconds of coming back; then
+ * ever less often. Retry n (n = 1 to 18) waits 5 s × 2^(n-1), times Fedify's
+ * jitter (1 to 2), at most 6 hours: without the jitter 5 s, 10 s, 20 s,
+ * 40 s, 80 s, 160 s, 5 min 20 s, 10 min 40 s, 21 min 20 s, 42 min 40 s,
+ * 1 h 25 min, 2 h 51 min, 5 h 41 min, then 6 h five times. 19 tries in all
+ * over 41 h 23 min (47 h 23 min at the most jitter), about a day and three
+ * quarters, before a delivery is given up, which leaves a warning in the log
+ * and a mark in the delivery log (`svc federation queue` shows it).
  */
-const backoff = createExponentialBackoffPolicy({ initialDelay: { minutes: 1 }, maxDelay: { hours: 6 }, maxAttempts: 16 })
-const deliveryRetries =
-  (deliveries: DeliveryLog): RetryPolicy =>
-  (context) => {
-    const delay = backoff(context)
-    if (delay === null) {
-      deliveries.gaveUp()
-      process.emitWarning(`svc: a federation delivery was given up after ${context.attempts} tries`)
-    }
-    return delay
-  }
+export const DELIVERY_RETRIES = { initialDelay: { seconds: 5 }, maxDelay: { hours: 6 }, maxAttempts: 18 } as const
+const backoff = createExponentialBackoffPolicy(DELIVERY_RETRIES)
+export const deliveryRetries: RetryPolicy = (context) => {
+  const delay = backoff(context)
+  if (delay === null) process.emitWarning(`svc: a federation delivery was given up after ${context.attempts + 1} tries`)
+  return delay
+}
 
 export function buildFederation({
   store,
@@ -113,7 +115,11 @@ export function buildFederation({
     origin: site.origin,
     allowPrivateAddress,
     userAgent: userAgent(version, site.origin),
-    outboxRetryPolicy: deliveryRetries(deliveries),
+    outboxRetryPolicy: (context) => {
+      const delay = deliveryRetries(context)
+      if (delay === null) deliveries.gaveUp()
+      return delay
+    },
     onOutboxError: deliveries.failed,
   })
   const keys = new KeyPairs(store, { exportJwk, importJwk })

@@ -24,6 +24,13 @@ import { OUTBOX, OutboxPump, type OutboxNode, type OutboxOptions } from './outbo
 import { AP_PATHS, federationSiteOf, type FederationSite } from './site.js'
 import { postAddress, profileAddress } from './web-addresses.js'
 
+/**
+ * Federation messages (activities in, deliveries out) a node handles at
+ * once: enough that a peer waiting out its timeout does not hold up the
+ * others, few enough for two cores.
+ */
+const QUEUE_WORKERS = 4
+
 /** How often expired entries of the key-value store are removed. */
 const SWEEP_INTERVAL_MS = 10 * 60_000
 
@@ -59,7 +66,7 @@ export class FederationService {
     this.off = off
     this.kv = new StoreKvStore(store)
     this.deliveries = new DeliveryLog(store)
-    this.queue = new StoreMessageQueue(store, { around: this.deliveries.around })
+    this.queue = new StoreMessageQueue(store, { workers: QUEUE_WORKERS, around: this.deliveries.around })
     this.outbox = new OutboxPump(store, events, node, (event) => this.deliver(event), outboxOptions)
   }
 

@@ -10,6 +10,11 @@
  * message goes to one of them; one that dies holding a message lets it go
  * when the lease ends, and another node (or itself, restarted) takes it
  * again: delivery is at least once.
+ *
+ * A listener runs `workers` loops, each taking and handling one message at a
+ * time, so one slow peer (a delivery waiting out its timeout, a remote key
+ * being fetched) does not hold up the rest. Each message leaves the queue
+ * only when its own handler finished, whatever the others do.
  */
 import type { MessageQueue, MessageQueueEnqueueOptions, MessageQueueListenOptions } from '@fedify/fedify'
 import type { FederationQueueRow } from '../model/federation.js'
@@ -20,6 +25,8 @@ export interface QueueOptions {
   pollMs?: number
   /** How long a taken message stays another listener's to leave alone, ms. */
   leaseMs?: number
+  /** Messages a listener handles at once. */
+  workers?: number
   /** Runs each message's handling (`handle`), to watch what becomes of it (the delivery log). */
   around?: (message: unknown, handle: () => Promise<void>) => Promise<void>
 }
@@ -27,16 +34,18 @@ export interface QueueOptions {
 export class StoreMessageQueue implements MessageQueue {
   private readonly pollMs: number
   private readonly leaseMs: number
+  private readonly workers: number
   private readonly around: NonNullable<QueueOptions['around']>
   /** Wakes the listeners of this process when a message is enqueued here. */
   private readonly wakers = new Set<() => void>()
 
   constructor(
     private readonly store: Store,
-    { pollMs = 1000, leaseMs = 60_000, around = (_message, handle) => handle() }: QueueOptions = {},
+    { pollMs = 1000, leaseMs = 60_000, workers = 1, around = (_message, handle) => handle() }: QueueOptions = {},
   ) {
     this.pollMs = pollMs
     this.leaseMs = leaseMs
+    this.workers = Math.max(1, workers)
     this.around = around
   }
 
@@ -58,7 +67,11 @@ export class StoreMessageQueue implements MessageQueue {
   }
 
   async listen(handler: (message: unknown) => Promise<void> | void, options: MessageQueueListenOptions = {}): Promise<void> {
-    const { signal } = options
+    await Promise.all(Array.from({ length: this.workers }, () => this.work(handler, options.signal)))
+  }
+
+  /** One worker: takes a message, handles it, removes it; again until `signal` aborts. */
+  private async work(handler: (message: unknown) => Promise<void> | void, signal: AbortSignal | undefined): Promise<void> {
     while (!signal?.aborted) {
       let row: FederationQueueRow | null
       try {

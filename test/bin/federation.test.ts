@@ -5,19 +5,11 @@
  * `SVC_FEDERATION_ALLOW_PRIVATE=1` one fetches the key of a remote actor on
  * a loopback address and takes its signed post, without it refuses.
  */
-import { createServer } from 'node:net'
 import t from 'tap'
+import { freePort } from '../fixtures/free-port.js'
 import { injectionOf, remoteServer } from '../fixtures/remote-actor.js'
 import { waitUntil } from '../fixtures/wait.js'
 import { initDir, serve } from '../fixtures/svc-process.js'
-
-const freePort = (): Promise<number> =>
-  new Promise((resolve) => {
-    const probe = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as { port: number }
-      probe.close(() => resolve(port))
-    })
-  })
 
 /** `svc serve` at `http://127.0.0.1:PORT` with that as its public URL. */
 async function instance(t: Parameters<typeof initDir>[0], env: Record<string, string>) {

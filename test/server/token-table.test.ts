@@ -31,6 +31,9 @@ import { localPath, multipartOf, type Part } from '../fixtures/files.js'
 import { flatImage, multipart } from '../fixtures/images.js'
 import { makeInstance } from '../fixtures/instance.js'
 import { makeClient } from '../fixtures/oauth.js'
+import { HERE, placeAt, writePlaceSources } from '../fixtures/places.js'
+
+const CAFE = placeAt('cafe', 'Café de Flore', 10)
 
 type Kind = 'none' | 'any' | 'user' | 'app'
 type Body =
@@ -204,9 +207,9 @@ const TABLE: Row[] = [
   { method: 'PUT', path: '/streams/{stream}', token: 'app', body: { json: { object_types: ['post', 'star'], type: 'long_poll' } } },
   { method: 'DELETE', path: '/streams/{stream}', token: 'app' },
   { method: 'DELETE', path: '/streams', token: 'app' },
-  // Places: Paris, as the bundled GeoNames cities hold it (its id is derived from geonames:2988507).
-  { method: 'GET', path: '/places/decd9104-d1eb-5ebd-b3fe-e22fa4c2bd53', token: 'any' },
-  { method: 'GET', path: '/places/search?latitude=48.8566&longitude=2.3522', token: 'user' },
+  // Places: the café the instance's operator imported (below).
+  { method: 'GET', path: `/places/${CAFE.id}`, token: 'any' },
+  { method: 'GET', path: `/places/search?latitude=${HERE.latitude}&longitude=${HERE.longitude}`, token: 'user' },
 ]
 
 const parsed = (payload: string): any => {
@@ -227,7 +230,8 @@ const parsed = (payload: string): any => {
  * authorizing user. `renew` makes new objects for what a path names, for a
  * call after one that changed or removed them.
  */
-const svc = await makeInstance(t, {}, { bundledPlaces: true })
+const svc = await makeInstance(t)
+writePlaceSources(svc.dir, [{ id: 'cafes', places: [CAFE] }])
 let worlds = 0
 
 async function world() {

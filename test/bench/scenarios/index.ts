@@ -10,6 +10,7 @@ import { webClient } from './web-client.js'
 import { places } from './places.js'
 import { cluster } from './cluster.js'
 import { placesImport } from './places-import.js'
+import { federation } from './federation.js'
 
 export const scenarios: Scenario[] = [
   httpBaseline,
@@ -24,4 +25,5 @@ export const scenarios: Scenario[] = [
   places,
   placesImport,
   cluster,
+  federation,
 ]

@@ -14,7 +14,7 @@ import { StoreKvStore } from '../../../data/federation/kv-store.js'
 import { StoreMessageQueue } from '../../../data/federation/message-queue.js'
 import type { Store } from '../../../data/index.js'
 import { openStore } from '../../fixtures/open-store.js'
-import { freshPgStore, pgUnavailable } from '../../fixtures/postgres.js'
+import { pgUnavailable, readyPgStore } from '../../fixtures/postgres.js'
 import { waitUntil } from '../../fixtures/wait.js'
 
 const skipPg = await pgUnavailable()
@@ -22,7 +22,7 @@ const skipPg = await pgUnavailable()
 /** Opens the same store again and again (a restart); each closed at the test's end. */
 async function reopener(t: Test, kind: 'embedded' | 'postgres'): Promise<() => Promise<Store>> {
   const dir = mkdtempSync(join(tmpdir(), 'svc-fed-queue-'))
-  const url = kind === 'postgres' ? await freshPgStore(t) : undefined
+  const url = kind === 'postgres' ? await readyPgStore(t) : undefined
   const open: Store[] = []
   t.teardown(async () => {
     for (const store of open) await store.close().catch(() => undefined)
@@ -89,6 +89,22 @@ for (const kind of ['embedded', 'postgres'] as const) {
       t.same(other, [], 'not while the lease holds')
       await waitUntil(() => other.length === 1, 'taken again once the lease ended')
       t.same(other, [{ n: 1 }])
+    })
+
+    t.test('with several workers, a message whose handler hangs does not hold up the next, and stays until handled', async (t) => {
+      const store = await (await reopener(t, kind))()
+      const queue = new StoreMessageQueue(store, { pollMs: 20, workers: 2 })
+      let release = () => {}
+      const slow = new Promise<void>((resolve) => (release = resolve))
+      const handled = listening(t, queue, (message) => ((message as { n: number }).n === 1 ? slow : undefined))
+      await queue.enqueueMany([{ n: 1 }, { n: 2 }])
+      await waitUntil(() => handled.length === 1, 'the second handled while the first waits')
+      t.same(handled, [{ n: 2 }])
+      await waitUntil(async () => (await queue.size()) === 1, 'the second removed')
+      t.equal(await queue.size(), 1, 'the first stays in the queue while its handler runs')
+      release()
+      await waitUntil(() => handled.length === 2, 'the first handled once released')
+      await waitUntil(async () => (await queue.size()) === 0, 'the queue emptied')
     })
 
     t.test('listening stopped while it looks for a message ends at once, not at its next poll', async (t) => {
