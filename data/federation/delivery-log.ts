@@ -4,7 +4,8 @@
  * watched while Fedify runs it, and its outcome lands in that inbox host's
  * `federation_hosts` row: delivered, failed (the error, when, which try) or
  * given up after the last try. One row per host holding counts and the last
- * of each outcome: bounded however much goes out.
+ * of each outcome: bounded however much goes out. Outcomes are written a
+ * second at a time, all hosts in one transaction.
  *
  * Fedify says a try failed through `onOutboxError` and gives up when the
  * retry policy answers no delay; neither names the inbox. Both run inside
@@ -63,19 +64,33 @@ export function errorText(error: unknown): string {
   return text.length > ERROR_CHARS ? `${text.slice(0, ERROR_CHARS - 1)}…` : text
 }
 
+/** What the outcomes since the last write add to one host's row (counts to add, newer lasts). */
+type HostDelta = Omit<FederationHostRow, 'id' | 'host'>
+
+/** How long outcomes gather before they are written, in one transaction for all hosts (ms). */
+const FLUSH_MS = 1000
+
 export class DeliveryLog {
   private readonly current = new AsyncLocalStorage<Attempt>()
+  /** Outcomes not written yet, by host. */
+  private gathered = new Map<string, HostDelta>()
+  private timer: NodeJS.Timeout | null = null
+  private writing: Promise<void> = Promise.resolve()
 
   constructor(private readonly store: Store) {}
 
-  /** Runs `handle` (the queue's handler of `message`); a delivery's outcome is recorded once it returns. Never throws for the record. */
+  /**
+   * Runs `handle` (the queue's handler of `message`); a delivery's outcome is
+   * noted once it returns, and written within `FLUSH_MS` with the others
+   * (a write per delivery would add a third to the queue's commits). A
+   * crash loses at most that second of counts: the deliveries themselves
+   * are the queue's.
+   */
   around = async (message: unknown, handle: () => Promise<void>): Promise<void> => {
     if (!isOutbox(message)) return handle()
     const attempt: Attempt = { error: undefined, gaveUp: false }
     await this.current.run(attempt, handle)
-    await this.record(message, attempt).catch((err: unknown) =>
-      process.emitWarning(`svc: recording a federation delivery to ${hostOf(message.inbox)} failed: ${(err as Error).message}`),
-    )
+    this.note(message, attempt)
   }
 
   /** Fedify's `onOutboxError`: the try under way failed. */
@@ -90,36 +105,72 @@ export class DeliveryLog {
     if (attempt) attempt.gaveUp = true
   }
 
-  private async record(message: OutboxMessage, attempt: Attempt): Promise<void> {
+  /** Writes what was noted and not written yet; resolves once it is (never throws: a failed write is a warning). */
+  flush(): Promise<void> {
+    if (this.timer) clearTimeout(this.timer)
+    this.timer = null
+    const gathered = this.gathered
+    this.gathered = new Map()
+    this.writing = this.writing.then(() => (gathered.size === 0 ? undefined : this.write(gathered)))
+    return this.writing
+  }
+
+  private note(message: OutboxMessage, attempt: Attempt): void {
     const host = hostOf(message.inbox)
     const at = new Date().toISOString()
-    const failed = attempt.error !== undefined
-    const failure: DeliveryFailure | undefined = failed
-      ? { error: errorText(attempt.error), at, attempt: message.attempt + 1, ...(message.activityId ? { activity_id: message.activityId } : {}) }
-      : undefined
-    await this.store.transact(async (tx) => {
-      const row: Omit<FederationHostRow, 'id'> & { id?: number } = (await tx.federation_hosts.one('host', host)) ?? {
-        host,
-        delivered: 0,
-        failures: 0,
-        given_up: 0,
+    let delta = this.gathered.get(host)
+    if (!delta) this.gathered.set(host, (delta = { delivered: 0, failures: 0, given_up: 0 }))
+    if (attempt.error === undefined) {
+      delta.delivered += 1
+      delta.last_delivered_at = at
+    } else {
+      const failure: DeliveryFailure = {
+        error: errorText(attempt.error),
+        at,
+        attempt: message.attempt + 1,
+        ...(message.activityId ? { activity_id: message.activityId } : {}),
       }
-      const next = { ...row }
-      if (!failure) {
-        next.delivered += 1
-        next.last_delivered_at = at
-      } else {
-        next.failures += 1
-        next.last_failure = failure
-        if (attempt.gaveUp) {
-          next.given_up += 1
-          next.last_given_up = failure
-        }
+      delta.failures += 1
+      delta.last_failure = failure
+      if (attempt.gaveUp) {
+        delta.given_up += 1
+        delta.last_given_up = failure
       }
-      if (next.id === undefined) tx.federation_hosts.insert(next)
-      else tx.federation_hosts.put(next as FederationHostRow)
-    })
+    }
+    if (!this.timer) {
+      this.timer = setTimeout(() => void this.flush(), FLUSH_MS)
+      this.timer.unref()
+    }
   }
+
+  private async write(gathered: Map<string, HostDelta>): Promise<void> {
+    try {
+      await this.store.transact(async (tx) => {
+        for (const [host, delta] of gathered) {
+          const row = await tx.federation_hosts.one('host', host)
+          const next = {
+            host,
+            delivered: (row?.delivered ?? 0) + delta.delivered,
+            failures: (row?.failures ?? 0) + delta.failures,
+            given_up: (row?.given_up ?? 0) + delta.given_up,
+            ...pick(row?.last_delivered_at, delta.last_delivered_at, 'last_delivered_at'),
+            ...pick(row?.last_failure, delta.last_failure, 'last_failure'),
+            ...pick(row?.last_given_up, delta.last_given_up, 'last_given_up'),
+          }
+          if (row) tx.federation_hosts.put({ ...next, id: row.id })
+          else tx.federation_hosts.insert(next)
+        }
+      })
+    } catch (err) {
+      process.emitWarning(`svc: recording the outcomes of federation deliveries failed: ${(err as Error).message}`)
+    }
+  }
+}
+
+/** `{[key]: newer ?? older}`, or nothing when both are absent (rows leave absent fields out). */
+function pick<K extends string, V>(older: V | undefined, newer: V | undefined, key: K): { [P in K]?: V } {
+  const value = newer ?? older
+  return (value === undefined ? {} : { [key]: value }) as { [P in K]?: V }
 }
 
 /** Outgoing deliveries to one remote host, as `svc federation queue` shows them. */

@@ -238,6 +238,8 @@ export class FederationService {
     this.stopping.abort()
     if (this.sweeper) clearInterval(this.sweeper)
     await this.running
+    // The outcomes of the last deliveries, for svc federation queue.
+    await this.deliveries.flush()
   }
 
   private load(): Promise<Federation<void>> {

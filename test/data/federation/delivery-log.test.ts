@@ -1,8 +1,9 @@
 /**
  * The delivery log as the queue drives it: each try of an outbox message
  * lands in its inbox host's one row (delivered, failed with the error and
- * which try, given up after the last); messages that are not deliveries
- * are left alone; a thousand outcomes still make one row per host. What the
+ * which try, given up after the last), written a second at a time;
+ * messages that are not deliveries are left alone; a thousand outcomes
+ * still make one row per host. What the
  * queue holds counts as pending per host, retries as failing, a fanout's
  * inboxes each as pending.
  */
@@ -37,6 +38,8 @@ t.test('outcomes per host, bounded, and what the queue holds for each', async (t
   // An incoming activity is no delivery; a failure reported outside any try is nobody's.
   await log.around({ type: 'inbox', activity: {} }, async () => {})
   log.failed(new Error('stray'))
+  t.equal(await store.read.federation_hosts.size(), 0, 'nothing written yet: outcomes gather for a second')
+  await log.flush()
 
   t.equal(await store.read.federation_hosts.size(), 2, 'one row per host, however many outcomes')
   const bob = await store.read.federation_hosts.one('host', 'bob.example')
@@ -49,6 +52,16 @@ t.test('outcomes per host, bounded, and what the queue holds for each', async (t
     last_failure: { error: '410 Gone', attempt: 16, activity_id: 'https://svc.example/ap/posts/1/activity' },
     last_given_up: { error: '410 Gone', attempt: 16 },
   })
+  // Carol's server is back: the next write adds to her row and keeps its last failure.
+  await log.around(outbox('https://carol.example:8443/inbox'), async () => {})
+  await log.flush()
+  t.match(await store.read.federation_hosts.one('host', 'carol.example:8443'), {
+    delivered: 1,
+    last_delivered_at: String,
+    failures: 2,
+    given_up: 1,
+    last_failure: { error: '410 Gone' },
+  })
 
   await store.transact((tx) => {
     tx.federation_queue.insert({ message: outbox('https://carol.example:8443/inbox', 2), due_at: 0 })
@@ -57,7 +70,7 @@ t.test('outcomes per host, bounded, and what the queue holds for each', async (t
     tx.federation_queue.insert({ message: { type: 'inbox', activity: {} }, due_at: 0 })
   })
   t.match(await deliveriesByHost(store), [
-    { host: 'carol.example:8443', pending: 1, failing: 1, given_up: 1, last_given_up_at: String, last_error: '410 Gone', last_error_attempt: 16 },
+    { host: 'carol.example:8443', pending: 1, failing: 1, delivered: 1, given_up: 1, last_given_up_at: String, last_error: '410 Gone', last_error_attempt: 16 },
     { host: 'dave.example', pending: 2, failing: 0, last_error: null },
     { host: 'erin.example', pending: 1, failing: 0 },
     { host: 'bob.example', pending: 0, failing: 0, delivered: 1000 },
