@@ -148,11 +148,6 @@ export class OutboxPump {
     }
   }
 
-  /** The stored cursor: every event up to it had its deliveries queued. */
-  cursor(): number {
-    return this.saved
-  }
-
   /**
    * Runs a pass, or another one after the pass under way. An event while
    * another node holds the lease (as last seen) is that node's to deliver:
