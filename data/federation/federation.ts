@@ -29,7 +29,7 @@ import { postAddress, profileAddress } from './web-addresses.js'
  * once: enough that a peer waiting out its timeout does not hold up the
  * others, few enough for two cores.
  */
-const QUEUE_WORKERS = 4
+export const QUEUE_WORKERS = 4
 
 /** How often expired entries of the key-value store are removed. */
 const SWEEP_INTERVAL_MS = 10 * 60_000

@@ -7,9 +7,10 @@
  *
  * Taking a message is a transaction that marks it claimed for a while (the
  * lease): nodes sharing a PostgreSQL store commit one at a time, so each
- * message goes to one of them; one that dies holding a message lets it go
- * when the lease ends, and another node (or itself, restarted) takes it
- * again: delivery is at least once.
+ * message goes to one of them. The worker handling a message renews its
+ * lease every third of it, however long the handling takes; one that dies
+ * (a kill -9) stops renewing, and within a lease (15 s) another node, or
+ * itself restarted, takes the message again: delivery is at least once.
  *
  * A listener runs `workers` loops, each taking and handling one message at a
  * time, so one slow peer (a delivery waiting out its timeout, a remote key
@@ -23,7 +24,7 @@ import type { Store } from '../store/port.js'
 export interface QueueOptions {
   /** How often a listener looks for messages enqueued elsewhere (another node, a delay that ended), ms. */
   pollMs?: number
-  /** How long a taken message stays another listener's to leave alone, ms. */
+  /** How long a taken message stays another listener's to leave alone without a renewal, ms. */
   leaseMs?: number
   /** Messages a listener handles at once. */
   workers?: number
@@ -41,7 +42,7 @@ export class StoreMessageQueue implements MessageQueue {
 
   constructor(
     private readonly store: Store,
-    { pollMs = 1000, leaseMs = 60_000, workers = 1, around = (_message, handle) => handle() }: QueueOptions = {},
+    { pollMs = 1000, leaseMs = 15_000, workers = 1, around = (_message, handle) => handle() }: QueueOptions = {},
   ) {
     this.pollMs = pollMs
     this.leaseMs = leaseMs
@@ -86,6 +87,7 @@ export class StoreMessageQueue implements MessageQueue {
         await this.pause(signal)
         continue
       }
+      const release = this.holdClaim(row.id, signal)
       try {
         const message = row.message
         await this.around(message, async () => {
@@ -95,6 +97,8 @@ export class StoreMessageQueue implements MessageQueue {
         // Fedify handles its own failures; one that escapes leaves the message claimed, to come back when the lease ends.
         process.emitWarning(`svc: a federation message failed: ${(err as Error).message}`)
         continue
+      } finally {
+        release()
       }
       const done = row.id
       await this.store
@@ -115,6 +119,25 @@ export class StoreMessageQueue implements MessageQueue {
       if (!row || !free(row)) return null
       return tx.federation_queue.put({ ...row, claimed_until: now + this.leaseMs })
     })
+  }
+
+  /** Renews the lease of message `id` every third of a lease until the answered function is called or listening stops. */
+  private holdClaim(id: number, signal: AbortSignal | undefined): () => void {
+    const timer = setInterval(
+      () => {
+        if (signal?.aborted) return clearInterval(timer)
+        this.store
+          .transact(async (tx) => {
+            const row = await tx.federation_queue.get(id)
+            if (row?.claimed_until !== undefined) await tx.federation_queue.put({ ...row, claimed_until: Date.now() + this.leaseMs })
+          })
+          .catch((err: unknown) => {
+            if (!signal?.aborted) process.emitWarning(`svc: renewing a federation message's lease failed: ${(err as Error).message}`)
+          })
+      },
+      Math.max(10, Math.floor(this.leaseMs / 3)),
+    ).unref()
+    return () => clearInterval(timer)
   }
 
   /** Waits for the next poll, an enqueue here, or the end of listening. */

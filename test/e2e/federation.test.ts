@@ -14,6 +14,7 @@
 import { once } from 'node:events'
 import { createServer } from 'node:net'
 import t, { type Test } from 'tap'
+import { QUEUE_WORKERS } from '../../data/federation/federation.js'
 import { freePortOnAll } from '../fixtures/free-port.js'
 import { HOST_A, HOST_B, needsHosts, type Host } from '../fixtures/hosts.js'
 import { injectionOf, remoteServer, type RemoteActor } from '../fixtures/remote-actor.js'
@@ -139,16 +140,16 @@ t.test("kill -9 of A loses nothing: what it acknowledged is handled once it is b
   await follows(t, a, b)
   const aliceActor = `${a.url}/ap/users/${(await a.call('GET', 'users/me')).body.data.id}`
 
-  // carol, on a server of the test's, sends A two activities. A handles its queue one message at a time, and the
-  // first waits on a Note her server never answers: the second is acknowledged and kept, and not yet handled.
+  // carol, on a server of the test's, sends A activities. A handles QUEUE_WORKERS messages of its queue at a time, and
+  // her first ones each wait on a Note her server never answers: the last is acknowledged and kept, and not yet handled.
   const remote = await remoteServer(t)
   const carol = await remote.actor('carol')
-  const hang = remote.hold('/notes/hanging')
-  t.equal(
-    await deliver(a, carol, { '@context': AS, id: `${carol.id}/hanging/activity`, type: 'Create', actor: carol.id, object: `${remote.origin}/notes/hanging` }),
-    202,
-  )
-  await hang.arrived
+  const hangs = Array.from({ length: QUEUE_WORKERS }, (_, i) => remote.hold(`/notes/hanging-${i}`))
+  for (const [i, hang] of hangs.entries()) {
+    const object = `${remote.origin}/notes/hanging-${i}`
+    t.equal(await deliver(a, carol, { '@context': AS, id: `${carol.id}/hanging-${i}/activity`, type: 'Create', actor: carol.id, object }), 202)
+    await hang.arrived
+  }
   const mention = `@alice@${a.authority} kept through the crash`
   const note = {
     id: `${carol.id}/notes/1`,
@@ -166,7 +167,7 @@ t.test("kill -9 of A loses nothing: what it acknowledged is handled once it is b
   t.same(texts(await a.call('GET', 'users/me/mentions')), [], 'not handled yet')
 
   await a.kill()
-  hang.release()
+  for (const hang of hangs) hang.release()
   // While A is down, bob posts; B's deliveries find nobody at A's address (a stand-in counts them and drops each).
   const standIn = await droppingConnections(a.host, a.port)
   const posted = ['one while A is down', 'two while A is down', 'three while A is down']

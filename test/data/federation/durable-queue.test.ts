@@ -69,26 +69,45 @@ for (const kind of ['embedded', 'postgres'] as const) {
       await waitUntil(async () => (await queue.size()) === 0, 'the queue emptied')
     })
 
-    t.test('a message whose handler never finished comes back to another listener when its lease ends', async (t) => {
+    t.test('a message whose listener died while handling it comes back to another listener when its lease ends', async (t) => {
       const store = await (await reopener(t, kind))()
       const dying = new StoreMessageQueue(store, { pollMs: 20, leaseMs: 300 })
       let taken = false
-      listening(
-        t,
-        dying,
+      const death = new AbortController()
+      // A handler that never finishes, then a stop: what a kill -9 leaves, a claim nobody renews.
+      void dying.listen(
         () => {
           taken = true
-          return new Promise<void>(() => {}) // stands for a process that died while handling it
+          return new Promise<void>(() => {})
         },
-        true,
+        { signal: death.signal },
       )
+      t.teardown(() => death.abort())
       await dying.enqueue({ n: 1 })
       await waitUntil(() => taken, 'the first listener took it')
+      death.abort()
       const other = listening(t, new StoreMessageQueue(store, { pollMs: 20 }))
       await new Promise((resolve) => setTimeout(resolve, 100))
       t.same(other, [], 'not while the lease holds')
       await waitUntil(() => other.length === 1, 'taken again once the lease ended')
       t.same(other, [{ n: 1 }])
+    })
+
+    t.test('a handler that runs longer than the lease keeps its message: the lease is renewed while it runs', async (t) => {
+      const store = await (await reopener(t, kind))()
+      const busy = new StoreMessageQueue(store, { pollMs: 20, leaseMs: 300 })
+      let release = () => {}
+      const slow = new Promise<void>((resolve) => (release = resolve))
+      const first = listening(t, busy, () => slow)
+      await busy.enqueue({ n: 1 })
+      await waitUntil(async () => (await store.read.federation_queue.scan({ limit: 1 }, (row) => row.claimed_until !== undefined)).length === 1, 'taken')
+      const other = listening(t, new StoreMessageQueue(store, { pollMs: 20 }))
+      await new Promise((resolve) => setTimeout(resolve, 1000))
+      t.same(other, [], "three leases later, still the first listener's")
+      release()
+      await waitUntil(() => first.length === 1, 'handled by the first')
+      await waitUntil(async () => (await busy.size()) === 0, 'then gone')
+      t.same(other, [], 'never handled twice')
     })
 
     t.test('with several workers, a message whose handler hangs does not hold up the next, and stays until handled', async (t) => {
