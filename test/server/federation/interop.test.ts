@@ -9,28 +9,41 @@
  * reaches the peer's shared inbox, verified; carol's reply mentioning alice
  * is in alice's mentions and the thread; a request signed with another key
  * than the one its keyId names is refused.
+ *
+ * And the other way: alice finds carol through the App.net API (WebFinger
+ * and her actor fetched from the peer) and follows her; the peer verifies
+ * svc's Follow with Misskey's library, and carol, who approves her
+ * followers, sends its Accept: only then does alice follow her. carol's
+ * Note reaches alice's unified stream; alice's reply reaches the peer,
+ * verified, in reply to it and addressed to carol; carol's Delete deletes
+ * the post; alice's unfollow sends the Undo the peer verifies and acts on.
  */
+import { randomUUID } from 'node:crypto'
 import { genRFC3230DigestHeader } from '@misskey-dev/node-http-message-signatures'
 import t from 'tap'
 import type { Post, User } from '../../../server/api/index.js'
 import { freePort } from '../../fixtures/free-port.js'
 import { makeInstance } from '../../fixtures/instance.js'
-import { MISSKEY_CONTEXT, PUBLIC, keysOf, misskeyPeer, type Delivery } from '../../fixtures/misskey-peer.js'
+import { MISSKEY_CONTEXT, PUBLIC, createOf, keysOf, misskeyPeer, type Delivery } from '../../fixtures/misskey-peer.js'
 import { waitUntil } from '../../fixtures/wait.js'
 
-t.test('carol on a Misskey-like peer follows alice, gets her post, replies to it, and each side verifies the other', async (t) => {
+/** svc listening under its public URL with alice on it, and the peer with carol (`locked`: she approves her followers). */
+async function setUp(t: Parameters<typeof makeInstance>[0], carolOptions: { locked?: boolean } = {}) {
   const port = await freePort()
   const SITE = `http://127.0.0.1:${port}`
   const svc = await makeInstance(t, { public_url: SITE, federation: { allow_private_addresses: true } }, { port })
   await svc.server.start()
   const alice = await svc.person('alice')
   const peer = await misskeyPeer(t)
-  const carol = await peer.actor('carol')
-  const authority = new URL(SITE).host
+  const carol = await peer.actor('carol', carolOptions)
+  return { SITE, svc, alice, peer, carol, authority: new URL(SITE).host, aliceActor: `${SITE}/ap/users/${alice.user.id}` }
+}
+
+t.test('carol on a Misskey-like peer follows alice, gets her post, replies to it, and each side verifies the other', async (t) => {
+  const { SITE, svc, alice, peer, carol, authority, aliceActor } = await setUp(t)
 
   // carol looks alice up as Misskey does: WebFinger, then the actor document it points at.
   const actor = await peer.lookup(`alice@${authority}`)
-  const aliceActor = `${SITE}/ap/users/${alice.user.id}`
   t.match(actor, { id: aliceActor, type: 'Person', preferredUsername: 'alice', inbox: `${aliceActor}/inbox`, endpoints: { sharedInbox: `${SITE}/ap/inbox` } })
   const publicKey = actor.publicKey as { id: string; owner: string; publicKeyPem: string }
   t.match(publicKey, { owner: aliceActor, publicKeyPem: /^-----BEGIN PUBLIC KEY-----/ }, 'her RSA key as a PEM')
@@ -89,16 +102,7 @@ t.test('carol on a Misskey-like peer follows alice, gets her post, replies to it
     sensitive: false,
     tag: [{ type: 'Mention', href: aliceActor, name: `@alice@${authority}` }],
   }
-  const reply = {
-    '@context': MISSKEY_CONTEXT,
-    id: `${carolNote.id}/activity`,
-    type: 'Create',
-    actor: carol.id,
-    published: carolNote.published,
-    object: carolNote,
-    to: carolNote.to,
-    cc: carolNote.cc,
-  }
+  const reply = createOf(carolNote)
   t.equal((await peer.post(carol, `${SITE}/ap/inbox`, reply)).status, 202, 'svc verified the Create')
   const mentions = async () => (await svc.call<Post[]>('GET', '/users/me/mentions', { token: alice.token })).body.data
   await waitUntil(async () => (await mentions()).length > 0, "carol's reply in alice's mentions")
@@ -117,6 +121,109 @@ t.test('carol on a Misskey-like peer follows alice, gets her post, replies to it
   const global = (await svc.call<Post[]>('GET', '/posts/stream/global', { token: alice.token })).body.data.map((p) => p.text)
   t.ok(global.includes(mention.text), "carol's reply is in the global stream")
   t.notOk(global.includes('forged'), 'the forged one is not')
+})
+
+t.test('alice on svc finds carol on the Misskey-like peer, follows her, gets her post, replies to it, sees it deleted, and unfollows', async (t) => {
+  // carol approves her followers, so alice's follow waits on her Accept.
+  const { SITE, svc, alice, peer, carol, aliceActor } = await setUp(t, { locked: true })
+  const aliceKey = `${aliceActor}#main-key`
+  const of = (type: string) => peer.inbox.filter((d) => d.body.type === type)
+  const asAlice = <T>(method: string, url: string, payload?: object) => svc.call<T>(method, url, { token: alice.token, payload })
+
+  // alice looks carol up by her handle: WebFinger and the actor, from the peer.
+  const found = await asAlice<User>('GET', `/users/@${carol.handle}`)
+  t.equal(found.status, 200, JSON.stringify(found.body))
+  const carolUser = found.body.data
+  t.match(carolUser, { username: carol.handle, name: 'Carol', description: { text: 'carol on a Misskey-like peer' }, you_follow: false, follow_pending: false })
+
+  const followed = await asAlice<User>('POST', `/users/${carolUser.id}/follow`)
+  t.equal(followed.status, 200, JSON.stringify(followed.body))
+  t.match(followed.body.data, { username: carol.handle, you_follow: false, follow_pending: true })
+  await waitUntil(() => of('Follow').length > 0, "alice's Follow at the peer")
+  const [follow] = of('Follow')
+  t.same(follow.verification, { ok: true, keyId: aliceKey }, 'the peer verified the Follow with her key')
+  t.equal(follow.path, new URL(carol.document.inbox as string).pathname, "to carol's inbox")
+  t.match(follow.body, { type: 'Follow', actor: aliceActor, object: carol.id })
+  t.match(peer.followRequests, [{ follower: aliceActor, followee: carol.id, id: follow.body.id }], 'a follow request of carol')
+  const following = async () => (await asAlice<User[]>('GET', `/users/${alice.user.id}/following`)).body.data.map((u) => u.username)
+  t.same(await following(), [], 'no follow before the Accept')
+
+  // carol approves: Misskey's Accept, signed by its library, to alice's inbox.
+  t.equal((await peer.accept(carol, peer.followRequests[0])).status, 202, 'svc verified the Accept')
+  t.ok(peer.followers.get(carol.id)?.has(aliceActor), 'alice among her followers on the peer')
+  await waitUntil(async () => (await following()).includes(carol.handle), 'carol among whom alice follows')
+  t.match((await asAlice<User>('GET', `/users/${carolUser.id}`)).body.data, { you_follow: true, follow_pending: false })
+
+  // carol posts, as Misskey writes a Note, to her followers: the Create reaches alice's unified stream.
+  const carolNote = {
+    id: `${peer.origin}/notes/9zz3`,
+    type: 'Note',
+    attributedTo: carol.id,
+    content: '<p>first note from misskey<br>with a second line</p>',
+    _misskey_content: 'first note from misskey\nwith a second line',
+    source: { content: 'first note from misskey\nwith a second line', mediaType: 'text/x.misskeymarkdown' },
+    published: new Date().toISOString(),
+    to: [PUBLIC],
+    cc: [carol.document.followers],
+    inReplyTo: null,
+    attachment: [],
+    sensitive: false,
+    tag: [],
+  }
+  const create = createOf(carolNote)
+  t.same(await peer.publish(carol, create), [{ inbox: `${SITE}/ap/inbox`, status: 202 }], "to alice's shared inbox, verified by svc")
+  const unified = async (query = '') => (await asAlice<Post[]>('GET', `/posts/stream/unified${query}`)).body.data
+  await waitUntil(async () => (await unified()).some((p) => p.user?.username === carol.handle), "carol's post in alice's unified stream")
+  const [carolPost] = (await unified()).filter((p) => p.user?.username === carol.handle)
+  t.match(carolPost, { text: /^first note from misskey\s+with a second line$/, canonical_url: carolNote.id })
+
+  // alice replies, naming her as App.net clients do: a Create at the peer's shared inbox, verified, in reply to carol's Note.
+  const replied = await asAlice<Post>('POST', '/posts', { text: `@${carol.handle} hello back`, reply_to: carolPost.id })
+  t.equal(replied.status, 200, JSON.stringify(replied.body))
+  await waitUntil(() => of('Create').length > 0, 'her reply at the peer')
+  const [reply] = of('Create')
+  t.equal(reply.path, '/inbox', 'to the shared inbox')
+  t.same(reply.verification, { ok: true, keyId: aliceKey }, 'verified')
+  const note = reply.body.object as Record<string, unknown>
+  t.match(note, { id: `${SITE}/ap/posts/${replied.body.data.id}`, type: 'Note', attributedTo: aliceActor, inReplyTo: carolNote.id, content: /hello back/ })
+  const addressed = [reply.body.to, reply.body.cc, note.to, note.cc].flat()
+  t.ok(addressed.includes(carol.id), 'carol is addressed')
+  // One tag comes compacted as an object, not a list; Misskey reads either.
+  t.match([note.tag].flat(), [{ type: 'Mention', href: carol.id }], 'and mentioned')
+
+  // carol deletes her Note as Misskey does (a Delete of its Tombstone): the post is deleted in alice's unified stream.
+  const deleted = {
+    '@context': MISSKEY_CONTEXT,
+    id: `${peer.origin}/${randomUUID()}`,
+    type: 'Delete',
+    actor: carol.id,
+    object: { id: carolNote.id, type: 'Tombstone' },
+    published: new Date().toISOString(),
+  }
+  t.same(await peer.publish(carol, deleted), [{ inbox: `${SITE}/ap/inbox`, status: 202 }], 'svc verified the Delete')
+  await waitUntil(async () => !(await unified('?include_deleted=0')).some((p) => p.id === carolPost.id), 'her post gone from the unified stream')
+  // Where deleted posts are asked for (App.net's default), it stays as deleted, for a client to drop it.
+  t.match(
+    (await unified()).find((p) => p.id === carolPost.id),
+    { is_deleted: true },
+    'shown deleted where deleted posts are asked for',
+  )
+  t.match((await asAlice<Post>('GET', `/posts/${carolPost.id}`)).body.data, { is_deleted: true })
+
+  // alice unfollows: the Undo of her Follow reaches carol's inbox, verified, and she follows carol no more there.
+  t.equal((await asAlice('DELETE', `/users/${carolUser.id}/follow`)).status, 200)
+  t.same(await following(), [])
+  await waitUntil(() => of('Undo').length > 0, 'the Undo at the peer')
+  const [undo] = of('Undo')
+  t.same(undo.verification, { ok: true, keyId: aliceKey }, 'verified')
+  t.equal(undo.path, new URL(carol.document.inbox as string).pathname, "to carol's inbox")
+  t.match(undo.body, { actor: aliceActor, object: { type: 'Follow', actor: aliceActor, object: carol.id } })
+  t.notOk(peer.followers.get(carol.id)?.has(aliceActor), 'alice no longer among her followers on the peer')
+  t.same(
+    peer.inbox.filter((d) => !d.verification.ok),
+    [],
+    'every delivery verified',
+  )
 })
 
 /** The delivery's request with a Digest for `body`, as a forger who cannot sign would send it. */
