@@ -16,17 +16,20 @@ import { postAddress } from './web-addresses.js'
 /** The id of post `postId`'s Note. */
 export const noteUri = (ctx: Context<void>, postId: number): URL => ctx.getObjectUri(Note, { id: String(postId) })
 
-/** What a Note says of other servers' things: the remote accounts a post mentions (by user id), and the remote post it replies to. */
+/** What a Note says of other servers' things: the remote accounts a post mentions (by user id), and the remote post it replies to with its author. */
 export interface NoteLinks {
   remoteUsers: ReadonlyMap<string, UserRow>
   parent: PostRow | null
+  /** The author of `parent` when that is a remote post. */
+  parentAuthor?: UserRow | null
 }
 
-/** The remote accounts `post` mentions and its parent, read from `store`. */
+/** The remote accounts `post` mentions, its parent and a remote parent's author, read from `store`. */
 export async function noteLinksOf(store: Store, post: PostRow): Promise<NoteLinks> {
   const users = await store.read.users.getMany(post.entities.mentions.map((m) => Number(m.id)))
   const parent = post.reply_to === undefined ? null : await store.read.posts.get(post.reply_to)
-  return { remoteUsers: new Map(users.filter((u) => u.remote).map((u) => [String(u.id), u])), parent }
+  const parentAuthor = parent?.remote ? await store.read.users.get(parent.user_id) : null
+  return { remoteUsers: new Map(users.filter((u) => u.remote).map((u) => [String(u.id), u])), parent, parentAuthor }
 }
 
 /** Post `post` by `author` as a Note; `links` names the remote accounts it mentions and the remote post it replies to. */
@@ -43,6 +46,10 @@ export function noteOf(
     return remote ? { href: new URL(remote.actor_id), name: `@${m.name}` } : { href: ctx.getActorUri(m.id), name: `@${m.name}@${site.authority}` }
   })
   const parentRemote = links.parent?.id === post.reply_to ? links.parent?.remote : undefined
+  // A reply names the author it answers, mentioned in its text or not, as Mastodon and Misskey do: their servers show it to them then.
+  const answered = parentRemote ? links.parentAuthor : null
+  if (answered?.remote && !mentioned.some((m) => m.href.href === answered.remote!.actor_id))
+    mentioned.push({ href: new URL(answered.remote.actor_id), name: `@${answered.username}` })
   return new Note({
     id: noteUri(ctx, post.id),
     attribution: actor,

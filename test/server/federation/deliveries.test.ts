@@ -77,6 +77,12 @@ t.test("alice's posts, their deletion and her profile reach the remote accounts 
   const reply = await svc.call<Post>('POST', '/posts', { token: alice.token, payload: { text: 'hi dave', reply_to: (await mentions())[0].id } })
   t.equal(reply.status, 200)
   await waitUntil(() => ofType(two, 'Create').some((r) => (r.body.object as { inReplyTo?: string }).inReplyTo === daveNote.id), 'the reply at his server')
+  const answer = ofType(two, 'Create').find((r) => (r.body.object as { inReplyTo?: string }).inReplyTo === daveNote.id)!.body.object as {
+    cc?: string | string[]
+    tag?: object | object[]
+  }
+  t.ok([answer.cc].flat().includes(dave.id), 'the reply is addressed to dave though its text does not mention him')
+  t.match([answer.tag].flat(), [{ type: 'Mention', href: dave.id }], 'and tags him, as Mastodon and Misskey do')
 
   t.equal((await svc.call('DELETE', `/posts/${post.body.data.id}`, { token: alice.token })).status, 200)
   await waitUntil(() => ofType(one, 'Delete').length > 0, 'the Delete')
