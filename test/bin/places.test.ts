@@ -3,20 +3,31 @@
  * built CLI (in this process), on a data dir alone and beside a running
  * `svc serve`.
  */
-import t from 'tap'
+import t, { type Test } from 'tap'
 import { readFileSync, writeFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { osmPbf } from '../fixtures/osm-pbf.js'
 import { svc } from '../fixtures/svc-in-process.js'
 import { initDir, serve } from '../fixtures/svc-process.js'
 
-// These stories are about the bundled cities too, which the test fixtures turn off for every other svc process (child-env.ts).
-process.env.SVC_PLACES_BUNDLED = 'on'
+/**
+ * These stories are about the bundled cities too, which the test fixtures turn off for every other svc process
+ * (child-env.ts): on for the story `t`, in-process and in the processes it starts, and as it was after it.
+ */
+function withBundledPlaces(t: Test): void {
+  const before = process.env.SVC_PLACES_BUNDLED
+  process.env.SVC_PLACES_BUNDLED = 'on'
+  t.teardown(() => {
+    if (before === undefined) delete process.env.SVC_PLACES_BUNDLED
+    else process.env.SVC_PLACES_BUNDLED = before
+  })
+}
 
 const cafes = (n: number) =>
   osmPbf(Array.from({ length: n }, (_, i) => ({ id: i + 1, lat: 52.52 + i * 0.001, lon: 13.405, tags: { name: `Café ${i + 1}`, amenity: 'cafe' } })))
 
 t.test('an operator imports an extract, imports it again, and sees one source in the stats', async (t) => {
+  withBundledPlaces(t)
   const dir = await initDir(t)
   const file = join(dirname(dir), 'berlin.osm.pbf')
   writeFileSync(file, cafes(3))
@@ -47,6 +58,7 @@ t.test('an operator imports an extract, imports it again, and sees one source in
 })
 
 t.test('a file that cannot be imported exits non-zero with one line and leaves the places as they were', async (t) => {
+  withBundledPlaces(t)
   const dir = await initDir(t)
   const file = join(dirname(dir), 'berlin.osm.pbf')
   writeFileSync(file, cafes(2))
@@ -68,6 +80,7 @@ t.test('a file that cannot be imported exits non-zero with one line and leaves t
 })
 
 t.test('an import beside a running server tells it to read the places again', async (t) => {
+  withBundledPlaces(t)
   const dir = await initDir(t)
   const server = await serve(dir)
   t.teardown(() => server.stop())
