@@ -20,7 +20,8 @@ import { HOST_A, HOST_B, needsHosts, type Host } from '../fixtures/hosts.js'
 import { injectionOf, remoteServer, type RemoteActor } from '../fixtures/remote-actor.js'
 import { openWebSocket } from '../fixtures/streams.js'
 import { waitUntil } from '../fixtures/wait.js'
-import { initDir, serve, svcJson, type Serving } from '../fixtures/svc-process.js'
+import { svcJson } from '../fixtures/svc-in-process.js'
+import { initDir, serve, type Serving } from '../fixtures/svc-process.js'
 import { api, signIn } from '../fixtures/password-grant.js'
 
 const skip = await needsHosts(HOST_A, HOST_B)
