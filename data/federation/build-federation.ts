@@ -52,6 +52,12 @@ export interface FederationParts {
   /** svc's version, for NodeInfo and the User-Agent. */
   version: string
   openRegistrations: () => boolean
+  /**
+   * Take inbox POSTs without checking their signatures: only for the
+   * federation that is handed requests svc verified itself (rfc9421.ts),
+   * never for one that answers requests as they come.
+   */
+  skipSignatureVerification?: boolean
 }
 
 /** NodeInfo wants a semantic version; a build without one (no package.json found) says 0.0.0. */
@@ -107,6 +113,7 @@ export function buildFederation({
   allowPrivateAddress,
   version,
   openRegistrations,
+  skipSignatureVerification = false,
 }: FederationParts): Federation<void> {
   const federation = createFederation<void>({
     kv,
@@ -121,6 +128,7 @@ export function buildFederation({
       return delay
     },
     onOutboxError: deliveries.failed,
+    skipSignatureVerification,
   })
   const keys = new KeyPairs(store, { exportJwk, importJwk })
   const r = store.read

@@ -36,6 +36,8 @@ const SWEEP_INTERVAL_MS = 10 * 60_000
 
 const ACTOR_PATH = /^\/ap\/users\/(\d{1,15})$/
 const NOTE_PATH = /^\/ap\/posts\/(\d{1,15})$/
+/** An actor's inbox or the shared one (site.ts's AP_PATHS). */
+const INBOX_PATH = /^\/ap\/(?:users\/[^/]+\/)?inbox$/
 
 export class FederationService {
   /** Where the instance federates; null when it does not. */
@@ -47,6 +49,8 @@ export class FederationService {
   private readonly deliveries: DeliveryLog
   private readonly outbox: OutboxPump
   private loading: Promise<Federation<void>> | null = null
+  /** The federation that takes the inbox POSTs svc verified itself (RFC 9421): built like the other, without its signature check. */
+  private verifiedLoading: Promise<Federation<void>> | null = null
   private readonly stopping = new AbortController()
   private running: Promise<void> | null = null
   private sweeper: NodeJS.Timeout | null = null
@@ -83,13 +87,26 @@ export class FederationService {
    * asking for an actor or a Note. Null when federation is off or has nothing
    * at that address: the caller answers its own 404 then. An inbox POST
    * whose signature does not verify is a 401, a malformed one a 400.
+   * Fedify verifies draft-cavage signatures (and Object Integrity Proofs);
+   * an inbox POST signed only with RFC 9421 is verified here first
+   * (rfc9421.ts) and, when it passes, handed to the federation that does
+   * not check signatures again.
    */
   async fetch(request: Request): Promise<Response | null> {
     if (!this.site) return null
-    const federation = await this.load()
+    let federation = await this.load()
     const path = new URL(request.url).pathname
     const gone = await this.tombstone(federation, request, path)
     if (gone) return gone
+    if (request.method === 'POST' && INBOX_PATH.test(path)) {
+      const { signedWithRfc9421Only, verifyRfc9421 } = await import('./rfc9421.js')
+      if (signedWithRfc9421Only(request)) {
+        const outcome = await verifyRfc9421(request, federation.createContext(request, undefined))
+        if (!outcome.ok) return outcome.response
+        request = outcome.request
+        federation = await this.loadVerified()
+      }
+    }
     const notFound = new Response(null, { status: 404 })
     const response = await federation.fetch(request, {
       contextData: undefined,
@@ -242,21 +259,37 @@ export class FederationService {
     await this.deliveries.flush()
   }
 
+  /** Fedify's federation for this instance, built from the same parts each time. */
+  private async build(skipSignatureVerification: boolean): Promise<Federation<void>> {
+    const { buildFederation } = await import('./build-federation.js')
+    return buildFederation({
+      store: this.store,
+      relations: this.relations,
+      posts: this.posts,
+      site: this.site!,
+      kv: this.kv,
+      queue: this.queue,
+      deliveries: this.deliveries,
+      allowPrivateAddress: this.config.federation.allow_private_addresses,
+      version: this.version,
+      openRegistrations: () => this.config.open_registration,
+      skipSignatureVerification,
+    })
+  }
+
+  /**
+   * The federation for inbox POSTs svc verified itself: it does not check
+   * signatures, so nothing else ever reaches it. Its queue is the other's
+   * (the same store), which that one's workers run: this one never starts it.
+   */
+  private loadVerified(): Promise<Federation<void>> {
+    this.verifiedLoading ??= this.build(true)
+    return this.verifiedLoading
+  }
+
   private load(): Promise<Federation<void>> {
     this.loading ??= (async () => {
-      const { buildFederation } = await import('./build-federation.js')
-      const federation = buildFederation({
-        store: this.store,
-        relations: this.relations,
-        posts: this.posts,
-        site: this.site!,
-        kv: this.kv,
-        queue: this.queue,
-        deliveries: this.deliveries,
-        allowPrivateAddress: this.config.federation.allow_private_addresses,
-        version: this.version,
-        openRegistrations: () => this.config.open_registration,
-      })
+      const federation = await this.build(false)
       if (!this.stopping.signal.aborted) {
         this.running = federation.startQueue(undefined, { signal: this.stopping.signal })
         this.sweeper = setInterval(() => {
