@@ -5,21 +5,17 @@
  * of test/server/posts take 40 s of CPU as twelve processes and 16 s as one.
  * So the files that run in-process (domain services, `server.inject`, the
  * console, a browser) run in a few groups, each one tap process; the files
- * that start `svc` processes share groups too (bin/, e2e/): each tap
- * process costs about 1.7 s of CPU before a test runs, more than many of
- * those stories, and their waits on children leave the other tap job the
- * CPU.
+ * that start `svc` processes (e2e/, bin/) still run one per process, where
+ * their children dominate and a process of their own keeps them apart.
  *
  * A file belongs to the group whose folder prefix matches it longest, so a
  * new file always lands in one. Each group is a `<name>.suite.ts` file next
  * to this one; `npm run test:file` still runs any test file alone. tap runs
- * only the groups (package.json's `tap.include`), two at a time, in the
- * order of their names.
+ * files in the order of their paths: this folder's name puts the groups,
+ * the longest runs, first, and the short e2e/ and bin/ files fill in after.
  */
 export const GROUPS: Readonly<Record<string, readonly string[]>> = {
   admin: ['admin', 'architecture.test', 'all'],
-  bin: ['bin'],
-  e2e: ['e2e'],
   browser: ['browser'],
   data: ['data'],
   'data-places': ['data/places'],
@@ -42,8 +38,8 @@ export const POSTGRES_FUZZ = ['server/bad-input-fuzz.test']
 export const POSTGRES_CORE = ['server/posts/posts.test', 'server/posts/post-streams.test', 'server/channels/messages.test']
 export const POSTGRES_STREAMS = ['server/streams/user-stream.test', 'server/streams/app-stream-events.test']
 
-/** Folders whose files no group runs: the benchmarks' own checks, which `npm run bench` runs. */
-export const ALONE = ['bench']
+/** Folders whose files each run in a process of their own. */
+export const ALONE = ['e2e', 'bin', 'bench']
 
 /** The group of a test file, by its path under test/ (`server/posts/posts.test.ts`), or undefined for a file that runs alone. */
 export function groupOf(path: string): string | undefined {

@@ -1,3 +1,0 @@
-import { runGroup } from './run-group.js'
-
-await runGroup(import.meta.url)
