@@ -137,7 +137,6 @@ export function wireServices({ dataDir, config, store, events, moderated, node, 
     relations.setRemoteFollows({
       request: (me, target) => federation.requestFollow(me, target),
       cancel: (me, target) => federation.cancelFollow(me, target),
-      refuse: (me, follower) => federation.refuseFollower(me, follower),
     })
   }
   let started = false

@@ -39,3 +39,27 @@ export async function remoteAudienceOf(store: Store, post: PostRow, author: User
   const seen = new Set<number>()
   return all.filter((u) => u.remote && !isModerated(u) && !seen.has(u.id) && seen.add(u.id))
 }
+
+/** Remote accounts read per page while looking for every server svc knows of. */
+const KNOWN_PAGE = 1000
+
+/**
+ * One live remote account per server svc knows of (its inbox stands for the
+ * server's shared inbox, which Fedify prefers): the audience of what every
+ * server should hear, such as a local account's deletion.
+ */
+export async function knownRemoteAccounts(store: Store): Promise<UserRow[]> {
+  const r = store.read
+  const byServer = new Map<string, UserRow>()
+  let since = 0
+  for (;;) {
+    const ids = await r.users.scan({ since, limit: KNOWN_PAGE, order: 'asc' }, (u) => u.remote !== undefined && !isModerated(u))
+    if (ids.length === 0) return [...byServer.values()]
+    since = ids[ids.length - 1]
+    for (const user of await r.users.getMany(ids)) {
+      const server = user.remote!.shared_inbox ?? new URL(user.remote!.inbox).host
+      if (!byServer.has(server)) byServer.set(server, user)
+    }
+    if (ids.length < KNOWN_PAGE) return [...byServer.values()]
+  }
+}

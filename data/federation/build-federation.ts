@@ -71,6 +71,17 @@ const semVerOf = (version: string) => {
 
 const userAgent = (version: string, origin: string) => `svc/${version} (+${origin}/)`
 
+/**
+ * `identifier` is a user id; the local user whose keys sign for it: a live
+ * account, or a deleted one, whose last word is the Delete of its actor
+ * (its actor document is a Tombstone by then, so the keys show nowhere).
+ */
+async function signingUser(store: Store, identifier: string): Promise<UserRow | null> {
+  if (!/^\d{1,15}$/.test(identifier)) return null
+  const user = await store.read.users.get(Number(identifier))
+  return user && !user.remote && user.suspended_at === undefined ? user : null
+}
+
 /** `identifier` is a user id; the user, while their account is live and local (a remote account's actor is on its own server). */
 async function liveUser(store: Store, identifier: string): Promise<UserRow | null> {
   if (!/^\d{1,15}$/.test(identifier)) return null
@@ -139,7 +150,7 @@ export function buildFederation({
       return user && actorOf(ctx, site.origin, user)
     })
     .setKeyPairsDispatcher(async (_ctx, identifier) => {
-      const user = await liveUser(store, identifier)
+      const user = await signingUser(store, identifier)
       return user ? keys.keyPairsOf(user.id) : []
     })
     .mapHandle(async (_ctx, username) => {

@@ -1,7 +1,7 @@
 /**
  * Local posts and profiles out: a post's `Create` of its Note, a deleted
  * post's `Delete` with its Tombstone, a profile edit's `Update` of the
- * actor, each signed by the author's keys and handed to Fedify's
+ * actor, a deleted account's `Delete` of its actor, each signed by the author's keys and handed to Fedify's
  * `sendActivity`, which puts one delivery per shared inbox (an inbox when
  * the server has none) on the durable queue and retries failures with
  * backoff (build-federation.ts sets how long). The outbox (outbox.ts) calls
@@ -45,5 +45,17 @@ export async function sendPostDeleted(ctx: Context<void>, post: PostRow, author:
 export async function sendProfile(ctx: Context<void>, site: FederationSite, user: UserRow, audience: UserRow[], seq: number): Promise<void> {
   const actor = await actorOf(ctx, site.origin, user)
   const activity = new Update({ id: new URL(`${actor.id!.href}#updates/${seq}`), actor: actor.id, object: actor, to: PUBLIC_COLLECTION })
+  await ctx.sendActivity({ identifier: String(user.id) }, audience.map(recipientOf), activity, SHARED)
+}
+
+/**
+ * Sends the Delete of deleted account `user`'s actor to `audience` (one
+ * account per known server), signed with the account's keys, which svc
+ * keeps for this (its actor answers a 410 Tombstone, as Mastodon's
+ * servers expect of a deleted account).
+ */
+export async function sendAccountDeleted(ctx: Context<void>, user: UserRow, audience: UserRow[]): Promise<void> {
+  const actor = ctx.getActorUri(String(user.id))
+  const activity = new Delete({ id: new URL(`${actor.href}#delete`), actor, object: actor, to: PUBLIC_COLLECTION })
   await ctx.sendActivity({ identifier: String(user.id) }, audience.map(recipientOf), activity, SHARED)
 }

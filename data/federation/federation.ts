@@ -16,7 +16,7 @@ import type { PostService } from '../posts/posts.js'
 import type { RelationService } from '../relations/relations.js'
 import type { Store } from '../store/port.js'
 import { isModerated } from '../users/moderated-users.js'
-import { remoteAudienceOf, remoteFollowersOf } from './audience.js'
+import { knownRemoteAccounts, remoteAudienceOf, remoteFollowersOf } from './audience.js'
 import { DeliveryLog, deliveriesByHost, type HostDeliveries } from './delivery-log.js'
 import { StoreKvStore } from './kv-store.js'
 import { StoreMessageQueue } from './message-queue.js'
@@ -162,12 +162,6 @@ export class FederationService {
     await cancelFollow(await this.context(), this.store, me, target)
   }
 
-  /** Sends a Reject of remote account `follower`'s follow of `me`, which a block ended. */
-  async refuseFollower(me: UserRow, follower: UserRow): Promise<void> {
-    const { refuseFollower } = await import('./follows.js')
-    await refuseFollower(await this.context(), me, follower)
-  }
-
   /** A Fedify context at the instance's origin (federation loaded). */
   private async context() {
     const federation = await this.load()
@@ -219,6 +213,10 @@ export class FederationService {
         return this.deliverPost((event as DomainEvent<'post.deleted'>).payload.post, true)
       case 'user.updated':
         return this.deliverProfile((event as DomainEvent<'user.updated'>).payload.user, event.seq)
+      case 'user.deleted':
+        return this.deliverAccountDeleted((event as DomainEvent<'user.deleted'>).payload.user)
+      case 'block.added':
+        return this.deliverBlock((event as DomainEvent<'block.added'>).payload)
       default:
         return false
     }
@@ -245,6 +243,31 @@ export class FederationService {
     const ctx = await this.context()
     const { sendProfile } = await import('./deliveries.js')
     await sendProfile(ctx, this.site!, user, audience, seq)
+    return true
+  }
+
+  /**
+   * The Delete of deleted local account `user`'s actor, to every server svc
+   * knows of: its followers and those it followed are gone by now, and any
+   * server may hold copies of its posts.
+   */
+  private async deliverAccountDeleted(user: UserRow): Promise<boolean> {
+    if (user.remote) return false
+    const audience = await knownRemoteAccounts(this.store)
+    if (audience.length === 0) return false
+    const ctx = await this.context()
+    const { sendAccountDeleted } = await import('./deliveries.js')
+    await sendAccountDeleted(ctx, user, audience)
+    return true
+  }
+
+  /** What a local user's block of a remote account ended, told to its server: an Undo of the user's follow, a Reject of the account's. */
+  private async deliverBlock({ user, target, ended }: DomainEvent<'block.added'>['payload']): Promise<boolean> {
+    if (user.remote || !target.remote || !ended || (!ended.following && !ended.followed)) return false
+    const ctx = await this.context()
+    const { cancelFollow, refuseFollower } = await import('./follows.js')
+    if (ended.following) await cancelFollow(ctx, this.store, user, target)
+    if (ended.followed) await refuseFollower(ctx, user, target)
     return true
   }
 

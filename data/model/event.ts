@@ -32,7 +32,8 @@ export interface DomainEvents {
   'follow.removed': { user: UserRow; target: UserRow }
   'mute.added': { user: UserRow; target: UserRow }
   'mute.removed': { user: UserRow; target: UserRow }
-  'block.added': { user: UserRow; target: UserRow }
+  /** `ended`: which follows between the two the block ended (a remote account's server is told of those). */
+  'block.added': { user: UserRow; target: UserRow; ended?: { following: boolean; followed: boolean } }
   'block.removed': { user: UserRow; target: UserRow }
   'post.created': { post: PostRow }
   'post.deleted': { post: PostRow }

@@ -17,13 +17,12 @@ import { isModerated } from '../users/moderated-users.js'
 /**
  * How a follow of a remote account reaches its server, set by federation:
  * `request` sends the Follow (the follow exists once the server accepts,
- * see `acceptRemoteFollow`), `cancel` sends its Undo, `refuse` a Reject of
- * remote account `follower`'s follow of `me`.
+ * see `acceptRemoteFollow`), `cancel` sends its Undo. A block tells the
+ * server through its event (`block.added`, which federation's outbox reads).
  */
 export interface RemoteFollowPort {
   request(me: UserRow, target: UserRow): Promise<void>
   cancel(me: UserRow, target: UserRow): Promise<void>
-  refuse(me: UserRow, follower: UserRow): Promise<void>
 }
 
 export class RelationService {
@@ -143,8 +142,8 @@ export class RelationService {
    */
   async block(viewer: Viewer, ref: string): Promise<UserRow> {
     const { me, target } = await this.pairOf(viewer, ref, 'block')
-    const dropped = await this.store.transact(async (tx) => {
-      if (await tx.blocks.one('pair', pair(me.id, target.id))) return { mine: false, theirs: false }
+    await this.store.transact(async (tx) => {
+      if (await tx.blocks.one('pair', pair(me.id, target.id))) return
       tx.blocks.insert({ user_id: me.id, target_id: target.id, created_at: isoNow() })
       const pending = await tx.pending_follows.one('pair', pair(me.id, target.id))
       if (pending) tx.pending_follows.remove(pending.id)
@@ -152,14 +151,9 @@ export class RelationService {
       if (mine) tx.emit('follow.removed', { user: me, target })
       const theirs = await drop(tx, 'follows', target.id, me.id)
       if (theirs) tx.emit('follow.removed', { user: target, target: me })
-      tx.emit('block.added', { user: me, target })
-      return { mine: mine || pending !== null, theirs }
+      // A remote account's server learns from this event (federation's outbox) that the follows between them ended.
+      tx.emit('block.added', { user: me, target, ended: { following: mine || pending !== null, followed: theirs } })
     })
-    // A remote account's server learns that the follows between them ended.
-    if (target.remote && this.remoteFollows) {
-      if (dropped.mine) await this.remoteFollows.cancel(me, target)
-      if (dropped.theirs) await this.remoteFollows.refuse(me, target)
-    }
     return target
   }
 

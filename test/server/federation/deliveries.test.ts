@@ -3,7 +3,8 @@
  * remote followers, once per shared inbox, and to the remote account it
  * mentions by handle; her reply to dave's post goes to dave; deleting it
  * sends the Delete; editing her profile sends an Update of her actor. A
- * post nobody remote follows or is mentioned in sends nothing.
+ * post nobody remote follows or is mentioned in sends nothing. Her deleted
+ * account goes as a Delete of her actor to every server svc knows.
  */
 import t from 'tap'
 import type { Post } from '../../../server/api/index.js'
@@ -91,4 +92,40 @@ t.test("alice's posts, their deletion and her profile reach the remote accounts 
   t.equal((await svc.call('PATCH', '/users/me', { token: alice.token, payload: { name: 'Alice A.' } })).status, 200)
   await waitUntil(() => ofType(one, 'Update').length > 0, 'the Update of her actor')
   t.match(ofType(one, 'Update')[0].body, { actor: aliceActor, object: { id: aliceActor, name: 'Alice A.' } })
+})
+
+t.test("alice's deleted account goes as a Delete of her actor to every server svc knows, signed with her keys", async (t) => {
+  const svc = await makeInstance(t, { public_url: SITE, federation: { allow_private_addresses: true } })
+  const alice = await svc.person('alice')
+  const aliceActor = `${SITE}/ap/users/${alice.user.id}`
+  const [one, two] = [await remoteServer(t), await remoteServer(t)]
+  const [bob, carol, dave] = [await one.actor('bob'), await one.actor('carol'), await two.actor('dave')]
+  const send = async (who: RemoteActor, activity: object) =>
+    (await svc.server.inject(await injectionOf(await who.signedPost(`${SITE}/ap/inbox`, { '@context': AS, ...activity })))).statusCode
+  // bob and carol follow her; dave's server is known only from a post of his that mentioned her.
+  for (const who of [bob, carol]) t.equal(await send(who, { id: `${who.id}/follows/1`, type: 'Follow', actor: who.id, object: aliceActor }), 202)
+  const daveNote = {
+    id: `${dave.id}/notes/1`,
+    type: 'Note',
+    attributedTo: dave.id,
+    content: '<p>@alice hi</p>',
+    to: PUBLIC,
+    tag: [{ type: 'Mention', href: aliceActor }],
+  }
+  t.equal(await send(dave, { id: `${daveNote.id}/activity`, type: 'Create', actor: dave.id, object: daveNote, to: PUBLIC }), 202)
+  await waitUntil(() => ofType(one, 'Accept').length === 2, 'both follows accepted')
+  await waitUntil(async () => (await svc.store.read.users.scan({ limit: 10 }, (u) => u.remote?.actor_id === dave.id)).length === 1, 'dave known')
+
+  await svc.domain.users.moderation.deleteUser(alice.user.id)
+  await waitUntil(() => ofType(one, 'Delete').length > 0 && ofType(two, 'Delete').length > 0, 'the Delete at both servers')
+  await waitUntil(() => svc.store.read.federation_queue.size().then((n) => n === 0), 'the queue done')
+  t.equal(ofType(one, 'Delete').length, 1, "one delivery to bob and carol's server")
+  t.equal(ofType(one, 'Delete')[0].path, '/inbox', 'to its shared inbox')
+  for (const server of [one, two]) {
+    const [deletion] = ofType(server, 'Delete')
+    t.ok(deletion.signature?.includes(`keyId="${aliceActor}#main-key"`), 'signed with her key')
+    t.match(deletion.body, { actor: aliceActor, object: aliceActor })
+  }
+  const actor = await svc.server.inject({ method: 'GET', url: `/ap/users/${alice.user.id}`, headers: { accept: 'application/activity+json' } })
+  t.equal(actor.statusCode, 410, 'her actor is a Tombstone, as the servers that check the signature find')
 })
