@@ -6,7 +6,7 @@
  * post nobody remote follows or is mentioned in sends nothing. Her deleted
  * account goes as a Delete of her actor to every server svc knows.
  */
-import t from 'tap'
+import t, { type Test } from 'tap'
 import type { Post } from '../../../server/api/index.js'
 import { makeInstance } from '../../fixtures/instance.js'
 import { injectionOf, remoteServer, type RemoteActor, type RemoteServer } from '../../fixtures/remote-actor.js'
@@ -18,7 +18,8 @@ const PUBLIC = `${AS}#Public`
 
 const ofType = (remote: RemoteServer, type: string) => remote.received.filter((r) => r.body.type === type)
 
-t.test("alice's posts, their deletion and her profile reach the remote accounts they concern", async (t) => {
+/** alice on svc; bob and carol on one remote server, dave on another; `send` posts a signed activity of theirs to svc's shared inbox. */
+async function world(t: Test) {
   const svc = await makeInstance(t, { public_url: SITE, federation: { allow_private_addresses: true } })
   const alice = await svc.person('alice')
   const aliceActor = `${SITE}/ap/users/${alice.user.id}`
@@ -26,6 +27,11 @@ t.test("alice's posts, their deletion and her profile reach the remote accounts 
   const [bob, carol, dave] = [await one.actor('bob'), await one.actor('carol'), await two.actor('dave')]
   const send = async (who: RemoteActor, activity: object) =>
     (await svc.server.inject(await injectionOf(await who.signedPost(`${SITE}/ap/inbox`, { '@context': AS, ...activity })))).statusCode
+  return { svc, alice, aliceActor, one, two, bob, carol, dave, send }
+}
+
+t.test("alice's posts, their deletion and her profile reach the remote accounts they concern", async (t) => {
+  const { svc, alice, aliceActor, one, two, bob, carol, dave, send } = await world(t)
 
   const quiet = await svc.call<Post>('POST', '/posts', { token: alice.token, payload: { text: 'nobody remote yet' } })
   t.equal(quiet.status, 200)
@@ -95,13 +101,7 @@ t.test("alice's posts, their deletion and her profile reach the remote accounts 
 })
 
 t.test("alice's deleted account goes as a Delete of her actor to every server svc knows, signed with her keys", async (t) => {
-  const svc = await makeInstance(t, { public_url: SITE, federation: { allow_private_addresses: true } })
-  const alice = await svc.person('alice')
-  const aliceActor = `${SITE}/ap/users/${alice.user.id}`
-  const [one, two] = [await remoteServer(t), await remoteServer(t)]
-  const [bob, carol, dave] = [await one.actor('bob'), await one.actor('carol'), await two.actor('dave')]
-  const send = async (who: RemoteActor, activity: object) =>
-    (await svc.server.inject(await injectionOf(await who.signedPost(`${SITE}/ap/inbox`, { '@context': AS, ...activity })))).statusCode
+  const { svc, alice, aliceActor, one, two, bob, carol, dave, send } = await world(t)
   // bob and carol follow her; dave's server is known only from a post of his that mentioned her.
   for (const who of [bob, carol]) t.equal(await send(who, { id: `${who.id}/follows/1`, type: 'Follow', actor: who.id, object: aliceActor }), 202)
   const daveNote = {
