@@ -95,14 +95,15 @@ for (const kind of ['embedded', 'postgres'] as const) {
 
     t.test('a handler that runs longer than the lease keeps its message: the lease is renewed while it runs', async (t) => {
       const store = await (await reopener(t, kind))()
-      const busy = new StoreMessageQueue(store, { pollMs: 20, leaseMs: 300 })
+      // A lease long enough that a renewal delayed by a loaded machine (its commit waits on fsync) still comes in time.
+      const busy = new StoreMessageQueue(store, { pollMs: 20, leaseMs: 600 })
       let release = () => {}
       const slow = new Promise<void>((resolve) => (release = resolve))
       const first = listening(t, busy, () => slow)
       await busy.enqueue({ n: 1 })
       await waitUntil(async () => (await store.read.federation_queue.scan({ limit: 1 }, (row) => row.claimed_until !== undefined)).length === 1, 'taken')
       const other = listening(t, new StoreMessageQueue(store, { pollMs: 20 }))
-      await new Promise((resolve) => setTimeout(resolve, 1000))
+      await new Promise((resolve) => setTimeout(resolve, 1800))
       t.same(other, [], "three leases later, still the first listener's")
       release()
       await waitUntil(() => first.length === 1, 'handled by the first')
