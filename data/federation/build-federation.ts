@@ -84,9 +84,8 @@ async function signingUser(store: Store, identifier: string): Promise<UserRow | 
 
 /** `identifier` is a user id; the user, while their account is live and local (a remote account's actor is on its own server). */
 async function liveUser(store: Store, identifier: string): Promise<UserRow | null> {
-  if (!/^\d{1,15}$/.test(identifier)) return null
-  const user = await store.read.users.get(Number(identifier))
-  return user && !isModerated(user) && !user.remote ? user : null
+  const user = await signingUser(store, identifier)
+  return user && !isModerated(user) ? user : null
 }
 
 /** `cursor` as a page's `before_id`: '' (the first page) is none, anything not an id is no page. */

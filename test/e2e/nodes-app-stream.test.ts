@@ -5,19 +5,18 @@
  */
 import t from 'tap'
 import { readChunked } from '../fixtures/streams.js'
-import { freshPgStore, pgUnavailable } from '../fixtures/postgres.js'
-import { REDIS_URL, redisUnavailable } from '../fixtures/redis.js'
-import { serve, svcProcess, tempDir } from '../fixtures/svc-process.js'
+import { clusterDir } from '../fixtures/cluster-dir.js'
+import { pgUnavailable } from '../fixtures/postgres.js'
+import { redisUnavailable } from '../fixtures/redis.js'
+import { serve } from '../fixtures/svc-process.js'
 import { svcJson } from '../fixtures/svc-in-process.js'
 import { api, signIn } from '../fixtures/password-grant.js'
 
 const skip = (await pgUnavailable()) || (await redisUnavailable())
 
 t.test("an app stream's queue follows its consumer from one node to another", { skip }, async (t) => {
-  const store = await freshPgStore(t)
-  const dir = tempDir(t)
-  const d = ['--data-dir', dir]
-  t.equal((await svcProcess(['init', ...d, '--store', store, '--bus', REDIS_URL])).code, 0)
+  const { dir, d, init } = await clusterDir(t)
+  t.equal(init.code, 0)
   const nodes = [await serve(dir), await serve(dir)]
   t.teardown(() => Promise.all(nodes.map((n) => n.stop())))
   const [a, b] = nodes

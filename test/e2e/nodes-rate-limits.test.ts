@@ -5,19 +5,18 @@
 import t from 'tap'
 import { readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { freshPgStore, pgUnavailable } from '../fixtures/postgres.js'
-import { REDIS_URL, redisUnavailable } from '../fixtures/redis.js'
-import { serve, svcProcess, tempDir } from '../fixtures/svc-process.js'
+import { clusterDir } from '../fixtures/cluster-dir.js'
+import { pgUnavailable } from '../fixtures/postgres.js'
+import { redisUnavailable } from '../fixtures/redis.js'
+import { serve } from '../fixtures/svc-process.js'
 import { svcJson } from '../fixtures/svc-in-process.js'
 import { signIn } from '../fixtures/password-grant.js'
 
 const skip = (await pgUnavailable()) || (await redisUnavailable())
 
 t.test('nodes on one bus share rate limits: a token gets its limit once, whichever node it calls', { skip }, async (t) => {
-  const store = await freshPgStore(t)
-  const dir = tempDir(t)
-  const d = ['--data-dir', dir]
-  t.equal((await svcProcess(['init', ...d, '--store', store, '--bus', REDIS_URL])).code, 0)
+  const { dir, d, init } = await clusterDir(t)
+  t.equal(init.code, 0)
   const configFile = join(dir, 'config.json')
   const config = JSON.parse(readFileSync(configFile, 'utf8'))
   writeFileSync(configFile, JSON.stringify({ ...config, rate_limits: { enabled: true, authenticated: { limit: 6, window_s: 3600 } } }))

@@ -11,9 +11,10 @@ import { waitUntil } from '../fixtures/wait.js'
 import { existsSync } from 'node:fs'
 import { join } from 'node:path'
 import { openWebSocket, type Frame } from '../fixtures/streams.js'
-import { freshPgStore, pgUnavailable } from '../fixtures/postgres.js'
-import { REDIS_URL, redisUnavailable } from '../fixtures/redis.js'
-import { serve, svcProcess, tempDir, type Serving } from '../fixtures/svc-process.js'
+import { clusterDir } from '../fixtures/cluster-dir.js'
+import { pgUnavailable } from '../fixtures/postgres.js'
+import { redisUnavailable } from '../fixtures/redis.js'
+import { serve, type Serving } from '../fixtures/svc-process.js'
 import { svcJson } from '../fixtures/svc-in-process.js'
 import { api, signIn } from '../fixtures/password-grant.js'
 
@@ -22,10 +23,7 @@ const skip = (await pgUnavailable()) || (await redisUnavailable())
 const textsOf = (frames: Frame[]): string[] => frames.filter((f) => f.meta.type === 'post').map((f) => f.data[0].text as string)
 
 t.test('three nodes on one PostgreSQL store: write on one, stream on another, resume on a third after a kill -9', { skip }, async (t) => {
-  const store = await freshPgStore(t)
-  const dir = tempDir(t)
-  const d = ['--data-dir', dir]
-  const init = await svcProcess(['init', ...d, '--store', store, '--bus', REDIS_URL])
+  const { dir, d, init } = await clusterDir(t)
   t.equal(init.code, 0, init.stderr)
 
   const nodes: Serving[] = []

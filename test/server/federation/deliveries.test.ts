@@ -27,11 +27,21 @@ async function world(t: Test) {
   const [bob, carol, dave] = [await one.actor('bob'), await one.actor('carol'), await two.actor('dave')]
   const send = async (who: RemoteActor, activity: object) =>
     (await svc.server.inject(await injectionOf(await who.signedPost(`${SITE}/ap/inbox`, { '@context': AS, ...activity })))).statusCode
-  return { svc, alice, aliceActor, one, two, bob, carol, dave, send }
+  const daveNote = {
+    id: `${dave.id}/notes/1`,
+    type: 'Note',
+    attributedTo: dave.id,
+    content: '<p>@alice hi</p>',
+    to: PUBLIC,
+    tag: [{ type: 'Mention', href: aliceActor, name: '@alice@svc.example' }],
+  }
+  /** dave's public Note mentioning alice, sent to svc's shared inbox; answers the status. */
+  const daveMentionsAlice = () => send(dave, { id: `${daveNote.id}/activity`, type: 'Create', actor: dave.id, object: daveNote, to: PUBLIC })
+  return { svc, alice, aliceActor, one, two, bob, carol, dave, send, daveNote, daveMentionsAlice }
 }
 
 t.test("alice's posts, their deletion and her profile reach the remote accounts they concern", async (t) => {
-  const { svc, alice, aliceActor, one, two, bob, carol, dave, send } = await world(t)
+  const { svc, alice, aliceActor, one, two, bob, carol, dave, send, daveNote, daveMentionsAlice } = await world(t)
 
   const quiet = await svc.call<Post>('POST', '/posts', { token: alice.token, payload: { text: 'nobody remote yet' } })
   t.equal(quiet.status, 200)
@@ -70,15 +80,7 @@ t.test("alice's posts, their deletion and her profile reach the remote accounts 
   t.equal(ofType(one, 'Create').filter((r) => JSON.stringify(r.body).includes('nobody remote yet')).length, 0, 'the earlier post was not sent')
 
   // dave posts to alice; her reply goes to him.
-  const daveNote = {
-    id: `${dave.id}/notes/1`,
-    type: 'Note',
-    attributedTo: dave.id,
-    content: '<p>@alice hi</p>',
-    to: PUBLIC,
-    tag: [{ type: 'Mention', href: aliceActor, name: '@alice@svc.example' }],
-  }
-  await send(dave, { id: `${daveNote.id}/activity`, type: 'Create', actor: dave.id, object: daveNote, to: PUBLIC })
+  await daveMentionsAlice()
   const mentions = async () => (await svc.call<Post[]>('GET', '/users/me/mentions', { token: alice.token })).body.data
   await waitUntil(async () => (await mentions()).length > 0, "dave's post in her mentions")
   const reply = await svc.call<Post>('POST', '/posts', { token: alice.token, payload: { text: 'hi dave', reply_to: (await mentions())[0].id } })
@@ -101,18 +103,10 @@ t.test("alice's posts, their deletion and her profile reach the remote accounts 
 })
 
 t.test("alice's deleted account goes as a Delete of her actor to every server svc knows, signed with her keys", async (t) => {
-  const { svc, alice, aliceActor, one, two, bob, carol, dave, send } = await world(t)
+  const { svc, alice, aliceActor, one, two, bob, carol, dave, send, daveMentionsAlice } = await world(t)
   // bob and carol follow her; dave's server is known only from a post of his that mentioned her.
   for (const who of [bob, carol]) t.equal(await send(who, { id: `${who.id}/follows/1`, type: 'Follow', actor: who.id, object: aliceActor }), 202)
-  const daveNote = {
-    id: `${dave.id}/notes/1`,
-    type: 'Note',
-    attributedTo: dave.id,
-    content: '<p>@alice hi</p>',
-    to: PUBLIC,
-    tag: [{ type: 'Mention', href: aliceActor }],
-  }
-  t.equal(await send(dave, { id: `${daveNote.id}/activity`, type: 'Create', actor: dave.id, object: daveNote, to: PUBLIC }), 202)
+  t.equal(await daveMentionsAlice(), 202)
   await waitUntil(() => ofType(one, 'Accept').length === 2, 'both follows accepted')
   await waitUntil(async () => (await svc.store.read.users.scan({ limit: 10 }, (u) => u.remote?.actor_id === dave.id)).length === 1, 'dave known')
 
