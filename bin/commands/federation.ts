@@ -1,6 +1,10 @@
-/** `svc federation queue`: what is being delivered to other servers, per remote instance, and what failed. */
+/**
+ * `svc federation queue`: what is being delivered to other servers, per
+ * remote instance, and what failed; `svc federation block`, `unblock` and
+ * `list`: the operator's blocks of other servers.
+ */
 import type { Command } from 'commander'
-import type { DeliveryReport, HostDeliveries } from '../../data/index.js'
+import type { DeliveryReport, DomainBlock, DomainBlockChange, HostDeliveries } from '../../data/index.js'
 import type { Io } from '../io.js'
 import { adminSubcommand, printResult, type AdminFlags } from './admin-command.js'
 import type { RunOperation } from './run-operation.js'
@@ -34,6 +38,15 @@ function describe(report: DeliveryReport): string {
   return lines.filter((l) => l !== '').join('\n')
 }
 
+const blockLine = (b: DomainBlock): string => `${b.domain}  ${b.severity}${b.reject_media ? ', media rejected' : ''}  since ${b.created_at}`
+
+const accounts = (n: number) => `${n} known account${n === 1 ? '' : 's'}`
+
+function describeBlock({ block, accounts: n }: DomainBlockChange): string {
+  const what = block.severity === 'suspend' ? `suspended (${accounts(n)} hidden)` : `silenced (${accounts(n)} limited)`
+  return `${block.domain} ${what}${block.reject_media ? '; its media rejected' : ''}`
+}
+
 export function federationCommand(program: Command, io: Io, run: RunOperation): void {
   const federation = program.command('federation').description('ActivityPub federation')
 
@@ -43,4 +56,28 @@ export function federationCommand(program: Command, io: Io, run: RunOperation): 
       printResult(io, flags, report, () => describe(report))
     },
   )
+
+  adminSubcommand(
+    federation,
+    'block <domain>',
+    'block a server (a domain and its subdomains, or host:port): refuse what it sends, send it nothing, hide its accounts',
+  )
+    .option('--silence', 'only keep its accounts out of public streams for those who do not follow them')
+    .option('--reject-media', 'show none of its accounts’ images')
+    .action(async (domain: string, flags: AdminFlags & { silence?: boolean; rejectMedia?: boolean }) => {
+      const change = await run(flags, 'federation.block', { domain, silence: flags.silence === true, reject_media: flags.rejectMedia === true })
+      printResult(io, flags, change, () => describeBlock(change))
+    })
+
+  adminSubcommand(federation, 'unblock <domain>', 'lift the block of a server; the accounts it suspended come back').action(
+    async (domain: string, flags: AdminFlags) => {
+      const change = await run(flags, 'federation.unblock', { domain })
+      printResult(io, flags, change, () => `${change.block.domain} unblocked (${accounts(change.accounts)} restored)`)
+    },
+  )
+
+  adminSubcommand(federation, 'list', 'the blocked servers').action(async (flags: AdminFlags) => {
+    const blocks = await run(flags, 'federation.blocks', {})
+    printResult(io, flags, blocks, () => (blocks.length === 0 ? 'no server is blocked' : blocks.map(blockLine).join('\n')))
+  })
 }

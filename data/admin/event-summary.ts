@@ -58,6 +58,10 @@ export async function summarize(event: DomainEvent, nameOf: NameOf): Promise<str
       return `${at(e.payload.user)} marker ${e.payload.marker.name}`
     case 'federation.activity_received':
       return `${e.payload.type} from ${e.payload.actor}${e.payload.recipient_id === null ? '' : ` to ${await nameOf(e.payload.recipient_id)}`}`
+    case 'federation.domain_blocked':
+      return `${e.payload.block.domain} ${e.payload.block.silence ? 'silenced' : 'suspended'}${e.payload.block.reject_media ? ', media rejected' : ''}`
+    case 'federation.domain_unblocked':
+      return e.payload.block.domain
     default:
       return ''
   }

@@ -1,7 +1,26 @@
-/** The admin operations of federation: what the operator reads of outgoing deliveries. */
-import type { AdminOperation } from './admin-operation.js'
+/** The admin operations of federation: outgoing deliveries, and the operator's blocks of other servers. */
+import { invalid } from '../errors.js'
+import type { AdminArgs, AdminOperation } from './admin-operation.js'
+
+const domainOf = (args: AdminArgs): string => {
+  if (typeof args.domain !== 'string' || args.domain.trim() === '') throw invalid('domain is required')
+  return args.domain
+}
+
+const flag = (args: AdminArgs, key: string): boolean => {
+  const value = args[key] ?? false
+  if (typeof value !== 'boolean') throw invalid(`${key} must be true or false`)
+  return value
+}
 
 export const federationOperations = {
   /** `{}` → outgoing deliveries per remote host (pending, failing, the last error) and how far the outbox read the event log. */
   'federation.queue': async (domain) => domain.federation.deliveryReport(),
+  /** `{domain, silence?, reject_media?}` → the block, and how many known accounts it suspended or limited. */
+  'federation.block': async (domain, args) =>
+    domain.federation.blocks.block(domainOf(args), { silence: flag(args, 'silence'), reject_media: flag(args, 'reject_media') }),
+  /** `{domain}` → the block lifted, and how many accounts it restored. */
+  'federation.unblock': async (domain, args) => domain.federation.blocks.unblock(domainOf(args)),
+  /** `{}` → every block, by domain. */
+  'federation.blocks': async (domain) => domain.federation.blocks.list(),
 } satisfies Record<string, AdminOperation>

@@ -131,6 +131,24 @@ export interface AdminResults {
   'places.stats': PlaceStats
   'places.reload': PlaceStats
   'federation.queue': DeliveryReport
+  'federation.block': DomainBlockChange
+  'federation.unblock': DomainBlockChange
+  'federation.blocks': DomainBlock[]
+}
+
+/** A block of another server as the CLI and the console show it. */
+export interface DomainBlock {
+  domain: string
+  /** `suspend`: nothing taken from or sent to it, its accounts hidden; `silence`: its accounts kept out of public streams. */
+  severity: 'suspend' | 'silence'
+  reject_media: boolean
+  created_at: string
+}
+
+/** What blocking or unblocking did: the block, and the known accounts it suspended, limited or restored. */
+export interface DomainBlockChange {
+  block: DomainBlock
+  accounts: number
 }
 
 /** A user stream as the console's Streams tab shows it: connected or waiting for a resume. */

@@ -10,6 +10,7 @@ import { PASSWORD_COST, PasswordHasher } from '../security/passwords.js'
 import { initDataDir, requireCurrentFormat } from '../store/data-dir.js'
 import { FileStore, type FileStoreOptions } from '../store/embedded/file-store.js'
 import type { Store } from '../store/port.js'
+import { DomainBlocks } from '../federation/domain-blocks.js'
 import { ModeratedUsers } from '../users/moderated-users.js'
 import type { Domain } from './domain.js'
 import { wireServices } from './wire-services.js'
@@ -69,6 +70,19 @@ export async function openDomain(dataDir: string, options: OpenDomainOptions = {
   const events = await EventLog.open(store, config.events)
   const moderated = new ModeratedUsers(events)
   await moderated.load(store.read)
+  const domainBlocks = new DomainBlocks(store, events)
+  await domainBlocks.load()
   const passwords = new PasswordHasher({ ...PASSWORD_COST, N: options.passwordCost ?? PASSWORD_COST.N })
-  return wireServices({ dataDir, config, store, events, moderated, node, bus, passwords, bundledPlaces: options.bundledPlaces ?? config.places.bundled })
+  return wireServices({
+    dataDir,
+    config,
+    store,
+    events,
+    moderated,
+    domainBlocks,
+    node,
+    bus,
+    passwords,
+    bundledPlaces: options.bundledPlaces ?? config.places.bundled,
+  })
 }

@@ -25,6 +25,7 @@ import { SubscriptionService } from '../channels/subscriptions.js'
 import type { InstanceConfig } from '../config.js'
 import type { EventLog } from '../events/event-log.js'
 import { ExploreService } from '../explore/explore.js'
+import type { DomainBlocks } from '../federation/domain-blocks.js'
 import { FederationService } from '../federation/federation.js'
 import { FileBytes } from '../files/file-bytes.js'
 import { GrantObjects } from '../files/file-grants.js'
@@ -74,6 +75,8 @@ export interface DomainParts {
   events: EventLog
   /** The accounts whose posts nobody sees, loaded already. */
   moderated: ModeratedUsers
+  /** The operator's blocks of other servers, read from the store. */
+  domainBlocks: DomainBlocks
   node: Node
   bus: Bus | null
   passwords: PasswordHasher
@@ -82,7 +85,7 @@ export interface DomainParts {
 }
 
 /** Builds the services over `parts`; the domain owns the store and the bus from then on (`close`). */
-export function wireServices({ dataDir, config, store, events, moderated, node, bus, passwords, bundledPlaces }: DomainParts): Domain {
+export function wireServices({ dataDir, config, store, events, moderated, domainBlocks, node, bus, passwords, bundledPlaces }: DomainParts): Domain {
   const imagesDir = join(dataDir, 'images')
   const scanGate = new ScanGate(config.search.concurrent_scans)
   const accounts = new UserService(store, passwords)
@@ -131,7 +134,9 @@ export function wireServices({ dataDir, config, store, events, moderated, node, 
   const userImages = new UserImageService(store, imagesDir)
   const explore = new ExploreService(store, markers, moderated)
   const relations = new RelationService(store, accounts, () => config.limits.following)
-  const federation = new FederationService(store, relations, posts, config, packageVersion(), events, node)
+  const stars = new StarService(store, posts, accounts, moderated)
+  const reposts = new RepostService(store, posts, moderated)
+  const federation = new FederationService(store, relations, { core: posts, stars, reposts }, domainBlocks, config, packageVersion(), events, node)
   if (federation.site) {
     accounts.setRemoteLookup((handle) => federation.lookUpUser(handle))
     relations.setRemoteFollows({
@@ -164,8 +169,8 @@ export function wireServices({ dataDir, config, store, events, moderated, node, 
     posts: {
       core: posts,
       views: postViews,
-      stars: new StarService(store, posts, accounts, moderated),
-      reposts: new RepostService(store, posts),
+      stars,
+      reposts,
       streams: postStreams,
       search: new PostSearchService(store, moderated, scanGate, config.search.window_posts),
       interactions: new InteractionService(store),

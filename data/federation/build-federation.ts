@@ -21,12 +21,15 @@ import {
 import type { UserRow } from '../model/user.js'
 import { paginate } from '../pagination/pagination.js'
 import type { PostService } from '../posts/posts.js'
+import type { RepostService } from '../posts/reposts.js'
+import type { StarService } from '../posts/stars.js'
 import type { RelationService } from '../relations/relations.js'
 import type { Store } from '../store/port.js'
 import { isModerated } from '../users/moderated-users.js'
 import { usernameKey } from '../users/users.js'
 import { actorOf } from './actors.js'
 import type { DeliveryLog } from './delivery-log.js'
+import type { DomainBlocks } from './domain-blocks.js'
 import { recipientOf } from './follows.js'
 import { listenInboxes } from './inbox.js'
 import { KeyPairs } from './key-pairs.js'
@@ -41,7 +44,10 @@ export const COLLECTION_PAGE = 20
 export interface FederationParts {
   store: Store
   relations: RelationService
+  blocks: DomainBlocks
   posts: PostService
+  stars: StarService
+  reposts: RepostService
   site: FederationSite
   kv: StoreKvStore
   queue: StoreMessageQueue
@@ -115,7 +121,10 @@ export const deliveryRetries: RetryPolicy = (context) => {
 export function buildFederation({
   store,
   relations,
+  blocks,
   posts,
+  stars,
+  reposts,
   site,
   kv,
   queue,
@@ -241,7 +250,7 @@ export function buildFederation({
     })
     .setFirstCursor(() => '')
 
-  listenInboxes(federation.setInboxListeners(AP_PATHS.inbox, AP_PATHS.sharedInbox), { store, relations, posts })
+  listenInboxes(federation.setInboxListeners(AP_PATHS.inbox, AP_PATHS.sharedInbox), { store, relations, blocks, posts, stars, reposts })
 
   federation.setNodeInfoDispatcher(AP_PATHS.nodeInfo, async () => {
     // Local accounts only: remote ones are their servers' users.

@@ -13,10 +13,13 @@ import type { DomainEvent } from '../model/event.js'
 import type { PostRow } from '../model/post.js'
 import type { UserRow } from '../model/user.js'
 import type { PostService } from '../posts/posts.js'
+import type { RepostService } from '../posts/reposts.js'
+import type { StarService } from '../posts/stars.js'
 import type { RelationService } from '../relations/relations.js'
 import type { Store } from '../store/port.js'
 import { isModerated } from '../users/moderated-users.js'
 import { knownRemoteAccounts, remoteAudienceOf, remoteFollowersOf } from './audience.js'
+import type { DomainBlocks } from './domain-blocks.js'
 import { DeliveryLog, deliveriesByHost, type HostDeliveries } from './delivery-log.js'
 import { StoreKvStore } from './kv-store.js'
 import { StoreMessageQueue } from './message-queue.js'
@@ -39,6 +42,13 @@ const NOTE_PATH = /^\/ap\/posts\/(\d{1,15})$/
 /** An actor's inbox or the shared one (site.ts's AP_PATHS). */
 const INBOX_PATH = /^\/ap\/(?:users\/[^/]+\/)?inbox$/
 
+/** The posts services federation acts through: remote posts, stars and reposts come in as local ones do. */
+export interface FederationPosts {
+  core: PostService
+  stars: StarService
+  reposts: RepostService
+}
+
 export class FederationService {
   /** Where the instance federates; null when it does not. */
   readonly site: FederationSite | null
@@ -58,7 +68,9 @@ export class FederationService {
   constructor(
     private readonly store: Store,
     private readonly relations: RelationService,
-    private readonly posts: PostService,
+    private readonly posts: FederationPosts,
+    /** The operator's blocks of other servers. */
+    readonly blocks: DomainBlocks,
     private readonly config: InstanceConfig,
     private readonly version: string,
     private readonly events: EventLog,
@@ -70,7 +82,11 @@ export class FederationService {
     this.off = off
     this.kv = new StoreKvStore(store)
     this.deliveries = new DeliveryLog(store)
-    this.queue = new StoreMessageQueue(store, { workers: QUEUE_WORKERS, around: this.deliveries.around })
+    this.queue = new StoreMessageQueue(store, {
+      workers: QUEUE_WORKERS,
+      // A delivery to a server blocked since it was queued is dropped, not sent.
+      around: (message, handle) => (this.blocks.suspends(inboxOf(message)) ? Promise.resolve() : this.deliveries.around(message, handle)),
+    })
     this.outbox = new OutboxPump(store, events, node, (event) => this.deliver(event), outboxOptions)
   }
 
@@ -99,6 +115,7 @@ export class FederationService {
     const gone = await this.tombstone(federation, request, path)
     if (gone) return gone
     if (request.method === 'POST' && INBOX_PATH.test(path)) {
+      if (await this.fromBlocked(request)) return new Response('Forbidden: this instance does not federate with your server', { status: 403 })
       const { signedWithRfc9421Only, verifyRfc9421 } = await import('./rfc9421.js')
       if (signedWithRfc9421Only(request)) {
         const outcome = await verifyRfc9421(request, federation.createContext(request, undefined))
@@ -114,6 +131,19 @@ export class FederationService {
       onNotAcceptable: async () => (await this.webPage(path)) ?? new Response('Not acceptable: ask for application/activity+json', { status: 406 }),
     })
     return response === notFound ? null : response
+  }
+
+  /** Does an inbox POST come from a suspended server: its signature's key, or the actor its activity names? */
+  private async fromBlocked(request: Request): Promise<boolean> {
+    if (this.blocks.list().length === 0) return false
+    const signature = `${request.headers.get('signature') ?? ''} ${request.headers.get('signature-input') ?? ''}`
+    for (const [, keyId] of signature.matchAll(/keyid="([^"]+)"/gi)) if (this.blocks.suspends(keyId)) return true
+    const body = (await request
+      .clone()
+      .json()
+      .catch(() => null)) as { actor?: unknown } | null
+    const actor = typeof body?.actor === 'string' ? body.actor : (body?.actor as { id?: unknown } | undefined)?.id
+    return typeof actor === 'string' && this.blocks.suspends(actor)
   }
 
   /** The host-meta document (XRD) that points WebFinger clients at this instance's WebFinger; null when federation is off. */
@@ -135,7 +165,7 @@ export class FederationService {
    * while those are refused). Never throws.
    */
   async lookUpUser(handle: string): Promise<UserRow | null> {
-    if (!this.site) return null
+    if (!this.site || this.blocks.suspends(handle.slice(handle.lastIndexOf('@') + 1))) return null
     try {
       const federation = await this.load()
       const { lookUpRemoteUser } = await import('./remote-users.js')
@@ -207,10 +237,15 @@ export class FederationService {
         const { post } = (event as DomainEvent<'post.created'>).payload
         // Deleted before its Create went out (a crash's catch-up): neither is sent.
         if ((await this.store.read.posts.get(post.id))?.is_deleted) return false
-        return this.deliverPost(post, false)
+        return post.repost_of === undefined ? this.deliverPost(post, false) : this.deliverRepost(post, false)
       }
-      case 'post.deleted':
-        return this.deliverPost((event as DomainEvent<'post.deleted'>).payload.post, true)
+      case 'post.deleted': {
+        const { post } = (event as DomainEvent<'post.deleted'>).payload
+        return post.repost_of === undefined ? this.deliverPost(post, true) : this.deliverRepost(post, true)
+      }
+      case 'star.added':
+      case 'star.removed':
+        return this.deliverStar((event as DomainEvent<'star.added'>).payload, event.name === 'star.removed')
       case 'user.updated':
         return this.deliverProfile((event as DomainEvent<'user.updated'>).payload.user, event.seq)
       case 'user.deleted':
@@ -232,6 +267,34 @@ export class FederationService {
     const { sendPost, sendPostDeleted } = await import('./deliveries.js')
     if (deleted) await sendPostDeleted(ctx, post, author, audience)
     else await sendPost(ctx, this.site!, this.store, post, author, audience)
+    return true
+  }
+
+  /** A local user's star of a remote post (or its removal), told to the post's author as a Like (or its Undo). */
+  private async deliverStar({ post, user, star_id: starId }: DomainEvent<'star.added'>['payload'], undone: boolean): Promise<boolean> {
+    if (!post.remote || user.remote || starId === undefined || isModerated(user)) return false
+    const author = await this.store.read.users.get(post.user_id)
+    if (!author?.remote || isModerated(author)) return false
+    const ctx = await this.context()
+    const { sendLike } = await import('./interactions.js')
+    await sendLike(ctx, user, post, author, starId, undone)
+    return true
+  }
+
+  /** A local user's repost (or its deletion), told as an Announce (or its Undo) to the reposter's remote followers and a remote original's author. */
+  private async deliverRepost(repost: PostRow, undone: boolean): Promise<boolean> {
+    const r = this.store.read
+    const reposter = await r.users.get(repost.user_id)
+    const original = await r.posts.get(repost.repost_of!)
+    if (!reposter || reposter.remote || isModerated(reposter) || !original || original.machine_only) return false
+    const originalAuthor = await r.users.get(original.user_id)
+    if (!originalAuthor) return false
+    const audience = await remoteFollowersOf(this.store, reposter)
+    if (originalAuthor.remote && !isModerated(originalAuthor) && !audience.some((u) => u.id === originalAuthor.id)) audience.push(originalAuthor)
+    if (audience.length === 0) return false
+    const ctx = await this.context()
+    const { sendAnnounce } = await import('./interactions.js')
+    await sendAnnounce(ctx, repost, original, originalAuthor, audience, undone)
     return true
   }
 
@@ -288,7 +351,10 @@ export class FederationService {
     return buildFederation({
       store: this.store,
       relations: this.relations,
-      posts: this.posts,
+      blocks: this.blocks,
+      posts: this.posts.core,
+      stars: this.posts.stars,
+      reposts: this.posts.reposts,
       site: this.site!,
       kv: this.kv,
       queue: this.queue,
@@ -354,6 +420,12 @@ export class FederationService {
     const location = post ? postAddress(this.site!.origin, user, post.id) : profileAddress(this.site!.origin, user)
     return new Response(null, { status: 303, headers: { Location: location } })
   }
+}
+
+/** The inbox a queued message of Fedify's delivers to, when it is a delivery. */
+function inboxOf(message: unknown): string | null {
+  const m = message as { type?: unknown; inbox?: unknown } | null
+  return m?.type === 'outbox' && typeof m.inbox === 'string' ? m.inbox : null
 }
 
 /** What `svc federation queue` shows. */

@@ -49,10 +49,10 @@ export interface RemotePostParts {
 }
 
 /** Is `note` addressed to the public (public or unlisted)? */
-const isPublic = (note: Note): boolean => [...note.toIds, ...note.ccIds].some((id) => id.href === PUBLIC_COLLECTION.href)
+export const isPublic = (note: Note): boolean => [...note.toIds, ...note.ccIds].some((id) => id.href === PUBLIC_COLLECTION.href)
 
 /** The local post a Note id of ours names, or the post kept of a remote Note; null when none. */
-async function postAt(ctx: Context<void>, store: Store, id: URL | null): Promise<PostRow | null> {
+export async function postAt(ctx: Context<void>, store: Store, id: URL | null): Promise<PostRow | null> {
   if (!id) return null
   const parsed = ctx.parseUri(id)
   if (parsed?.type === 'object' && parsed.class === Note && /^\d{1,15}$/.test(String(parsed.values.id))) {

@@ -15,6 +15,7 @@ import type { Store } from '../store/port.js'
 import { remoteHtmlText, sanitizeRemoteHtml } from '../text/remote-html.js'
 import { isoNow } from '../time.js'
 import { REMOTE_HANDLE_PATTERN } from '../users/users.js'
+import { storedBlockOf, underBlock } from './domain-blocks.js'
 
 /** How long finding a remote account may take, WebFinger and the actor's document together. */
 export const LOOKUP_TIMEOUT_MS = 10_000
@@ -101,8 +102,12 @@ export async function remoteProfileOf(ctx: Context<void>, actor: Actor): Promise
  * actor's already (the first keeps it). Emits `user.created` or `user.updated`.
  */
 export async function keepRemoteUser(ctx: Context<void>, store: Store, actor: Actor): Promise<UserRow | null> {
-  const profile = await remoteProfileOf(ctx, actor)
-  if (!profile) return null
+  const fetched = await remoteProfileOf(ctx, actor)
+  if (!fetched) return null
+  const block = await storedBlockOf(store.read, fetched.remote!.actor_id)
+  // A suspended server's accounts are neither made nor brought up to date.
+  if (block && !block.silence) return null
+  const profile = underBlock(fetched, block)
   return store.transact(async (tx) => {
     const known = await tx.users.one('actor', profile.remote!.actor_id)
     if (known) {

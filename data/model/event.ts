@@ -11,6 +11,7 @@ import type { ChannelRow, MarkerRow, MessageRow } from './channel.js'
 import type { ExploreStreamRow } from './explore.js'
 import type { FilterRow } from './filter.js'
 import type { FileRow } from './file.js'
+import type { FederationDomainBlockRow } from './federation.js'
 import type { PostRow } from './post.js'
 import type { TokenRow } from './token.js'
 import type { UserRow } from './user.js'
@@ -37,8 +38,9 @@ export interface DomainEvents {
   'block.removed': { user: UserRow; target: UserRow }
   'post.created': { post: PostRow }
   'post.deleted': { post: PostRow }
-  'star.added': { post: PostRow; user: UserRow }
-  'star.removed': { post: PostRow; user: UserRow }
+  /** `star_id`: the star's row (absent in events of older svc), which names the Like federation sends for it. */
+  'star.added': { post: PostRow; user: UserRow; star_id?: number }
+  'star.removed': { post: PostRow; user: UserRow; star_id?: number }
   'explore.changed': { stream: ExploreStreamRow; removed?: boolean }
   'channel.created': { channel: ChannelRow; subscribed_user_ids: number[] }
   'channel.updated': { channel: ChannelRow; subscribed_user_ids: number[] }
@@ -66,6 +68,9 @@ export interface DomainEvents {
    * `actor`): `activity` is its JSON-LD as sent on, `recipient_id` the local
    * user whose inbox took it (null: the shared inbox).
    */
+  /** An operator blocked (or changed the block of) a domain; the accounts it suspended follow as `user.suspended`. */
+  'federation.domain_blocked': { block: FederationDomainBlockRow }
+  'federation.domain_unblocked': { block: FederationDomainBlockRow }
   'federation.activity_received': { id: string | null; type: string; actor: string; recipient_id: number | null; activity: Record<string, unknown> }
   /** A stream's subscriptions changed, or it was deleted, on `node` (emitted only where processes share the store). */
   'user_stream.changed': { connection_id: string; node: string }

@@ -100,3 +100,21 @@ export interface FederationHostRow {
   given_up: number
   last_given_up?: DeliveryFailure
 }
+
+/**
+ * An operator's block of another server (`svc federation block`): a
+ * domain, which covers its subdomains, or one `host:port`. Suspending (the
+ * default) refuses what it sends, hides its accounts everywhere and sends
+ * it nothing; `silence` only keeps its accounts out of the public streams
+ * and search for those who do not follow them; `reject_media` shows none
+ * of its images.
+ */
+export interface FederationDomainBlockRow {
+  readonly id: number
+  /** Lower-cased, without a trailing dot; `host:port` for one server of a host. */
+  domain: string
+  /** Limits instead of suspending: nothing is refused, the accounts stay for their followers. */
+  silence: boolean
+  reject_media: boolean
+  created_at: string
+}

@@ -31,6 +31,10 @@ export interface RemoteAccount {
   cover_url?: string
   /** When the actor document was last read, ISO. */
   fetched_at: string
+  /** The domain whose block (`svc federation block`) suspended the account: unblocking it lifts that suspension. */
+  blocked_by?: string
+  /** Its server is silenced: its posts stay out of public streams for those who do not follow it. */
+  limited?: true
 }
 
 export interface UserRow {

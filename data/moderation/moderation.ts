@@ -132,7 +132,7 @@ export class ModerationService {
         const star = await tx.stars.get(id)
         const post = star ? await tx.posts.get(star.post_id) : null
         tx.stars.remove(id)
-        if (post) tx.emit('star.removed', { post, user })
+        if (post) tx.emit('star.removed', { post, user, star_id: id })
       },
     )
     for (const table of ['follows', 'mutes', 'blocks'] as const) {

@@ -59,6 +59,28 @@ export interface PostList {
 /** A repost of a post seen within this long before it is not shown again in the personal stream. */
 const REPOST_REPEAT_MS = 7 * 24 * 3_600_000
 
+/**
+ * Whether a post's author belongs in a public stream for `viewer`: not a
+ * bot (`noBots`), and not an account of a silenced server (`limited`)
+ * unless the viewer follows it. Authors are read once per list.
+ */
+function publicAuthorTest(r: Readers, viewer: Viewer, noBots: boolean): PostTest {
+  const authors = new Map<number, { type?: UserType; limited: boolean }>()
+  let followed: Promise<Set<number>> | null = null
+  return async (post) => {
+    let author = authors.get(post.user_id)
+    if (!author) {
+      const user = await r.users.get(post.user_id)
+      authors.set(post.user_id, (author = { type: user?.type, limited: user?.remote?.limited === true }))
+    }
+    if (noBots && author.type === 'bot') return false
+    if (!author.limited) return true
+    if (!viewer.user) return false
+    followed ??= targetsOf(r, 'follows', viewer.user.id)
+    return (await followed).has(post.user_id)
+  }
+}
+
 export class PostStreamService {
   constructor(
     private readonly store: Store,
@@ -98,23 +120,18 @@ export class PostStreamService {
     return this.list(viewer, input, await this.unifiedSource(viewer, input))
   }
 
-  /** Every public post except reposts and posts by bots. Errors: `invalid`. */
+  /** Every public post except reposts and posts by bots (and by a silenced server's accounts the viewer does not follow). Errors: `invalid`. */
   async global(viewer: Viewer, input: PostListInput): Promise<PostList> {
     const r = this.store.read
-    const types = new Map<number, UserType | undefined>()
-    const notBot = async (post: PostRow): Promise<boolean> => {
-      if (!types.has(post.user_id)) types.set(post.user_id, (await r.users.get(post.user_id))?.type)
-      return types.get(post.user_id) !== 'bot'
-    }
     const ids = (range: Range) => r.posts.scan(range, (p) => p.repost_of === undefined)
-    return this.list(viewer, input, { markerName: 'global', ids, has: async (p) => p.repost_of === undefined, extra: notBot })
+    return this.list(viewer, input, { markerName: 'global', ids, has: async (p) => p.repost_of === undefined, extra: publicAuthorTest(r, viewer, true) })
   }
 
-  /** Posts carrying a hashtag, any case, never reposts. Errors: `invalid`. */
+  /** Posts carrying a hashtag, any case, never reposts (nor a silenced server's the viewer does not follow). Errors: `invalid`. */
   async tag(viewer: Viewer, hashtag: string, input: PostListInput): Promise<PostList> {
     const name = hashtag.replace(/^#/, '').toLowerCase()
     const ids = (range: Range) => this.store.read.posts.ids('hashtag', name, range)
-    return this.list(viewer, input, { markerName: `tag:${name}`, ids, has: async () => true })
+    return this.list(viewer, input, { markerName: `tag:${name}`, ids, has: async () => true, extra: publicAuthorTest(this.store.read, viewer, false) })
   }
 
   /** Every post of the thread of any of its posts. Errors: `not_found`, `invalid`. */

@@ -6,14 +6,17 @@
  */
 import { invalid } from '../errors.js'
 import type { Entities } from '../model/entities.js'
-import type { PostRow } from '../model/post.js'
+import type { PostRow, RemotePost } from '../model/post.js'
 import type { UserRow } from '../model/user.js'
 import { paginate, linkedRows, resolvePage, type Page, type PageInput } from '../pagination/pagination.js'
 import type { Store } from '../store/port.js'
 import { pair } from '../store/schema.js'
+import { renderHtml } from '../text/html.js'
 import { isoNow } from '../time.js'
 import type { Viewer } from '../viewer.js'
 import { actingUser } from '../users/acting-user.js'
+import { isModerated, type HiddenAuthors } from '../users/moderated-users.js'
+import { blockedEitherWay } from '../relations/relation-reads.js'
 import { checkLiveOriginal, type PostService } from './posts.js'
 
 /** The repost's text and entities: the prefix mentions the original's author; nothing in it leads. */
@@ -39,6 +42,7 @@ export class RepostService {
   constructor(
     private readonly store: Store,
     private readonly posts: PostService,
+    private readonly hidden: HiddenAuthors,
   ) {}
 
   /**
@@ -66,6 +70,44 @@ export class RepostService {
         created_at: isoNow(),
       })
       // A repost starts its own thread: its thread id is its own id.
+      const post = tx.posts.put({ ...row, thread_id: row.id })
+      tx.emit('post.created', { post })
+      return post
+    })
+  }
+
+  /**
+   * Remote account `author` reposts `original` (its server's `Announce`,
+   * which federation verified and names by `remote.object_id`): a repost as
+   * a local user's, once per account and original, unless the account is
+   * moderated, the original is not a live original of an author shown, or a
+   * block stands between the two. Answers the repost, or null. Emits
+   * `post.created`.
+   */
+  async addRemote(author: UserRow, original: PostRow, remote: Omit<RemotePost, 'html'>, createdAt: string): Promise<PostRow | null> {
+    if (!author.remote || isModerated(author) || original.repost_of !== undefined || original.is_deleted || original.machine_only) return null
+    if (this.hidden.has(original.user_id) || (await blockedEitherWay(this.store.read, author.id, original.user_id))) return null
+    const originalAuthor = await this.store.read.users.get(original.user_id)
+    if (!originalAuthor) return null
+    return this.store.transact(async (tx) => {
+      const existing = (await tx.posts.one('object', remote.object_id)) ?? (await tx.posts.one('repost_pair', pair(author.id, original.id)))
+      if (existing) return existing
+      const current = await tx.posts.get(original.id)
+      if (!current || current.is_deleted) return null
+      const { text, entities } = repostText(current, originalAuthor)
+      const row = tx.posts.insert({
+        user_id: author.id,
+        text,
+        entities,
+        annotations: [],
+        machine_only: false,
+        thread_id: 0,
+        repost_of: current.id,
+        app_id: 0,
+        created_at: createdAt,
+        // Its html is svc's own, as for a local repost: the Announce carries none.
+        remote: { ...remote, html: renderHtml(text, entities) },
+      })
       const post = tx.posts.put({ ...row, thread_id: row.id })
       tx.emit('post.created', { post })
       return post

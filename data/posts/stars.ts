@@ -14,7 +14,8 @@ import { actingUser } from '../users/acting-user.js'
 import { postVisibilityTest, type PostFilterFlags } from './post-filters.js'
 import { checkLiveOriginal, type PostService } from './posts.js'
 import type { UserService } from '../users/users.js'
-import type { HiddenAuthors } from '../users/moderated-users.js'
+import { isModerated, type HiddenAuthors } from '../users/moderated-users.js'
+import { blockedEitherWay } from '../relations/relation-reads.js'
 
 export class StarService {
   constructor(
@@ -35,10 +36,39 @@ export class StarService {
     checkLiveOriginal(post, 'star')
     await this.store.transact(async (tx) => {
       if (await tx.stars.one('pair', pair(me.id, post.id))) return
-      tx.stars.insert({ user_id: me.id, post_id: post.id, created_at: isoNow() })
-      tx.emit('star.added', { post, user: me })
+      const star = tx.stars.insert({ user_id: me.id, post_id: post.id, created_at: isoNow() })
+      tx.emit('star.added', { post, user: me, star_id: star.id })
     })
     return post
+  }
+
+  /**
+   * Remote account `user` stars `post` (its server's Like, which federation
+   * verified): as a local star, once, unless the account is moderated, the
+   * post is not a live original or a block stands between the two. Answers
+   * whether a star was added. Emits `star.added`.
+   */
+  async addRemote(user: UserRow, post: PostRow): Promise<boolean> {
+    if (!user.remote || isModerated(user) || post.repost_of !== undefined || post.is_deleted || this.hidden.has(post.user_id)) return false
+    if (await blockedEitherWay(this.store.read, user.id, post.user_id)) return false
+    return this.store.transact(async (tx) => {
+      const current = await tx.posts.get(post.id)
+      if (!current || current.is_deleted || (await tx.stars.one('pair', pair(user.id, post.id)))) return false
+      const star = tx.stars.insert({ user_id: user.id, post_id: post.id, created_at: isoNow() })
+      tx.emit('star.added', { post: current, user, star_id: star.id })
+      return true
+    })
+  }
+
+  /** Remote account `user`'s star of `post` removed (its server's Undo of the Like). Emits `star.removed` when there was one. */
+  async removeRemote(user: UserRow, post: PostRow): Promise<void> {
+    if (!user.remote) return
+    await this.store.transact(async (tx) => {
+      const star = await tx.stars.one('pair', pair(user.id, post.id))
+      if (!star) return
+      tx.stars.remove(star.id)
+      tx.emit('star.removed', { post, user, star_id: star.id })
+    })
   }
 
   /** The viewer removes a star; answers the post. Errors: `not_found`. Emits `star.removed`. */
@@ -49,7 +79,7 @@ export class StarService {
       const star = await tx.stars.one('pair', pair(me.id, post.id))
       if (!star) return
       tx.stars.remove(star.id)
-      tx.emit('star.removed', { post, user: me })
+      tx.emit('star.removed', { post, user: me, star_id: star.id })
     })
     return post
   }

@@ -167,6 +167,9 @@ export const schema: { [K in TableName]: TableDef<Rows[K]> } = {
   federation_hosts: {
     host: { key: (h) => h.host, unique: true },
   },
+  federation_domain_blocks: {
+    domain: { key: (b) => b.domain, unique: true },
+  },
 }
 
 export const tableNames = Object.keys(schema) as TableName[]

@@ -9,7 +9,15 @@ import type { BroadcastUnsubscriptionRow, ChannelMuteRow, ChannelRow, MarkerRow,
 import type { ExploreStreamRow } from '../model/explore.js'
 import type { FilterRow } from '../model/filter.js'
 import type { FileRow } from '../model/file.js'
-import type { FederationHostRow, FederationKeyRow, FederationKvRow, FederationLeaseRow, FederationQueueRow, PendingFollowRow } from '../model/federation.js'
+import type {
+  FederationDomainBlockRow,
+  FederationHostRow,
+  FederationKeyRow,
+  FederationKvRow,
+  FederationLeaseRow,
+  FederationQueueRow,
+  PendingFollowRow,
+} from '../model/federation.js'
 import type { PostRow, StarRow } from '../model/post.js'
 import type { BlockRow, FollowRow, MuteRow } from '../model/relation.js'
 import type { AuthCodeRow, DelegateTokenRow, TokenRow } from '../model/token.js'
@@ -54,6 +62,8 @@ export interface Rows {
   federation_leases: FederationLeaseRow
   /** Outcomes of the deliveries to each remote host. */
   federation_hosts: FederationHostRow
+  /** The operator's blocks of other servers. */
+  federation_domain_blocks: FederationDomainBlockRow
 }
 
 export type TableName = keyof Rows

@@ -11,6 +11,8 @@ import type {
   AppFacts,
   AppRow,
   CuratedStream,
+  DomainBlock,
+  FederationDomainBlockRow,
   UserRow,
   ExploreStreamRow,
   TokenFacts,
@@ -29,6 +31,13 @@ const presentApp = (app: AppRow): AppFacts => ({
   link: app.link,
   redirect_uris: app.redirect_uris,
   created_at: app.created_at,
+})
+
+const presentDomainBlock = (block: FederationDomainBlockRow): DomainBlock => ({
+  domain: block.domain,
+  severity: block.silence ? 'silence' : 'suspend',
+  reject_media: block.reject_media,
+  created_at: block.created_at,
 })
 
 const presentTokenFacts = ({ token, app, user }: TokenInfo): TokenFacts => ({
@@ -95,6 +104,9 @@ const presenters: AdminPresenters = {
   'places.reload': (_ctx, stats) => stats,
   // Counts, hosts and errors: plain data already.
   'federation.queue': (_ctx, report) => report,
+  'federation.block': (_ctx, { block, accounts }) => ({ block: presentDomainBlock(block), accounts }),
+  'federation.unblock': (_ctx, { block, accounts }) => ({ block: presentDomainBlock(block), accounts }),
+  'federation.blocks': (_ctx, blocks) => blocks.map(presentDomainBlock),
 }
 
 /** The answer of operation `name` as the admin edges show it. */

@@ -90,3 +90,33 @@ t.test("a delivery to a host nobody answers is pending and failing, with its las
     "the host's line",
   )
 })
+
+t.test('svc federation block, list and unblock: a domain, its severity and media, as JSON and as lines; bad input is a clear error', async (t) => {
+  const dir = join(tempDir(t), 'svc-data')
+  await initDataDir(dir, { public_url: SITE } as never)
+  const cli = (...args: string[]) => svc(['federation', ...args, '--data-dir', dir])
+  const blocked = await cli('block', 'Spam.Example', '--json')
+  t.equal(blocked.code, 0, blocked.stderr)
+  t.match(JSON.parse(blocked.stdout), { block: { domain: 'spam.example', severity: 'suspend', reject_media: false, created_at: String }, accounts: 0 })
+  const silenced = await cli('block', 'loud.example:8443', '--silence', '--reject-media')
+  t.equal(silenced.code, 0, silenced.stderr)
+  t.equal(silenced.stdout, 'loud.example:8443 silenced (0 known accounts limited); its media rejected\n')
+  const list = await cli('list', '--json')
+  t.same(
+    JSON.parse(list.stdout).map((b: { domain: string; severity: string; reject_media: boolean }) => [b.domain, b.severity, b.reject_media]),
+    [
+      ['loud.example:8443', 'silence', true],
+      ['spam.example', 'suspend', false],
+    ],
+  )
+  t.match((await cli('list')).stdout, /^loud\.example:8443 {2}silence, media rejected {2}since \S+\nspam\.example {2}suspend {2}since \S+\n$/)
+  const unblocked = await cli('unblock', 'spam.example')
+  t.equal(unblocked.stdout, 'spam.example unblocked (0 known accounts restored)\n')
+  const again = await cli('unblock', 'spam.example')
+  t.not(again.code, 0, 'unblocking what is not blocked fails')
+  t.match(again.stderr, /spam\.example is not blocked/)
+  const bad = await cli('block', 'https://spam.example/')
+  t.not(bad.code, 0)
+  t.match(bad.stderr, /is not a domain/)
+  t.equal((await cli('list')).stdout, 'loud.example:8443  silence, media rejected  since ' + JSON.parse(list.stdout)[0].created_at + '\n')
+})

@@ -91,6 +91,13 @@ export const pgMigrations: readonly PgMigration[] = [
       for (const table of ['federation_leases', 'federation_hosts']) await createTable(sql, table)
     },
   },
+  {
+    version: 5,
+    description: 'federation: the operator’s blocks of other servers',
+    async up(sql) {
+      await createTable(sql, 'federation_domain_blocks')
+    },
+  },
 ]
 
 export const PG_FORMAT = pgMigrations[pgMigrations.length - 1].version

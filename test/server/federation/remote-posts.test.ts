@@ -9,27 +9,18 @@
  */
 import t from 'tap'
 import type { Post, User } from '../../../server/api/index.js'
-import { makeInstance } from '../../fixtures/instance.js'
-import { injectionOf, remoteServer, type RemoteActor } from '../../fixtures/remote-actor.js'
+import { federatingInstance, followRemote, PUBLIC, SITE } from '../../fixtures/federating.js'
+import type { RemoteActor } from '../../fixtures/remote-actor.js'
 import { waitUntil } from '../../fixtures/wait.js'
 
-const SITE = 'https://svc.example'
-const AS = 'https://www.w3.org/ns/activitystreams'
-const PUBLIC = `${AS}#Public`
-
-async function setUp(t: Parameters<typeof makeInstance>[0]) {
-  const svc = await makeInstance(t, { public_url: SITE, federation: { allow_private_addresses: true } })
+async function setUp(t: Parameters<typeof federatingInstance>[0]) {
+  const world = await federatingInstance(t)
+  const { svc, remote } = world
   const alice = await svc.person('alice')
-  const remote = await remoteServer(t)
   const bob = await remote.actor('bob', { name: 'Bob' })
   const aliceActor = `${SITE}/ap/users/${alice.user.id}`
-  const send = async (activity: object, who: RemoteActor = bob) =>
-    (await svc.server.inject(await injectionOf(await who.signedPost(`${SITE}/ap/inbox`, { '@context': AS, ...activity })))).statusCode
-  // alice follows bob, and his server accepts.
-  await svc.call('POST', `/users/@${bob.handle}/follow`, { token: alice.token })
-  await waitUntil(() => remote.received.some((r) => r.body.type === 'Follow'), 'her Follow')
-  await send({ id: `${bob.id}/accepts/1`, type: 'Accept', actor: bob.id, object: remote.received.find((r) => r.body.type === 'Follow')!.body })
-  await waitUntil(async () => (await svc.call<User>('GET', `/users/@${bob.handle}`, { token: alice.token })).body.data.you_follow === true, 'she follows him')
+  const send = (activity: object, who: RemoteActor = bob) => world.send(activity, who)
+  await followRemote(world, alice, bob)
   let n = 0
   /** A Create of a Note by `who` (default bob) with `note`'s properties. */
   const create = (note: Record<string, unknown>, who: RemoteActor = bob) => {
