@@ -7,7 +7,8 @@
  */
 import { DomainError, forbidden, invalid } from '../errors.js'
 import { MAX_DESTINATIONS } from '../limits.js'
-import type { ChannelRow, MessageRow } from '../model/channel.js'
+import type { ChannelRow, MessageRow, RemoteMessage } from '../model/channel.js'
+import type { Entities } from '../model/entities.js'
 import type { UserRow } from '../model/user.js'
 import type { Store, Tx } from '../store/port.js'
 import { isoNow } from '../time.js'
@@ -20,6 +21,9 @@ import type { UserService } from '../users/users.js'
 
 /** The key of a PM group: its member ids, sorted, joined by `,`. */
 export const pmKey = (memberIds: readonly number[]): string => [...new Set(memberIds)].sort((a, b) => a - b).join(',')
+
+/** How many of a channel's latest messages are looked through for a Note that came already. */
+const RECENT = 200
 
 export class PrivateMessageService {
   constructor(
@@ -52,6 +56,52 @@ export class PrivateMessageService {
       const found = await tx.channels.one('pm_key', key)
       const channel = found ?? this.createChannel(tx, sender, members, key)
       const { message, subscribed } = await this.messages.deliver(tx, channel, prepared, sender)
+      if (!found) tx.emit('channel.created', { channel, subscribed_user_ids: subscribed })
+      await this.messages.emitDelivered(tx, channel, message, subscribed)
+      return { message, channel }
+    })
+  }
+
+  /**
+   * A direct Note from remote account `author` to `recipients` (federation
+   * read and vetted it): a message in the pm channel of the author and the
+   * recipients, as a local sender's would be, made when the group has none.
+   * Recipients who block the author (or whom the author blocks) are left
+   * out; with no local recipient left, nothing is kept. The same Note again
+   * answers the message it made. Emits as `send` does.
+   */
+  async receiveRemote(
+    author: UserRow,
+    recipients: readonly UserRow[],
+    input: { text: string; entities: Entities; remote: RemoteMessage; created_at: string },
+  ): Promise<{ message: MessageRow; channel: ChannelRow } | null> {
+    if (!author.remote) throw invalid('only a remote account sends from another server')
+    const members = new Map<number, UserRow>([[author.id, author]])
+    for (const user of recipients) {
+      if (user.id !== author.id && !(await blockedEitherWay(this.store.read, author.id, user.id))) members.set(user.id, user)
+    }
+    if (![...members.values()].some((m) => !m.remote)) return null
+    const key = pmKey([...members.keys()])
+    return this.store.transact(async (tx) => {
+      const found = await tx.channels.one('pm_key', key)
+      if (found) {
+        // A Note sent again (under another activity) is the message it made.
+        for (const known of await tx.messages.getMany(await tx.messages.ids('channel', found.id, { limit: RECENT }))) {
+          if (known.remote?.object_id === input.remote.object_id) return { message: known, channel: found }
+        }
+      }
+      const channel = found ?? this.createChannel(tx, author, [...members.values()], key)
+      const prepared = {
+        user_id: author.id,
+        text: input.text,
+        entities: input.entities,
+        annotations: [],
+        machine_only: false,
+        app_id: 0,
+        created_at: input.created_at,
+        remote: input.remote,
+      }
+      const { message, subscribed } = await this.messages.deliver(tx, channel, prepared, author)
       if (!found) tx.emit('channel.created', { channel, subscribed_user_ids: subscribed })
       await this.messages.emitDelivered(tx, channel, message, subscribed)
       return { message, channel }

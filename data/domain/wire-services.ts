@@ -135,8 +135,9 @@ export function wireServices({ dataDir, config, store, events, moderated, domain
   const explore = new ExploreService(store, markers, moderated)
   const relations = new RelationService(store, accounts, () => config.limits.following)
   const stars = new StarService(store, posts, accounts, moderated)
+  const pm = new PrivateMessageService(store, messages, accounts)
   const reposts = new RepostService(store, posts, moderated)
-  const federation = new FederationService(store, relations, { core: posts, stars, reposts }, domainBlocks, config, packageVersion(), events, node)
+  const federation = new FederationService(store, relations, { posts, stars, reposts, pm }, domainBlocks, config, packageVersion(), events, node)
   if (federation.site) {
     accounts.setRemoteLookup((handle) => federation.lookUpUser(handle))
     relations.setRemoteFollows({
@@ -185,7 +186,7 @@ export function wireServices({ dataDir, config, store, events, moderated, domain
       markers,
       messages,
       messageViews,
-      pm: new PrivateMessageService(store, messages, accounts),
+      pm,
     },
     streams: { user: userStreams, hub: streamHub, apps: appStreams, appHub: appStreamHub },
     files,

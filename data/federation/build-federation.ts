@@ -20,6 +20,7 @@ import {
 } from '@fedify/fedify'
 import type { UserRow } from '../model/user.js'
 import { paginate } from '../pagination/pagination.js'
+import type { PrivateMessageService } from '../channels/private-messages.js'
 import type { PostService } from '../posts/posts.js'
 import type { RepostService } from '../posts/reposts.js'
 import type { StarService } from '../posts/stars.js'
@@ -48,6 +49,7 @@ export interface FederationParts {
   posts: PostService
   stars: StarService
   reposts: RepostService
+  pm: PrivateMessageService
   site: FederationSite
   kv: StoreKvStore
   queue: StoreMessageQueue
@@ -125,6 +127,7 @@ export function buildFederation({
   posts,
   stars,
   reposts,
+  pm,
   site,
   kv,
   queue,
@@ -250,7 +253,7 @@ export function buildFederation({
     })
     .setFirstCursor(() => '')
 
-  listenInboxes(federation.setInboxListeners(AP_PATHS.inbox, AP_PATHS.sharedInbox), { store, relations, blocks, posts, stars, reposts })
+  listenInboxes(federation.setInboxListeners(AP_PATHS.inbox, AP_PATHS.sharedInbox), { store, relations, blocks, posts, stars, reposts, pm })
 
   federation.setNodeInfoDispatcher(AP_PATHS.nodeInfo, async () => {
     // Local accounts only: remote ones are their servers' users.

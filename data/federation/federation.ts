@@ -12,6 +12,9 @@ import type { EventLog } from '../events/event-log.js'
 import type { DomainEvent } from '../model/event.js'
 import type { PostRow } from '../model/post.js'
 import type { UserRow } from '../model/user.js'
+import { namedMembers, PM_TYPE } from '../channels/channel-acl.js'
+import type { PrivateMessageService } from '../channels/private-messages.js'
+import type { ChannelRow, MessageRow } from '../model/channel.js'
 import type { PostService } from '../posts/posts.js'
 import type { RepostService } from '../posts/reposts.js'
 import type { StarService } from '../posts/stars.js'
@@ -42,11 +45,12 @@ const NOTE_PATH = /^\/ap\/posts\/(\d{1,15})$/
 /** An actor's inbox or the shared one (site.ts's AP_PATHS). */
 const INBOX_PATH = /^\/ap\/(?:users\/[^/]+\/)?inbox$/
 
-/** The posts services federation acts through: remote posts, stars and reposts come in as local ones do. */
-export interface FederationPosts {
-  core: PostService
+/** The services federation acts through: remote posts, stars, reposts and private messages come in as local ones do. */
+export interface FederatedServices {
+  posts: PostService
   stars: StarService
   reposts: RepostService
+  pm: PrivateMessageService
 }
 
 export class FederationService {
@@ -68,7 +72,7 @@ export class FederationService {
   constructor(
     private readonly store: Store,
     private readonly relations: RelationService,
-    private readonly posts: FederationPosts,
+    private readonly services: FederatedServices,
     /** The operator's blocks of other servers. */
     readonly blocks: DomainBlocks,
     private readonly config: InstanceConfig,
@@ -243,6 +247,13 @@ export class FederationService {
         const { post } = (event as DomainEvent<'post.deleted'>).payload
         return post.repost_of === undefined ? this.deliverPost(post, true) : this.deliverRepost(post, true)
       }
+      case 'message.created':
+      case 'message.deleted':
+        return this.deliverMessage(
+          (event as DomainEvent<'message.created'>).payload.message,
+          (event as DomainEvent<'message.created'>).payload.channel,
+          event.name === 'message.deleted',
+        )
       case 'star.added':
       case 'star.removed':
         return this.deliverStar((event as DomainEvent<'star.added'>).payload, event.name === 'star.removed')
@@ -267,6 +278,20 @@ export class FederationService {
     const { sendPost, sendPostDeleted } = await import('./deliveries.js')
     if (deleted) await sendPostDeleted(ctx, post, author, audience)
     else await sendPost(ctx, this.site!, this.store, post, author, audience)
+    return true
+  }
+
+  /** A local user's private message (or its deletion) in a pm channel with members on other servers, sent to them as a direct Note. */
+  private async deliverMessage(message: MessageRow, channel: ChannelRow, deleted: boolean): Promise<boolean> {
+    if (channel.type !== PM_TYPE || message.remote || message.machine_only) return false
+    const r = this.store.read
+    const author = await r.users.get(message.user_id)
+    if (!author || author.remote || isModerated(author)) return false
+    const members = (await r.users.getMany(namedMembers(channel).filter((id) => id !== author.id))).filter((u) => u.deleted_at === undefined)
+    if (!members.some((m) => m.remote && !isModerated(m))) return false
+    const ctx = await this.context()
+    const { sendDirectMessage } = await import('./direct-messages.js')
+    await sendDirectMessage(ctx, this.site!, message, author, members, deleted)
     return true
   }
 
@@ -352,9 +377,7 @@ export class FederationService {
       store: this.store,
       relations: this.relations,
       blocks: this.blocks,
-      posts: this.posts.core,
-      stars: this.posts.stars,
-      reposts: this.posts.reposts,
+      ...this.services,
       site: this.site!,
       kv: this.kv,
       queue: this.queue,

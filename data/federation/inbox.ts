@@ -8,6 +8,7 @@
  * server sent that does not fit is left alone, never an error.
  */
 import { Accept, Activity, Announce, Create, Delete, Follow, Like, Reject, Undo, Update, type InboxContext, type InboxListenerSetters } from '@fedify/fedify'
+import { onDirectCreate, type DirectMessageParts } from './direct-messages.js'
 import type { DomainBlocks } from './domain-blocks.js'
 import { onAccept, onFollow, onReject, onUndoFollow } from './follows.js'
 import { onAnnounce, onLike, onUndoInteraction, type InteractionParts } from './interactions.js'
@@ -16,7 +17,7 @@ import { onCreate, onDelete, onUpdate } from './remote-posts.js'
 /** The activities the inboxes take, by the name events give them. */
 const KINDS = { Follow, Undo, Create, Delete, Update, Accept, Reject, Like, Announce } as const
 
-export interface InboxParts extends InteractionParts {
+export interface InboxParts extends InteractionParts, DirectMessageParts {
   blocks: DomainBlocks
 }
 
@@ -45,7 +46,9 @@ const ACTIONS: Partial<Record<keyof typeof KINDS, (ctx: InboxContext<void>, acti
   },
   Accept: async (ctx, activity, { store, relations }) => onAccept(ctx, store, relations, activity as Accept, await followOf(ctx, activity)),
   Reject: async (ctx, activity, { store, relations }) => onReject(ctx, store, relations, activity as Reject, await followOf(ctx, activity)),
-  Create: (ctx, activity, parts) => onCreate(ctx, parts, activity as Create),
+  Create: async (ctx, activity, parts) => {
+    if (!(await onDirectCreate(ctx, parts, activity as Create))) await onCreate(ctx, parts, activity as Create)
+  },
   Delete: (ctx, activity, parts) => onDelete(ctx, parts, activity as Delete),
   Update: (ctx, activity, parts) => onUpdate(ctx, parts, activity as Update),
   Like: (ctx, activity, parts) => onLike(ctx, parts, activity as Like),

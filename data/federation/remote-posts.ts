@@ -70,7 +70,7 @@ interface Mentioned {
 }
 
 /** The users `note`'s Mention tags name that this instance knows (local ones, remote ones kept here). */
-async function mentionedUsers(ctx: Context<void>, store: Store, note: Note): Promise<Mentioned[]> {
+export async function mentionedUsers(ctx: Context<void>, store: Store, note: Note): Promise<Mentioned[]> {
   const found: Mentioned[] = []
   for await (const tag of note.getTags({ documentLoader: noFetch })) {
     if (!(tag instanceof Mention) || !tag.href) continue
@@ -92,7 +92,7 @@ async function mentionedUsers(ctx: Context<void>, store: Store, note: Note): Pro
 const noFetch = (): Promise<never> => Promise.reject(new Error('not fetched'))
 
 /** The hashtag names of `note`'s Hashtag tags. */
-async function hashtagNames(note: Note): Promise<string[]> {
+export async function hashtagNames(note: Note): Promise<string[]> {
   const names: string[] = []
   for await (const tag of note.getTags({ documentLoader: noFetch })) {
     if (tag instanceof Hashtag && tag.name) names.push(tag.name.toString().replace(/^#/, ''))

@@ -60,6 +60,16 @@ export interface MessageRow {
   app_id: number
   created_at: string
   is_deleted?: boolean
+  /** Set on a private message from another server: the direct Note it came as. */
+  remote?: RemoteMessage
+}
+
+/** What is kept of a direct Note that arrived as a private message. */
+export interface RemoteMessage {
+  /** The Note's id: the same Note again is the same message. */
+  object_id: string
+  /** The authority of the server it came from. */
+  server: string
 }
 
 export interface MarkerRow {
