@@ -21,12 +21,12 @@ import type { StarService } from '../posts/stars.js'
 import type { RelationService } from '../relations/relations.js'
 import type { Store } from '../store/port.js'
 import { isModerated } from '../users/moderated-users.js'
-import { knownRemoteAccounts, remoteAudienceOf, remoteFollowersOf } from './audience.js'
+import { knownRemoteAccounts, remoteAudienceOf, remoteFollowersOf } from './outgoing/audience.js'
 import type { DomainBlocks } from './domain-blocks.js'
-import { DeliveryLog, deliveriesByHost, type HostDeliveries } from './delivery-log.js'
+import { DeliveryLog, deliveriesByHost, type HostDeliveries } from './outgoing/delivery-log.js'
 import { StoreKvStore } from './kv-store.js'
 import { StoreMessageQueue } from './message-queue.js'
-import { OUTBOX, OutboxPump, type OutboxNode, type OutboxOptions } from './outbox.js'
+import { OUTBOX, OutboxPump, type OutboxNode, type OutboxOptions } from './outgoing/outbox.js'
 import { AP_PATHS, federationSiteOf, type FederationSite } from './site.js'
 import { postAddress, profileAddress } from './web-addresses.js'
 
@@ -275,7 +275,7 @@ export class FederationService {
     const audience = await remoteAudienceOf(this.store, post, author)
     if (audience.length === 0) return false
     const ctx = await this.context()
-    const { sendPost, sendPostDeleted } = await import('./deliveries.js')
+    const { sendPost, sendPostDeleted } = await import('./outgoing/deliveries.js')
     if (deleted) await sendPostDeleted(ctx, post, author, audience)
     else await sendPost(ctx, this.site!, this.store, post, author, audience)
     return true
@@ -329,7 +329,7 @@ export class FederationService {
     const audience = await remoteFollowersOf(this.store, user)
     if (audience.length === 0) return false
     const ctx = await this.context()
-    const { sendProfile } = await import('./deliveries.js')
+    const { sendProfile } = await import('./outgoing/deliveries.js')
     await sendProfile(ctx, this.site!, user, audience, seq)
     return true
   }
@@ -344,7 +344,7 @@ export class FederationService {
     const audience = await knownRemoteAccounts(this.store)
     if (audience.length === 0) return false
     const ctx = await this.context()
-    const { sendAccountDeleted } = await import('./deliveries.js')
+    const { sendAccountDeleted } = await import('./outgoing/deliveries.js')
     await sendAccountDeleted(ctx, user, audience)
     return true
   }

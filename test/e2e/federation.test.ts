@@ -13,65 +13,18 @@
  */
 import { once } from 'node:events'
 import { createServer } from 'node:net'
-import t, { type Test } from 'tap'
+import t from 'tap'
 import { QUEUE_WORKERS } from '../../data/federation/federation.js'
+import { follows, instance, texts, type Instance } from '../fixtures/federating-serve.js'
 import { freePortOnAll } from '../fixtures/free-port.js'
 import { HOST_A, HOST_B, needsHosts, type Host } from '../fixtures/hosts.js'
 import { injectionOf, remoteServer, type RemoteActor } from '../fixtures/remote-actor.js'
 import { openWebSocket } from '../fixtures/streams.js'
 import { waitUntil } from '../fixtures/wait.js'
-import { svcJson } from '../fixtures/svc-in-process.js'
-import { initDir, serve, type Serving } from '../fixtures/svc-process.js'
-import { api, signIn } from '../fixtures/password-grant.js'
 
 const skip = await needsHosts(HOST_A, HOST_B)
 const AS = 'https://www.w3.org/ns/activitystreams'
 const PUBLIC = `${AS}#Public`
-
-/**
- * `svc serve` listening on `host`'s address and `port`, at `http://NAME:PORT`
- * as its public URL, private addresses allowed; with one user and a token
- * of hers. `kill` is a kill -9; `restart` starts it again on the same data
- * dir, address and port.
- */
-async function instance(t: Parameters<typeof initDir>[0], host: Host, port: number, username: string) {
-  const url = `http://${host.name}:${port}`
-  const dir = await initDir(t)
-  const start = () => serve(dir, ['--host', host.address, '--port', String(port), '--public-url', url], { SVC_FEDERATION_ALLOW_PRIVATE: '1' })
-  let served: Serving = await start()
-  t.teardown(() => served.stop())
-  const d = ['--data-dir', dir]
-  const app = await svcJson(['app', 'create', '--name', 'Client', ...d])
-  await svcJson(['user', 'create', '--username', username, '--password', 'correct horse', ...d])
-  const token = await signIn({ url }, app, username, 'correct horse', 'stream follow write_post')
-  return {
-    url,
-    host,
-    port,
-    authority: new URL(url).host,
-    token,
-    call: (method: string, path: string, body?: unknown) => api({ url }, token, method, path, body),
-    async kill() {
-      const exited = once(served.child, 'exit')
-      served.child.kill('SIGKILL')
-      await exited
-    },
-    async restart() {
-      served = await start()
-    },
-  }
-}
-type Instance = Awaited<ReturnType<typeof instance>>
-
-const texts = (res: { body: { data: { text?: string; is_deleted?: boolean }[] } }) => res.body.data.filter((p) => !p.is_deleted).map((p) => p.text)
-
-/** alice on `a` follows bob on `b`, and B has accepted. */
-async function follows(t: Test, a: Instance, b: Instance) {
-  const follow = await a.call('POST', `users/@bob@${b.authority}/follow`)
-  t.equal(follow.status, 200, 'the Follow is sent')
-  t.match(follow.body.data, { you_follow: false, follow_pending: true }, 'pending until B accepts')
-  await waitUntil(async () => (await a.call('GET', `users/@bob@${b.authority}`)).body.data.you_follow === true, 'the Accept from B')
-}
 
 t.test('alice on A and bob on B follow, post, reply, mention, delete and unfollow across servers', { skip }, async (t) => {
   // One port for both: the two servers are told apart by their names alone.

@@ -11,7 +11,7 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import t from 'tap'
-import { DeliveryLog, deliveriesByHost, errorText } from '../../../data/federation/delivery-log.js'
+import { DeliveryLog, deliveriesByHost, errorText } from '../../../data/federation/outgoing/delivery-log.js'
 import { openStore } from '../../fixtures/open-store.js'
 
 const outbox = (inbox: string, attempt = 0) => ({ type: 'outbox', inbox, activityId: `https://svc.example/ap/posts/1/activity`, attempt })

@@ -9,13 +9,13 @@
  * every activity's id derives from what it is about, never from the call.
  */
 import { Delete, PUBLIC_COLLECTION, Update, type Context } from '@fedify/fedify'
-import type { PostRow } from '../model/post.js'
-import type { UserRow } from '../model/user.js'
-import type { Store } from '../store/port.js'
-import { actorOf } from './actors.js'
-import { recipientOf } from './follows.js'
-import { createOf, noteLinksOf, noteOf, tombstoneOf } from './notes.js'
-import type { FederationSite } from './site.js'
+import type { PostRow } from '../../model/post.js'
+import type { UserRow } from '../../model/user.js'
+import type { Store } from '../../store/port.js'
+import { actorOf } from '../actors.js'
+import { recipientOf } from '../follows.js'
+import { createOf, noteLinksOf, noteOf, tombstoneOf } from '../notes.js'
+import type { FederationSite } from '../site.js'
 
 const SHARED = { preferSharedInbox: true } as const
 

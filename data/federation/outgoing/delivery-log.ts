@@ -13,8 +13,8 @@
  * AsyncLocalStorage set around it (`around`, which the queue calls).
  */
 import { AsyncLocalStorage } from 'node:async_hooks'
-import type { DeliveryFailure, FederationHostRow } from '../model/federation.js'
-import type { Store } from '../store/port.js'
+import type { DeliveryFailure, FederationHostRow } from '../../model/federation.js'
+import type { Store } from '../../store/port.js'
 
 /** The fields of Fedify's outbox message this reads. */
 interface OutboxMessage {

@@ -23,10 +23,10 @@
  * once it ends. A process alone on its store (the embedded one, which a lock
  * keeps to one process) needs no lease.
  */
-import type { DomainEvent } from '../model/event.js'
-import type { EventLog } from '../events/event-log.js'
-import type { Store, Tx } from '../store/port.js'
-import { isoNow } from '../time.js'
+import type { DomainEvent } from '../../model/event.js'
+import type { EventLog } from '../../events/event-log.js'
+import type { Store, Tx } from '../../store/port.js'
+import { isoNow } from '../../time.js'
 
 /** The cursor's row in `log_cursors`, and the lease's in `federation_leases`. */
 export const OUTBOX = 'federation.outbox'

@@ -4,10 +4,10 @@
  * author of the remote post it replies to. Read from the store alone, so
  * an instance with no remote peer never loads Fedify to find that out.
  */
-import type { PostRow } from '../model/post.js'
-import type { UserRow } from '../model/user.js'
-import type { Store } from '../store/port.js'
-import { isModerated } from '../users/moderated-users.js'
+import type { PostRow } from '../../model/post.js'
+import type { UserRow } from '../../model/user.js'
+import type { Store } from '../../store/port.js'
+import { isModerated } from '../../users/moderated-users.js'
 
 /** Follows read per page of followers. */
 const PAGE = 500
