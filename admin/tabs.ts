@@ -8,6 +8,7 @@ import { AppStreamsView, appStreamsKeys } from './views/app-streams-view.js'
 import { AppsView, appsKeys } from './views/apps-view.js'
 import { EventsView, eventsKeys } from './views/events-view.js'
 import { ExploreView, exploreKeys } from './views/explore-view.js'
+import { FederationView, federationKeys } from './views/federation-view.js'
 import { FiltersView, filtersKeys } from './views/filters-view.js'
 import type { KeyDoc } from './views/key-help.js'
 import { StreamsView, streamsKeys } from './views/streams-view.js'
@@ -33,6 +34,7 @@ export const tabs: readonly Tab[] = [
   { title: 'Events', short: 'Ev', View: EventsView, keys: eventsKeys },
   { title: 'App streams', short: 'AppS', View: AppStreamsView, keys: appStreamsKeys },
   { title: 'Filters', short: 'Filt', View: FiltersView, keys: filtersKeys },
+  { title: 'Federation', short: 'Fed', View: FederationView, keys: federationKeys },
 ]
 
 export const globalKeys: readonly KeyDoc[] = [

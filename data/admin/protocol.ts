@@ -236,10 +236,33 @@ export interface FiltersPicture {
   filters: FilterLine[]
 }
 
+/** A remote server as the console's Federation tab shows it: its accounts here, its block, the deliveries to it. */
+export interface FederationHostLine {
+  /** `host[:port]`, or a blocked domain no account or delivery has named yet. */
+  host: string
+  /** Its accounts known here. */
+  accounts: number
+  /** `-`, or the block that covers it: `suspended` or `silenced`, with `, no media`. */
+  block: string
+  pending: number
+  failing: number
+  given_up: number
+  delivered: number
+  /** The last failed delivery: when, which try and the error; null when none failed. */
+  last_error: string | null
+}
+
+/** The `federation` topic: whether the instance federates and how far its outbox is, and every remote server it knows, by host. */
+export interface FederationPicture {
+  status: string
+  hosts: FederationHostLine[]
+}
+
 /** What each watch topic pushes, by name. */
 export interface AdminWatchPictures {
   user_streams: UserStreamsPicture
   events: EventTail
   app_streams: AppStreamsPicture
   filters: FiltersPicture
+  federation: FederationPicture
 }

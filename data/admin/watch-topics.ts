@@ -6,6 +6,7 @@
  */
 import { appStreamsTopic } from './app-streams-topic.js'
 import { eventsTopic } from './events-topic.js'
+import { federationTopic } from './federation-topic.js'
 import { filtersTopic } from './filters-topic.js'
 import type { AdminWatchPictures } from './protocol.js'
 import { userStreamsTopic } from './user-streams-topic.js'
@@ -19,6 +20,7 @@ export const watchTopics: { [N in WatchTopicName]: WatchTopic<AdminWatchPictures
   events: eventsTopic,
   app_streams: appStreamsTopic,
   filters: filtersTopic,
+  federation: federationTopic,
 }
 
 /** Is `name` a watch topic? (Names arrive as text from the socket.) */

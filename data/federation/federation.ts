@@ -37,6 +37,9 @@ import { postAddress, profileAddress } from './web-addresses.js'
  */
 export const QUEUE_WORKERS = 4
 
+/** Remote accounts read per page when counting them by server. */
+const ACCOUNTS_PAGE = 1000
+
 /** How often expired entries of the key-value store are removed. */
 const SWEEP_INTERVAL_MS = 10 * 60_000
 
@@ -231,6 +234,21 @@ export class FederationService {
         ...(lease && lease.until > Date.now() ? { node: lease.holder, lease_until: new Date(lease.until).toISOString() } : {}),
       },
       hosts: await deliveriesByHost(this.store),
+    }
+  }
+
+  /** How many live remote accounts svc knows per server (`host[:port]` of their actors). */
+  async accountsByServer(): Promise<Map<string, number>> {
+    const users = this.store.read.users
+    const counts = new Map<string, number>()
+    for (let since = 0; ;) {
+      const ids = await users.scan({ since, limit: ACCOUNTS_PAGE, order: 'asc' }, (u) => u.remote !== undefined && u.deleted_at === undefined)
+      for (const user of await users.getMany(ids)) {
+        const server = new URL(user.remote!.actor_id).host
+        counts.set(server, (counts.get(server) ?? 0) + 1)
+      }
+      if (ids.length < ACCOUNTS_PAGE) return counts
+      since = ids[ids.length - 1]
     }
   }
 

@@ -11,6 +11,7 @@ import {
   type AppFacts,
   type AppStreamsPicture,
   type EventTail,
+  type FederationPicture,
   type FiltersPicture,
   type UserStreamsPicture,
 } from '../../data/index.js'
@@ -121,7 +122,13 @@ export function fakeInstance() {
       return gone
     },
   }
-  const pictures: Record<string, unknown> = { user_streams: userStreams(), events: eventTail(), app_streams: appStreams(), filters: filters() }
+  const pictures: Record<string, unknown> = {
+    user_streams: userStreams(),
+    events: eventTail(),
+    app_streams: appStreams(),
+    filters: filters(),
+    federation: federation(),
+  }
   const watchers = new Set<{ topic: string; listener: AdminWatchListener }>()
   let down = false
   const lost = () => new AdminSocketUnreachable('/srv/svc-data/admin.sock', null)
@@ -157,7 +164,7 @@ export function fakeInstance() {
       addFirst: (token: (typeof tokens)[number]) => void (tokens = [token, ...tokens]),
     },
     /** The server pushes a new picture of `topic`. */
-    push<T>(topic: 'user_streams' | 'events' | 'app_streams' | 'filters', change: (picture: T) => T) {
+    push<T>(topic: 'user_streams' | 'events' | 'app_streams' | 'filters' | 'federation', change: (picture: T) => T) {
       pictures[topic] = change(pictures[topic] as T)
       tell(topic)
     },
@@ -257,5 +264,23 @@ const filters = (): FiltersPicture => ({
       streams: 0,
     },
     { ...helloFilter, owner: 'app Patter', streams: 1 },
+  ],
+})
+
+const federation = (): FederationPicture => ({
+  status: 'federating as svc.example; outbox at event 120 of 120',
+  hosts: [
+    { host: 'mastodon.example', accounts: 12, block: '-', pending: 0, failing: 0, given_up: 0, delivered: 340, last_error: null },
+    {
+      host: 'slow.example:8443',
+      accounts: 2,
+      block: '-',
+      pending: 3,
+      failing: 2,
+      given_up: 1,
+      delivered: 5,
+      last_error: '2026-11-27T10:00:00.000Z (try 4) connect ECONNREFUSED 203.0.113.9:8443',
+    },
+    { host: 'spam.example', accounts: 0, block: 'suspended, no media', pending: 0, failing: 0, given_up: 0, delivered: 0, last_error: null },
   ],
 })

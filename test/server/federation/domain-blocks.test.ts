@@ -7,6 +7,7 @@
  */
 import t from 'tap'
 import type { Post } from '../../../server/api/index.js'
+import { watchTopics } from '../../../data/admin/watch-topics.js'
 import { blockDomainOf, covers } from '../../../data/federation/domain-blocks.js'
 import { federatingInstance, followRemote, PUBLIC, SITE } from '../../fixtures/federating.js'
 import type { RemoteActor } from '../../fixtures/remote-actor.js'
@@ -51,6 +52,14 @@ t.test("blocking bob's server hides him, refuses what it sends and sends it noth
     svc.domain.federation.blocks.list().map((b) => b.domain),
     [remote.authority],
     'listed',
+  )
+  t.match(
+    await watchTopics.federation.picture(svc.domain),
+    {
+      status: /^federating as svc\.example; outbox at event \d+ of \d+$/,
+      hosts: [{ host: remote.authority, accounts: 1, block: 'suspended', delivered: Number }],
+    },
+    "the console's Federation tab shows the server blocked, with bob",
   )
 
   const lifted = await svc.domain.federation.blocks.unblock(remote.authority)
