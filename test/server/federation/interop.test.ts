@@ -17,11 +17,17 @@
  * Note reaches alice's unified stream; alice's reply reaches the peer,
  * verified, in reply to it and addressed to carol; carol's Delete deletes
  * the post; alice's unfollow sends the Undo the peer verifies and acts on.
+ *
+ * And stars, renotes and private messages as Misskey renders them: carol's
+ * reaction (a Like) and renote (an Announce) of alice's post list her among
+ * its stargazers and reposters, her Undo takes the reaction back; her
+ * specified Note to alice is a private message and no post; alice's answer,
+ * star and repost reach the peer, verified.
  */
 import { randomUUID } from 'node:crypto'
 import { genRFC3230DigestHeader } from '@misskey-dev/node-http-message-signatures'
 import t from 'tap'
-import type { Post, User } from '../../../server/api/index.js'
+import type { Channel, Message, Post, User } from '../../../server/api/index.js'
 import { freePort } from '../../fixtures/free-port.js'
 import { makeInstance } from '../../fixtures/instance.js'
 import { MISSKEY_CONTEXT, PUBLIC, createOf, keysOf, misskeyPeer, type Delivery } from '../../fixtures/misskey-peer.js'
@@ -219,6 +225,98 @@ t.test('alice on svc finds carol on the Misskey-like peer, follows her, gets her
   t.equal(undo.path, new URL(carol.document.inbox as string).pathname, "to carol's inbox")
   t.match(undo.body, { actor: aliceActor, object: { type: 'Follow', actor: aliceActor, object: carol.id } })
   t.notOk(peer.followers.get(carol.id)?.has(aliceActor), 'alice no longer among her followers on the peer')
+  t.same(
+    peer.inbox.filter((d) => !d.verification.ok),
+    [],
+    'every delivery verified',
+  )
+})
+
+t.test('carol on the Misskey-like peer and alice star, renote and message each other, as Misskey sends and checks them', async (t) => {
+  const { SITE, svc, alice, peer, carol, authority, aliceActor } = await setUp(t)
+  const aliceKey = `${aliceActor}#main-key`
+  const of = (type: string) => peer.inbox.filter((d) => d.body.type === type)
+  const asAlice = <T>(method: string, url: string, payload?: object) => svc.call<T>(method, url, { token: alice.token, payload })
+  const mine = (await asAlice<Post>('POST', '/posts', { text: 'tea at four' })).body.data
+  const noteId = `${SITE}/ap/posts/${mine.id}`
+
+  // carol reacts and renotes, as Misskey renders them: a Like with its reaction, an Announce to the public and her followers.
+  const like = {
+    '@context': MISSKEY_CONTEXT,
+    id: `${peer.origin}/likes/9zz5`,
+    type: 'Like',
+    actor: carol.id,
+    object: noteId,
+    content: '👍',
+    _misskey_reaction: '👍',
+  }
+  t.equal((await peer.post(carol, `${SITE}/ap/inbox`, like)).status, 202, 'svc verified the Like')
+  const renote = {
+    '@context': MISSKEY_CONTEXT,
+    id: `${peer.origin}/notes/9zz6/activity`,
+    type: 'Announce',
+    actor: carol.id,
+    published: new Date().toISOString(),
+    to: [PUBLIC],
+    cc: [aliceActor, carol.document.followers],
+    object: noteId,
+  }
+  t.equal((await peer.post(carol, `${SITE}/ap/inbox`, renote)).status, 202, 'svc verified the Announce')
+  const names = async (what: string) => (await asAlice<User[]>('GET', `/posts/${mine.id}/${what}`)).body.data.map((u) => u.username)
+  await waitUntil(async () => (await names('stars')).includes(carol.handle), 'carol among the stargazers')
+  await waitUntil(async () => (await names('reposters')).includes(carol.handle), 'carol among the reposters')
+  const undoLike = { '@context': MISSKEY_CONTEXT, id: `${peer.origin}/${randomUUID()}`, type: 'Undo', actor: carol.id, object: like }
+  t.equal((await peer.post(carol, `${SITE}/ap/inbox`, undoLike)).status, 202)
+  await waitUntil(async () => (await names('stars')).length === 0, 'her reaction undone')
+
+  // A specified (direct) Note to alice, as Misskey addresses one: a private message, no post.
+  const dm = {
+    id: `${peer.origin}/notes/9zz7`,
+    type: 'Note',
+    attributedTo: carol.id,
+    content: `<p><a href="${SITE}/@alice" class="u-url mention">@alice@${authority}</a> just us</p>`,
+    _misskey_content: `@alice@${authority} just us`,
+    published: new Date().toISOString(),
+    to: [aliceActor],
+    cc: [],
+    attachment: [],
+    sensitive: false,
+    tag: [{ type: 'Mention', href: aliceActor, name: `@alice@${authority}` }],
+  }
+  t.equal((await peer.post(carol, `${SITE}/ap/inbox`, createOf(dm))).status, 202, 'svc verified the direct Create')
+  const pm = async () => (await asAlice<Channel[]>('GET', '/channels?channel_types=svc.core.pm')).body.data
+  await waitUntil(async () => (await pm()).length > 0, 'a pm channel of alice and carol')
+  const [channel] = await pm()
+  const messages = (await asAlice<Message[]>('GET', `/channels/${channel.id}/messages`)).body.data
+  t.match(messages, [{ text: `@alice@${authority} just us`, user: { username: carol.handle } }])
+  t.equal(svc.store.stats().rows.posts, 2, "no post of it: alice's and carol's renote only")
+
+  // alice answers, and stars and reposts carol's public Note: each reaches the peer, verified.
+  t.equal((await asAlice('POST', `/channels/${channel.id}/messages`, { text: 'sure' })).status, 200)
+  await waitUntil(() => of('Create').length > 0, 'her answer at the peer')
+  const [answer] = of('Create')
+  t.same(answer.verification, { ok: true, keyId: aliceKey }, 'verified')
+  t.match(answer.body, { actor: aliceActor, object: { type: 'Note', to: carol.id, content: /sure/ } })
+  t.notOk(/Public|followers/.test(answer.rawBody), 'addressed to carol alone')
+  const carolNote = {
+    id: `${peer.origin}/notes/9zz8`,
+    type: 'Note',
+    attributedTo: carol.id,
+    content: `<p><a href="${SITE}/@alice" class="u-url mention">@alice@${authority}</a> public</p>`,
+    published: new Date().toISOString(),
+    to: [PUBLIC],
+    cc: [carol.document.followers, aliceActor],
+    tag: [{ type: 'Mention', href: aliceActor, name: `@alice@${authority}` }],
+  }
+  t.equal((await peer.post(carol, `${SITE}/ap/inbox`, createOf(carolNote))).status, 202)
+  const mentions = async () => (await asAlice<Post[]>('GET', '/users/me/mentions')).body.data
+  await waitUntil(async () => (await mentions()).length > 0, 'her public Note')
+  const [kept] = await mentions()
+  t.equal((await asAlice('POST', `/posts/${kept.id}/star`)).status, 200)
+  t.equal((await asAlice('POST', `/posts/${kept.id}/repost`)).status, 200)
+  await waitUntil(() => of('Like').length > 0 && of('Announce').length > 0, 'the Like and the Announce at the peer')
+  t.match(of('Like')[0], { verification: { ok: true, keyId: aliceKey }, body: { actor: aliceActor, object: carolNote.id } })
+  t.match(of('Announce')[0], { verification: { ok: true, keyId: aliceKey }, body: { actor: aliceActor, object: carolNote.id } })
   t.same(
     peer.inbox.filter((d) => !d.verification.ok),
     [],
