@@ -20,10 +20,9 @@ import { renderHtml } from '../text/html.js'
 import { isoNow } from '../time.js'
 import { isModerated } from '../users/moderated-users.js'
 import { localUserAt, recipientOf } from './follows.js'
-import { hashtagNames, isPublic, mentionedUsers, textAndEntities } from './remote-posts.js'
+import { hashtagNames, isPublic, mentionedUsers, noteHtml, textAndEntities } from './remote-posts.js'
 import { remoteUserByActor } from './remote-users.js'
 import type { FederationSite } from './site.js'
-import { sanitizeRemoteHtml } from '../text/remote-html.js'
 
 /** The most accounts a direct Note may name and still be taken. */
 const MAX_RECIPIENTS = 20
@@ -71,7 +70,7 @@ export async function keepDirectNote(ctx: InboxContext<void>, parts: DirectMessa
   if (!note.id || note.id.origin !== new URL(author.remote!.actor_id).origin) return false
   const recipients = await directRecipients(ctx, parts.store, note, author)
   if (!recipients) return false
-  const html = sanitizeRemoteHtml(note.content?.toString() ?? '')
+  const html = noteHtml(note)
   const { text, entities } = textAndEntities(html, await mentionedUsers(ctx, parts.store, note), await hashtagNames(note))
   if (text.trim() === '') return true
   await parts.pm.receiveRemote(author, recipients, {

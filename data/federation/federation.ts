@@ -280,7 +280,9 @@ export class FederationService {
       case 'user.deleted':
         return this.deliverAccountDeleted((event as DomainEvent<'user.deleted'>).payload.user)
       case 'block.added':
-        return this.deliverBlock((event as DomainEvent<'block.added'>).payload)
+        return this.deliverBlock((event as DomainEvent<'block.added'>).payload, event.seq)
+      case 'block.removed':
+        return this.deliverUnblock((event as DomainEvent<'block.removed'>).payload, event.seq)
       default:
         return false
     }
@@ -367,13 +369,27 @@ export class FederationService {
     return true
   }
 
-  /** What a local user's block of a remote account ended, told to its server: an Undo of the user's follow, a Reject of the account's. */
-  private async deliverBlock({ user, target, ended }: DomainEvent<'block.added'>['payload']): Promise<boolean> {
-    if (user.remote || !target.remote || !ended || (!ended.following && !ended.followed)) return false
+  /**
+   * A local user's block of a remote account, told to its server: an Undo of
+   * the user's follow and a Reject of the account's, when the block ended
+   * them, and the Block itself (event `seq` names it), as Mastodon sends it.
+   */
+  private async deliverBlock({ user, target, ended }: DomainEvent<'block.added'>['payload'], seq: number): Promise<boolean> {
+    if (user.remote || !target.remote || isModerated(user) || isModerated(target)) return false
     const ctx = await this.context()
-    const { cancelFollow, refuseFollower } = await import('./follows.js')
-    if (ended.following) await cancelFollow(ctx, this.store, user, target)
-    if (ended.followed) await refuseFollower(ctx, user, target)
+    const { cancelFollow, refuseFollower, sendBlock } = await import('./follows.js')
+    if (ended?.following) await cancelFollow(ctx, this.store, user, target)
+    if (ended?.followed) await refuseFollower(ctx, user, target)
+    await sendBlock(ctx, user, target, seq, false)
+    return true
+  }
+
+  /** A local user's unblock of a remote account, told to its server as the Undo of the Block. */
+  private async deliverUnblock({ user, target }: DomainEvent<'block.removed'>['payload'], seq: number): Promise<boolean> {
+    if (user.remote || !target.remote || isModerated(user) || isModerated(target)) return false
+    const ctx = await this.context()
+    const { sendBlock } = await import('./follows.js')
+    await sendBlock(ctx, user, target, seq, true)
     return true
   }
 

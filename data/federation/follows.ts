@@ -9,7 +9,7 @@
  * durable queue.
  */
 import { randomUUID } from 'node:crypto'
-import { Accept, Follow, Reject, Undo, type Context, type InboxContext, type Recipient } from '@fedify/fedify'
+import { Accept, Block, Follow, Reject, Undo, type Context, type InboxContext, type Recipient } from '@fedify/fedify'
 import type { UserRow } from '../model/user.js'
 import type { RelationService } from '../relations/relations.js'
 import type { Store } from '../store/port.js'
@@ -125,4 +125,29 @@ export async function cancelFollow(ctx: Context<void>, store: Store, me: UserRow
   const actor = ctx.getActorUri(String(me.id))
   const follow = new Follow({ id: pending ? new URL(pending.activity_id) : null, actor, object: new URL(target.remote!.actor_id) })
   await ctx.sendActivity({ identifier: String(me.id) }, recipientOf(target), new Undo({ id: activityId(ctx, me.id, 'undo'), actor, object: follow }))
+}
+
+/**
+ * Sends `me`'s Block of remote account `target` (or, `undone`, its Undo),
+ * as Mastodon does: its server then ends the follows and may hide `me`
+ * from it. `seq` (the block's event) names the Block; the Undo embeds a
+ * Block by who blocked whom, which is how Mastodon finds the block to lift.
+ */
+export async function sendBlock(ctx: Context<void>, me: UserRow, target: UserRow, seq: number, undone: boolean): Promise<void> {
+  const actor = ctx.getActorUri(String(me.id))
+  const object = new URL(target.remote!.actor_id)
+  const activity = undone
+    ? new Undo({ id: new URL(`${actor.href}#unblocks/${seq}`), actor, object: new Block({ actor, object }) })
+    : new Block({ id: new URL(`${actor.href}#blocks/${seq}`), actor, object })
+  await ctx.sendActivity({ identifier: String(me.id) }, recipientOf(target), activity)
+}
+
+/** A remote account's Block of a local user: the follows between them end both ways, as its server ends them there. */
+export async function onBlock(ctx: InboxContext<void>, store: Store, relations: RelationService, block: Block): Promise<void> {
+  if (!block.actorId) return
+  const blocker = await store.read.users.one('actor', block.actorId.href)
+  const blocked = await localUserAt(ctx, store, block.objectId)
+  if (!blocker?.remote || !blocked) return
+  await relations.remoteUnfollowed(blocker, blocked)
+  await relations.rejectRemoteFollow(blocked, blocker)
 }

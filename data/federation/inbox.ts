@@ -7,15 +7,29 @@
  * Fedify skips an activity id it has processed already. Anything a remote
  * server sent that does not fit is left alone, never an error.
  */
-import { Accept, Activity, Announce, Create, Delete, Follow, Like, Reject, Undo, Update, type InboxContext, type InboxListenerSetters } from '@fedify/fedify'
+import {
+  Accept,
+  Activity,
+  Announce,
+  Block,
+  Create,
+  Delete,
+  Follow,
+  Like,
+  Reject,
+  Undo,
+  Update,
+  type InboxContext,
+  type InboxListenerSetters,
+} from '@fedify/fedify'
 import { onDirectCreate, type DirectMessageParts } from './direct-messages.js'
 import type { DomainBlocks } from './domain-blocks.js'
-import { onAccept, onFollow, onReject, onUndoFollow } from './follows.js'
+import { onAccept, onBlock, onFollow, onReject, onUndoFollow } from './follows.js'
 import { onAnnounce, onLike, onUndoInteraction, type InteractionParts } from './interactions.js'
 import { onCreate, onDelete, onUpdate } from './remote-posts.js'
 
 /** The activities the inboxes take, by the name events give them. */
-const KINDS = { Follow, Undo, Create, Delete, Update, Accept, Reject, Like, Announce } as const
+const KINDS = { Follow, Undo, Create, Delete, Update, Accept, Reject, Like, Announce, Block } as const
 
 export interface InboxParts extends InteractionParts, DirectMessageParts {
   blocks: DomainBlocks
@@ -53,6 +67,7 @@ const ACTIONS: Partial<Record<keyof typeof KINDS, (ctx: InboxContext<void>, acti
   Update: (ctx, activity, parts) => onUpdate(ctx, parts, activity as Update),
   Like: (ctx, activity, parts) => onLike(ctx, parts, activity as Like),
   Announce: (ctx, activity, parts) => onAnnounce(ctx, parts, activity as Announce),
+  Block: (ctx, activity, { store, relations }) => onBlock(ctx, store, relations, activity as Block),
 }
 
 /** Records each verified activity of `KINDS` that reaches the inboxes `setters` listens on, then acts on it. */

@@ -30,6 +30,7 @@ import type { PostService } from '../posts/posts.js'
 import type { RelationService } from '../relations/relations.js'
 import type { Store } from '../store/port.js'
 import { toCodePoint } from '../text/code-points.js'
+import { escapeText } from '../text/html.js'
 import { remoteHtmlText, sanitizeRemoteHtml } from '../text/remote-html.js'
 import { isoNow } from '../time.js'
 import { isModerated } from '../users/moderated-users.js'
@@ -163,6 +164,22 @@ function findWord(text: string, word: string): number {
   }
 }
 
+/** The most characters of a content warning kept. */
+const WARNING_MAX = 200
+
+/**
+ * `note`'s html, sanitised; a content warning (`summary`) leads it as a
+ * paragraph of its own, `⚠ ` and the warning, so that no App.net client
+ * shows the text without it (they know no warnings).
+ */
+export function noteHtml(note: Note): string {
+  const content = sanitizeRemoteHtml(note.content?.toString() ?? '')
+  const warning = remoteHtmlText(sanitizeRemoteHtml(note.summary?.toString() ?? ''))
+    .text.trim()
+    .slice(0, WARNING_MAX)
+  return warning === '' ? content : `<p>⚠ ${escapeText(warning)}</p>${content}`
+}
+
 /** Does a local user follow `author`? */
 const followedHere = async (store: Store, author: UserRow): Promise<boolean> => (await store.read.follows.count('target', author.id)) > 0
 
@@ -185,7 +202,7 @@ export async function keepNote(ctx: Context<void>, parts: RemotePostParts, note:
   const wanted = depth > 0 || replyHere || mentioned.some((m) => !m.user.remote) || (await followedHere(store, author))
   if (!wanted) return null
   if (parent?.is_deleted) parent = null
-  const html = sanitizeRemoteHtml(note.content?.toString() ?? '')
+  const html = noteHtml(note)
   const { text, entities } = textAndEntities(html, mentioned, await hashtagNames(note))
   if (text.trim() === '') return null
   const url = note.url instanceof URL ? note.url.href : note.id.href

@@ -2,7 +2,9 @@
  * Follows across servers: bob of another server follows alice (accepted at
  * once, rejected across a block) and undoes it; alice follows bob, pending
  * until his server accepts, and unfollows; a Reject drops her follow; an
- * Accept nobody asked for changes nothing.
+ * Accept nobody asked for changes nothing. alice's block of bob ends the
+ * follows on his server too and is sent as a Block (its lifting as the
+ * Undo); bob's Block of alice ends the follows here.
  */
 import t from 'tap'
 import type { User } from '../../../server/api/index.js'
@@ -123,4 +125,26 @@ t.test('alice blocking bob ends both follows on his server too: an Undo of hers,
   t.match(receivedOf(remote, 'Undo')[0].body, { actor: aliceActor, object: { type: 'Follow', actor: aliceActor, object: bob.id } })
   t.match(receivedOf(remote, 'Reject')[0].body, { actor: aliceActor, object: { type: 'Follow', actor: bob.id, object: aliceActor } })
   t.same(await followerNames(), [])
+  await waitUntil(() => receivedOf(remote, 'Block').length > 0, 'the Block')
+  t.match(
+    receivedOf(remote, 'Block')[0],
+    { path: '/users/bob/inbox', body: { actor: aliceActor, object: bob.id } },
+    'and the Block itself, as Mastodon sends it',
+  )
+  t.equal((await svc.call('DELETE', `/users/@${bob.handle}/block`, { token: alice.token })).status, 200)
+  await waitUntil(() => receivedOf(remote, 'Undo').length > 1, 'the Undo of the Block')
+  t.match(receivedOf(remote, 'Undo')[1].body, { actor: aliceActor, object: { type: 'Block', actor: aliceActor, object: bob.id } })
+})
+
+t.test('bob blocking alice from his server ends the follows between them both ways', async (t) => {
+  const { svc, alice, remote, bob, aliceActor, send, followerNames } = await setUp(t)
+  await send({ id: `${bob.id}/follows/1`, type: 'Follow', actor: bob.id, object: aliceActor })
+  await waitUntil(async () => (await followerNames()).includes(bob.handle), 'bob follows her')
+  await svc.call('POST', `/users/@${bob.handle}/follow`, { token: alice.token })
+  await waitUntil(() => receivedOf(remote, 'Follow').length > 0, 'her Follow')
+  await send({ id: `${bob.id}/accepts/1`, type: 'Accept', actor: bob.id, object: receivedOf(remote, 'Follow')[0].body })
+  const following = async () => (await svc.call<User>('GET', `/users/@${bob.handle}`, { token: alice.token })).body.data.you_follow
+  await waitUntil(async () => (await following()) === true, 'she follows him')
+  t.equal(await send({ id: `${bob.id}#blocks/1`, type: 'Block', actor: bob.id, object: aliceActor }), 202)
+  await waitUntil(async () => (await followerNames()).length === 0 && (await following()) === false, 'no follow either way')
 })

@@ -76,6 +76,15 @@ t.test("bob's public Note reaches alice's unified stream as a post, once", async
   t.equal(tagged.body.data.length, 1, 'in the hashtag stream')
 })
 
+t.test("a content warning leads the post's text and html, so no client shows the post without it", async (t) => {
+  const { send, create, unified } = await setUp(t)
+  await send(create({ summary: 'film <b>spoilers</b>', sensitive: true, content: '<p>the butler did it</p>' }).activity)
+  await waitUntil(async () => (await unified()).length > 0, 'the post')
+  const [post] = await unified()
+  t.equal(post.text, '⚠ film spoilers\n\nthe butler did it')
+  t.match(post.html, /^<p>⚠ film spoilers<\/p><p>the butler did it<\/p>$/)
+})
+
 t.test('a reply to her post joins its thread; a stranger mentioning her reaches her mentions; what is not for here makes no post', async (t) => {
   const { svc, alice, remote, bob, aliceActor, send, create, unified } = await setUp(t)
   const mine = await svc.call<Post>('POST', '/posts', { token: alice.token, payload: { text: 'my post' } })
