@@ -57,6 +57,16 @@ export function federationCommand(program: Command, io: Io, run: RunOperation): 
     },
   )
 
+  for (const [verb, about, done] of [
+    ['retry', 'try the deliveries to a remote host waiting in the queue now, without waiting out their backoff', 'to be tried now'],
+    ['drop', 'remove the deliveries to a remote host waiting in the queue: they are never sent', 'dropped'],
+  ] as const) {
+    adminSubcommand(federation, `${verb} <host>`, about).action(async (host: string, flags: AdminFlags) => {
+      const change = await run(flags, `federation.${verb}`, { host })
+      printResult(io, flags, change, () => `${change.deliveries} deliver${change.deliveries === 1 ? 'y' : 'ies'} to ${change.host} ${done}`)
+    })
+  }
+
   adminSubcommand(
     federation,
     'block <domain>',

@@ -42,8 +42,9 @@ async function runDirectly(io: Io, dir: string, name: string, args: AdminArgs): 
     throw err
   }
   try {
-    // The data dir as a start leaves it (explore streams seeded, the web client registered), as the server would show it.
-    await domain.start()
+    // The data dir as a start leaves it (explore streams seeded, the web client registered), as the server would show it;
+    // deliveries owed to other servers wait for the server.
+    await domain.start({ federate: false })
     // Loaded only here: an operation a running server takes needs none of the server's modules in this process.
     const { runAdminOperation } = await import('../../server/index.js')
     return await runAdminOperation(domain, name, args, domain.config.public_url.replace(/\/$/, '') || `http://localhost:${environmentOf(io.env).port ?? 8080}`)

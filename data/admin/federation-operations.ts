@@ -7,6 +7,11 @@ const domainOf = (args: AdminArgs): string => {
   return args.domain
 }
 
+const hostOf = (args: AdminArgs): string => {
+  if (typeof args.host !== 'string' || args.host.trim() === '') throw invalid('host is required')
+  return args.host
+}
+
 const flag = (args: AdminArgs, key: string): boolean => {
   const value = args[key] ?? false
   if (typeof value !== 'boolean') throw invalid(`${key} must be true or false`)
@@ -21,6 +26,10 @@ export const federationOperations = {
     domain.federation.blocks.block(domainOf(args), { silence: flag(args, 'silence'), reject_media: flag(args, 'reject_media') }),
   /** `{domain}` → the block lifted, and how many accounts it restored. */
   'federation.unblock': async (domain, args) => domain.federation.blocks.unblock(domainOf(args)),
+  /** `{host}` → the deliveries to that host waiting in the queue, made due now; how many. */
+  'federation.retry': async (domain, args) => domain.federation.deliveriesTo(hostOf(args), 'retry'),
+  /** `{host}` → the deliveries to that host waiting in the queue, removed unsent; how many. */
+  'federation.drop': async (domain, args) => domain.federation.deliveriesTo(hostOf(args), 'drop'),
   /** `{}` → every block, by domain. */
   'federation.blocks': async (domain) => domain.federation.blocks.list(),
 } satisfies Record<string, AdminOperation>

@@ -134,6 +134,14 @@ export interface AdminResults {
   'federation.block': DomainBlockChange
   'federation.unblock': DomainBlockChange
   'federation.blocks': DomainBlock[]
+  'federation.retry': DeliveriesChange
+  'federation.drop': DeliveriesChange
+}
+
+/** What retrying or dropping the deliveries to a host did: how many were waiting for it. */
+export interface DeliveriesChange {
+  host: string
+  deliveries: number
 }
 
 /** A block of another server as the CLI and the console show it. */

@@ -173,11 +173,13 @@ export interface Domain {
    * Runs what has effects beyond opening, once: seeds a fresh store's explore
    * streams, registers the web client, sweeps orphaned images and files (on
    * the embedded store, whose lock says nobody else writes them), and starts
-   * the upload sweeper, the event log's trimming and the two stream hubs.
-   * `svc serve` and the admin commands start it; a test that needs no hub
-   * need not.
+   * the upload sweeper, the event log's trimming and the two stream hubs,
+   * and federation's outbox and queue unless `federate` is false (an admin
+   * command on a data dir no server holds: what is owed to other servers
+   * is sent by the next `svc serve`, not by a command). `svc serve` and the
+   * admin commands start it; a test that needs no hub need not.
    */
-  start(): Promise<void>
+  start(options?: { federate?: boolean }): Promise<void>
   /** Stops what `start` started, then closes the places, the store and the bus. */
   close(): Promise<void>
 }

@@ -197,7 +197,7 @@ export function wireServices({ dataDir, config, store, events, moderated, domain
     federation,
     public: new PublicReadService(store, posts, postViews, access, messageViews),
     scanGate,
-    start: async () => {
+    start: async ({ federate = true } = {}) => {
       if (started) return
       started = true
       // A fresh store starts with the explore streams App.net shipped.
@@ -214,7 +214,7 @@ export function wireServices({ dataDir, config, store, events, moderated, domain
       events.start()
       await streamHub.start()
       await appStreamHub.start()
-      await federation.start()
+      if (federate) await federation.start()
     },
     close: async () => {
       // The hubs save where their streams stand when they stop: a domain never started has nothing of theirs to save.

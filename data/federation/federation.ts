@@ -22,8 +22,8 @@ import type { RelationService } from '../relations/relations.js'
 import type { Store } from '../store/port.js'
 import { isModerated } from '../users/moderated-users.js'
 import { knownRemoteAccounts, remoteAudienceOf, remoteFollowersOf } from './outgoing/audience.js'
-import type { DomainBlocks } from './domain-blocks.js'
-import { DeliveryLog, deliveriesByHost, type HostDeliveries } from './outgoing/delivery-log.js'
+import { blockDomainOf, type DomainBlocks } from './domain-blocks.js'
+import { actOnDeliveries, DeliveryLog, deliveriesByHost, type HostDeliveries } from './outgoing/delivery-log.js'
 import { StoreKvStore } from './kv-store.js'
 import { StoreMessageQueue } from './message-queue.js'
 import { OUTBOX, OutboxPump, type OutboxNode, type OutboxOptions } from './outgoing/outbox.js'
@@ -235,6 +235,16 @@ export class FederationService {
       },
       hosts: await deliveriesByHost(this.store),
     }
+  }
+
+  /**
+   * The deliveries to remote host `host` (`name[:port]`) waiting in the
+   * queue: `retry` tries them now, `drop` removes them unsent. Answers how
+   * many. Errors: `invalid` (not a host).
+   */
+  async deliveriesTo(host: string, action: 'retry' | 'drop'): Promise<{ host: string; deliveries: number }> {
+    const name = blockDomainOf(host)
+    return { host: name, deliveries: await actOnDeliveries(this.store, name, action) }
   }
 
   /** How many live remote accounts svc knows per server (`host[:port]` of their actors). */

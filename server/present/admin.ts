@@ -107,6 +107,8 @@ const presenters: AdminPresenters = {
   'federation.block': (_ctx, { block, accounts }) => ({ block: presentDomainBlock(block), accounts }),
   'federation.unblock': (_ctx, { block, accounts }) => ({ block: presentDomainBlock(block), accounts }),
   'federation.blocks': (_ctx, blocks) => blocks.map(presentDomainBlock),
+  'federation.retry': (_ctx, change) => change,
+  'federation.drop': (_ctx, change) => change,
 }
 
 /** The answer of operation `name` as the admin edges show it. */

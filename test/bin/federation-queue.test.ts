@@ -3,7 +3,9 @@
  * at an address nobody answers; the Accept of his follow cannot be
  * delivered. The operator sees it, with svc stopped, per remote instance:
  * one delivery pending and failing, and the last error with when and which
- * try; as JSON with `--json`, as a table without.
+ * try; as JSON with `--json`, as a table without. `svc federation retry`
+ * makes it due now, `drop` removes it. `block`, `list` and `unblock` keep
+ * the operator's blocks of other servers.
  */
 import { createServer as netServer } from 'node:net'
 import { join } from 'node:path'
@@ -13,7 +15,7 @@ import { createServer } from '../../server/server.js'
 import { TEST_PASSWORD_COST } from '../fixtures/instance.js'
 import { openWithStore } from '../fixtures/open-store.js'
 import { injectionOf, remoteServer } from '../fixtures/remote-actor.js'
-import { svc } from '../fixtures/svc-in-process.js'
+import { svc, svcJson } from '../fixtures/svc-in-process.js'
 import { tempDir } from '../fixtures/svc-process.js'
 import { waitUntil } from '../fixtures/wait.js'
 
@@ -89,6 +91,15 @@ t.test("a delivery to a host nobody answers is pending and failing, with its las
     new RegExp(`^${nowhere.replace(/\./g, '\\.')} +1 +1 +0 +0 +\\S+ \\(try \\d+\\) .*ECONNREFUSED`),
     "the host's line",
   )
+
+  // The operator tries it again now, then gives up on it.
+  t.same(await svcJson(['federation', 'retry', nowhere, '--json', '--data-dir', dir]), { host: nowhere, deliveries: 1 }, 'retried')
+  const dropped = await svc(['federation', 'drop', nowhere, '--data-dir', dir])
+  t.equal(dropped.stdout, `1 delivery to ${nowhere} dropped\n`, dropped.stderr)
+  t.match((await svcJson(['federation', 'queue', '--json', '--data-dir', dir])).hosts, [{ host: nowhere, pending: 0, failing: 0 }], 'nothing pending')
+  const bad = await svc(['federation', 'retry', 'http://nowhere/', '--data-dir', dir])
+  t.not(bad.code, 0)
+  t.match(bad.stderr, /is not a domain/)
 })
 
 t.test('svc federation block, list and unblock: a domain, its severity and media, as JSON and as lines; bad input is a clear error', async (t) => {

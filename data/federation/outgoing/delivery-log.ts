@@ -13,7 +13,7 @@
  * AsyncLocalStorage set around it (`around`, which the queue calls).
  */
 import { AsyncLocalStorage } from 'node:async_hooks'
-import type { DeliveryFailure, FederationHostRow } from '../../model/federation.js'
+import type { DeliveryFailure, FederationHostRow, FederationQueueRow } from '../../model/federation.js'
 import type { Store } from '../../store/port.js'
 
 /** The fields of Fedify's outbox message this reads. */
@@ -38,13 +38,13 @@ interface Attempt {
 /** Errors are kept this long at most. */
 const ERROR_CHARS = 300
 
-const isOutbox = (message: unknown): message is OutboxMessage =>
+export const isOutbox = (message: unknown): message is OutboxMessage =>
   typeof message === 'object' && message !== null && (message as OutboxMessage).type === 'outbox' && typeof (message as OutboxMessage).inbox === 'string'
 
 const isFanout = (message: unknown): message is FanoutMessage =>
   typeof message === 'object' && message !== null && (message as FanoutMessage).type === 'fanout' && typeof (message as FanoutMessage).inboxes === 'object'
 
-const hostOf = (url: string): string => {
+export const hostOf = (url: string): string => {
   try {
     return new URL(url).host
   } catch {
@@ -245,4 +245,25 @@ export async function deliveriesByHost(store: Store): Promise<HostDeliveries[]> 
   }
   const busy = (h: HostDeliveries) => (h.pending > 0 || h.failing > 0 ? 0 : 1)
   return [...byHost.values()].sort((a, b) => busy(a) - busy(b) || a.host.localeCompare(b.host))
+}
+
+/**
+ * The deliveries to `host` waiting in the queue, not being tried this
+ * moment: `retry` makes them due now (a server that is back need not wait
+ * out its backoff), `drop` removes them (never sent). Answers how many.
+ */
+export async function actOnDeliveries(store: Store, host: string, action: 'retry' | 'drop'): Promise<number> {
+  const now = Date.now()
+  return store.transact(async (tx) => {
+    const waiting = (row: FederationQueueRow) =>
+      isOutbox(row.message) && hostOf(row.message.inbox) === host && (row.claimed_until === undefined || row.claimed_until <= now)
+    const ids = await tx.federation_queue.scan({ limit: Number.MAX_SAFE_INTEGER, order: 'asc' }, waiting)
+    for (const id of ids) {
+      const row = await tx.federation_queue.get(id)
+      if (!row) continue
+      if (action === 'drop') tx.federation_queue.remove(id)
+      else tx.federation_queue.put({ ...row, due_at: Math.min(row.due_at, now) })
+    }
+    return ids.length
+  })
 }
