@@ -10,7 +10,7 @@ import type { Post } from '../../../server/api/index.js'
 import { watchTopics } from '../../../data/admin/watch-topics.js'
 import { blockDomainOf, covers } from '../../../data/federation/domain-blocks.js'
 import { federatingInstance, followRemote, PUBLIC, SITE } from '../../fixtures/federating.js'
-import type { RemoteActor } from '../../fixtures/remote-actor.js'
+import { remoteServer, type RemoteActor } from '../../fixtures/remote-actor.js'
 import { waitUntil } from '../../fixtures/wait.js'
 
 t.test('a block names a domain, which covers its subdomains, or one host:port', async (t) => {
@@ -48,18 +48,25 @@ t.test("blocking bob's server hides him, refuses what it sends and sends it noth
   t.equal(await send(note(2)), 403, 'what his server sends is refused')
   const before = remote.received.length
   await svc.call('POST', '/posts', { token: alice.token, payload: { text: 'while blocked' } })
+  // The outbox goes in order: once her next post, to dave on another server, is out, the one before it was handled under the block.
+  const elsewhere = await remoteServer(t)
+  const dave = await elsewhere.actor('dave')
+  await svc.call('POST', '/posts', { token: alice.token, payload: { text: `@${dave.handle} hello` } })
+  await waitUntil(() => elsewhere.received.some((r) => (r.body.object as { content?: string })?.content?.includes('hello')), 'her post to dave')
   t.same(
     svc.domain.federation.blocks.list().map((b) => b.domain),
     [remote.authority],
     'listed',
   )
+  const picture = await watchTopics.federation.picture(svc.domain)
+  t.match(picture.status, /^federating as svc\.example; outbox at event \d+ of \d+$/)
   t.match(
-    await watchTopics.federation.picture(svc.domain),
-    {
-      status: /^federating as svc\.example; outbox at event \d+ of \d+$/,
-      hosts: [{ host: remote.authority, accounts: 1, block: 'suspended', delivered: Number }],
-    },
-    "the console's Federation tab shows the server blocked, with bob",
+    picture.hosts,
+    [
+      { host: elsewhere.authority, accounts: 1, block: '-', delivered: Number },
+      { host: remote.authority, accounts: 1, block: 'suspended', delivered: Number },
+    ].sort((a, b) => a.host.localeCompare(b.host)),
+    "the console's Federation tab shows bob's server blocked, dave's not",
   )
 
   const lifted = await svc.domain.federation.blocks.unblock(remote.authority)
@@ -101,4 +108,42 @@ t.test("silencing carol's server keeps her posts out of public streams for those
   t.notOk((await tagged(dave.token)).includes('quiet #tea'), 'nor in his hashtag stream')
   await svc.domain.federation.blocks.unblock(remote.authority)
   t.ok((await global(dave.token)).includes('quiet #tea'), 'unsilenced, dave sees it')
+})
+
+t.test('an admin suspends remote bob as a local account: his posts leave the streams, what he sends makes nothing, nothing goes to him', async (t) => {
+  const world = await federatingInstance(t)
+  const { svc, remote } = world
+  const alice = await svc.person('alice')
+  const bob = await remote.actor('bob')
+  const send = (activity: object) => world.send(activity, bob)
+  const note = (n: number) => {
+    const object = { id: `${bob.id}/notes/${n}`, type: 'Note', attributedTo: bob.id, content: `<p>bob ${n}</p>`, to: PUBLIC }
+    return { id: `${object.id}/activity`, type: 'Create', actor: bob.id, object, to: PUBLIC }
+  }
+  await followRemote(world, alice, bob)
+  await send({ id: `${bob.id}/follows/1`, type: 'Follow', actor: bob.id, object: `${SITE}/ap/users/${alice.user.id}` })
+  await send(note(1))
+  const unified = async () => (await svc.call<Post[]>('GET', '/posts/stream/unified', { token: alice.token })).body.data.map((p) => p.text)
+  await waitUntil(async () => (await unified()).includes('bob 1'), "bob's post")
+  const bobUser = (await svc.store.read.users.one('actor', bob.id))!
+  await svc.domain.users.moderation.suspend(bobUser.id)
+  t.notOk((await unified()).includes('bob 1'), 'his post is gone from her stream')
+  t.equal((await svc.call('GET', `/users/@${bob.handle}`, { token: alice.token })).status, 404, 'his profile is gone')
+  await send(note(2))
+  await waitUntil(() => svc.store.stats().rows.federation_queue === 0, 'his Create handled')
+  const sent = remote.received.length
+  await svc.call('POST', '/posts', { token: alice.token, payload: { text: 'while he is suspended' } })
+  // The outbox goes in order: once her next post, to carol, is out, the one before it was handled with bob suspended.
+  const carol = await remote.actor('carol')
+  await svc.call('POST', '/posts', { token: alice.token, payload: { text: `@${carol.handle} hello` } })
+  await waitUntil(() => remote.received.some((r) => (r.body.object as { content?: string })?.content?.includes('hello')), 'her post to carol')
+  await svc.domain.users.moderation.unsuspend(bobUser.id)
+  t.ok((await unified()).includes('bob 1'), 'restored, his post is back')
+  t.notOk((await unified()).includes('bob 2'), 'what he sent while suspended made nothing')
+  await svc.call('POST', '/posts', { token: alice.token, payload: { text: 'after' } })
+  await waitUntil(() => remote.received.some((r) => (r.body.object as { content?: string })?.content?.includes('after')), 'the post after')
+  t.notOk(
+    remote.received.slice(sent).some((r) => (r.body.object as { content?: string })?.content?.includes('while he is suspended')),
+    'nothing was sent to him while suspended',
+  )
 })
