@@ -100,7 +100,7 @@ t.test('unwatch stops the pictures; a bad watch or unwatch is a clear error and 
   t.match(conn.lines[0], {
     id: 'w',
     ok: false,
-    error: { code: 'invalid', message: /unknown watch topic no_such \(topics: user_streams, events, app_streams, filters\)/ },
+    error: { code: 'invalid', message: /unknown watch topic no_such \(topics: user_streams, events, app_streams, filters, federation\)/ },
   })
   t.match(conn.lines[1], { ok: false, error: { code: 'invalid', message: /a watch needs an "id"/ } })
   t.match(conn.lines[2], { id: 5, ok: false, error: { code: 'not_found', message: 'no watch 99 on this connection' } })
