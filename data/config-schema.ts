@@ -87,8 +87,20 @@ export const configSchema = z.strictObject({
    * needs it: actor ids and handles derive from it). `allow_private_addresses`:
    * let outgoing fetches reach loopback and private addresses (instances on
    * one machine, tests); `SVC_FEDERATION_ALLOW_PRIVATE=1` sets it too.
+   * `allowed_domains`: when it lists any, svc federates with the servers
+   * they cover only (each a domain with its subdomains, or `host:port`),
+   * as if every other server were blocked.
    */
-  federation: z.strictObject({ enabled: z.boolean().optional(), allow_private_addresses: z.boolean().default(false) }).prefault({}),
+  federation: z
+    .strictObject({
+      enabled: z.boolean().optional(),
+      allow_private_addresses: z.boolean().default(false),
+      allowed_domains: z
+        .array(z.string().regex(/^[A-Za-z0-9.-]+(:\d{1,5})?$/, { error: 'must be a domain (example.social) or host:port' }))
+        .max(10_000)
+        .default([]),
+    })
+    .prefault({}),
   /** Seals (iron) the web sign-in cookie of the OAuth pages; generated at first start and kept in the file. */
   session_secret: z
     .string()

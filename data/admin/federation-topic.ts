@@ -22,7 +22,11 @@ async function picture(domain: Domain): Promise<FederationPicture> {
     return {
       host,
       accounts: accounts.get(host) ?? 0,
-      block: block ? `${block.silence ? 'silenced' : 'suspended'}${block.reject_media ? ', no media' : ''}` : '-',
+      block: block
+        ? `${block.silence ? 'silenced' : 'suspended'}${block.reject_media ? ', no media' : ''}`
+        : federation.blocks.leavesOut(host)
+          ? 'not allowed'
+          : '-',
       pending: d?.pending ?? 0,
       failing: d?.failing ?? 0,
       given_up: d?.given_up ?? 0,

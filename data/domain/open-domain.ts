@@ -70,7 +70,7 @@ export async function openDomain(dataDir: string, options: OpenDomainOptions = {
   const events = await EventLog.open(store, config.events)
   const moderated = new ModeratedUsers(events)
   await moderated.load(store.read)
-  const domainBlocks = new DomainBlocks(store, events)
+  const domainBlocks = new DomainBlocks(store, events, config.federation.allowed_domains)
   await domainBlocks.load()
   const passwords = new PasswordHasher({ ...PASSWORD_COST, N: options.passwordCost ?? PASSWORD_COST.N })
   return wireServices({

@@ -19,6 +19,7 @@ import type { Store } from '../store/port.js'
 import { renderHtml } from '../text/html.js'
 import { isoNow } from '../time.js'
 import { isModerated } from '../users/moderated-users.js'
+import type { ServerBlocks } from './domain-blocks.js'
 import { localUserAt, recipientOf } from './follows.js'
 import { hashtagNames, isPublic, mentionedUsers, noteHtml, textAndEntities } from './remote-posts.js'
 import { remoteUserByActor } from './remote-users.js'
@@ -29,6 +30,8 @@ const MAX_RECIPIENTS = 20
 
 export interface DirectMessageParts {
   store: Store
+  /** Servers nothing is fetched from. */
+  blocks: ServerBlocks
   pm: {
     receiveRemote(
       author: UserRow,
@@ -39,7 +42,7 @@ export interface DirectMessageParts {
 }
 
 /** Is `note` addressed to actors only, no collection (public, followers, anything else)? */
-async function directRecipients(ctx: InboxContext<void>, store: Store, note: Note, author: UserRow): Promise<UserRow[] | null> {
+async function directRecipients(ctx: InboxContext<void>, { store, blocks }: DirectMessageParts, note: Note, author: UserRow): Promise<UserRow[] | null> {
   const ids = [...new Map([...note.toIds, ...note.ccIds].map((id) => [id.href, id])).values()]
   if (ids.length === 0 || ids.length > MAX_RECIPIENTS) return null
   const users: UserRow[] = []
@@ -54,7 +57,7 @@ async function directRecipients(ctx: InboxContext<void>, store: Store, note: Not
     if (ctx.parseUri(id)?.type === 'actor') continue
     // The author's own followers collection, the public, a list: not a direct message.
     if (ctx.parseUri(id) !== null || id.href === author.remote!.followers || /#Public$|^as:Public$/.test(id.href)) return null
-    const remote = await remoteUserByActor(ctx, store, id).catch(() => null)
+    const remote = await remoteUserByActor(ctx, store, id, blocks).catch(() => null)
     if (!remote) return null
     if (!isModerated(remote)) users.push(remote)
   }
@@ -68,7 +71,7 @@ async function directRecipients(ctx: InboxContext<void>, store: Store, note: Not
  */
 export async function keepDirectNote(ctx: InboxContext<void>, parts: DirectMessageParts, note: Note, author: UserRow): Promise<boolean> {
   if (!note.id || note.id.origin !== new URL(author.remote!.actor_id).origin) return false
-  const recipients = await directRecipients(ctx, parts.store, note, author)
+  const recipients = await directRecipients(ctx, parts, note, author)
   if (!recipients) return false
   const html = noteHtml(note)
   const { text, entities } = textAndEntities(html, await mentionedUsers(ctx, parts.store, note), await hashtagNames(note))
@@ -135,7 +138,7 @@ export async function onDirectCreate(ctx: InboxContext<void>, parts: DirectMessa
   if (!(note instanceof Note) || isPublic(note)) return false
   // Only the author sends its Note.
   if (!create.actorId || note.attributionId?.href !== create.actorId.href) return true
-  const author = await remoteUserByActor(ctx, parts.store, create.actorId)
+  const author = await remoteUserByActor(ctx, parts.store, create.actorId, parts.blocks)
   if (author?.remote && !isModerated(author)) await keepDirectNote(ctx, parts, note, author)
   return true
 }

@@ -104,18 +104,33 @@ export function underBlock<U extends Omit<UserRow, 'id'>>(user: U, block: Federa
   return { ...next, suspended_at: blockedBy !== undefined ? user.suspended_at! : isoNow(), remote: { ...next.remote!, blocked_by: block.domain } }
 }
 
+/** What the code that fetches from other servers asks of the blocks (and the allow-list). */
+export interface ServerBlocks {
+  suspends(where: string | URL | null | undefined): boolean
+}
+
 export interface BlockOptions {
   silence?: boolean
   reject_media?: boolean
 }
 
-export class DomainBlocks {
+export class DomainBlocks implements ServerBlocks {
   private readonly blocks = new Map<string, FederationDomainBlockRow>()
+  /** The allow-list (`federation.allowed_domains`): when it lists any, every server it does not cover is refused. */
+  private readonly allowed: readonly string[]
 
   constructor(
     private readonly store: Store,
     events: EventLog,
+    allowedDomains: readonly string[] = [],
   ) {
+    this.allowed = allowedDomains.map((domain) => {
+      try {
+        return blockDomainOf(domain)
+      } catch {
+        throw invalid(`federation.allowed_domains: "${domain}" is not a domain (example.social) or host:port`)
+      }
+    })
     events.on('federation.domain_blocked', (e) => this.blocks.set(e.payload.block.domain, e.payload.block))
     events.on('federation.domain_unblocked', (e) => this.blocks.delete(e.payload.block.domain))
   }
@@ -124,6 +139,11 @@ export class DomainBlocks {
   async load(): Promise<void> {
     const r = this.store.read.federation_domain_blocks
     for (const block of await r.getMany(await r.scan(ALL))) this.blocks.set(block.domain, block)
+  }
+
+  /** Is any server refused or limited: a block, or an allow-list? */
+  active(): boolean {
+    return this.blocks.size > 0 || this.allowed.length > 0
   }
 
   /** Every block, by domain. */
@@ -136,9 +156,17 @@ export class DomainBlocks {
     return this.blocks.size === 0 ? null : blockAmong(this.blocks.values(), where)
   }
 
-  /** Is the server at `where` suspended: nothing taken from it, nothing sent to it? */
+  /** Does the allow-list (if there is one) leave out the server at `where`? */
+  leavesOut(where: string | URL): boolean {
+    if (this.allowed.length === 0) return false
+    const authority = authorityOf(where)
+    return authority === null || !this.allowed.some((domain) => covers(domain, authority))
+  }
+
+  /** Is the server at `where` suspended (by a block, or left out by the allow-list): nothing taken from it, nothing sent to it? */
   suspends(where: string | URL | null | undefined): boolean {
     if (!where) return false
+    if (this.leavesOut(where)) return true
     const block = this.of(where)
     return block !== null && !block.silence
   }

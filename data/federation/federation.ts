@@ -142,7 +142,7 @@ export class FederationService {
 
   /** Does an inbox POST come from a suspended server: its signature's key, or the actor its activity names? */
   private async fromBlocked(request: Request): Promise<boolean> {
-    if (this.blocks.list().length === 0) return false
+    if (!this.blocks.active()) return false
     const signature = `${request.headers.get('signature') ?? ''} ${request.headers.get('signature-input') ?? ''}`
     for (const [, keyId] of signature.matchAll(/keyid="([^"]+)"/gi)) if (this.blocks.suspends(keyId)) return true
     const body = (await request

@@ -31,7 +31,7 @@ const SHARED = { preferSharedInbox: true } as const
 /** The live remote account of a verified activity's actor, fetched and kept the first time. */
 async function actorAccount(ctx: InboxContext<void>, parts: RemotePostParts, actorId: URL | null): Promise<UserRow | null> {
   if (!actorId) return null
-  const user = await remoteUserByActor(ctx, parts.store, actorId)
+  const user = await remoteUserByActor(ctx, parts.store, actorId, parts.blocks)
   return user?.remote && !isModerated(user) ? user : null
 }
 
@@ -69,9 +69,10 @@ export async function onAnnounce(ctx: InboxContext<void>, parts: InteractionPart
 
 /** The Note at `id` on its author's server, kept as a post; null when it cannot be had or is not public. */
 async function fetchNote(ctx: InboxContext<void>, parts: RemotePostParts, id: URL): Promise<PostRow | null> {
+  if (parts.blocks.suspends(id)) return null
   const note = await ctx.lookupObject(id).catch(() => null)
   if (!(note instanceof Note) || note.id?.href !== id.href || !note.attributionId || !isPublic(note)) return null
-  const author = await remoteUserByActor(ctx, parts.store, note.attributionId)
+  const author = await remoteUserByActor(ctx, parts.store, note.attributionId, parts.blocks)
   // Fetched because a local user follows its announcer: wanted as a reply's parent is.
   return author && !isModerated(author) ? keepNote(ctx, parts, note, author, 1) : null
 }

@@ -35,6 +35,7 @@ import { remoteHtmlText, sanitizeRemoteHtml } from '../text/remote-html.js'
 import { isoNow } from '../time.js'
 import { isModerated } from '../users/moderated-users.js'
 import { localUserAt } from './follows.js'
+import type { ServerBlocks } from './domain-blocks.js'
 import { keepRemoteUser, remoteUserByActor } from './remote-users.js'
 
 /** Longest text kept of a remote post. */
@@ -47,6 +48,8 @@ export interface RemotePostParts {
   store: Store
   posts: PostService
   relations: RelationService
+  /** Servers nothing is fetched from. */
+  blocks: ServerBlocks
 }
 
 /** Is `note` addressed to the public (public or unlisted)? */
@@ -217,9 +220,10 @@ export async function keepNote(ctx: Context<void>, parts: RemotePostParts, note:
 
 /** Fetches the Note a reply answers, keeps it and its author, and answers its post; null when it cannot be had. */
 async function fetchParent(ctx: Context<void>, parts: RemotePostParts, id: URL, depth: number): Promise<PostRow | null> {
+  if (parts.blocks.suspends(id)) return null
   const object = await ctx.lookupObject(id).catch(() => null)
   if (!(object instanceof Note || object instanceof Article) || !object.attributionId || object.id?.href !== id.href) return null
-  const author = await remoteUserByActor(ctx, parts.store, object.attributionId)
+  const author = await remoteUserByActor(ctx, parts.store, object.attributionId, parts.blocks)
   return author ? keepNote(ctx, parts, object as Note, author, depth) : null
 }
 
@@ -230,7 +234,7 @@ export async function onCreate(ctx: InboxContext<void>, parts: RemotePostParts, 
   if (!(object instanceof Note)) return
   // Only the author publishes its Note: a Create by another actor is not trusted with it.
   if (object.attributionId?.href !== create.actorId.href) return
-  const author = await remoteUserByActor(ctx, parts.store, create.actorId)
+  const author = await remoteUserByActor(ctx, parts.store, create.actorId, parts.blocks)
   if (author && !isModerated(author)) await keepNote(ctx, parts, object, author)
 }
 

@@ -15,7 +15,7 @@ import type { Store } from '../store/port.js'
 import { remoteHtmlText, sanitizeRemoteHtml } from '../text/remote-html.js'
 import { isoNow } from '../time.js'
 import { REMOTE_HANDLE_PATTERN } from '../users/users.js'
-import { storedBlockOf, underBlock } from './domain-blocks.js'
+import { storedBlockOf, underBlock, type ServerBlocks } from './domain-blocks.js'
 
 /** How long finding a remote account may take, WebFinger and the actor's document together. */
 export const LOOKUP_TIMEOUT_MS = 10_000
@@ -126,10 +126,15 @@ export async function keepRemoteUser(ctx: Context<void>, store: Store, actor: Ac
   })
 }
 
-/** The remote user of actor id `actorId`, from the store, or fetched and kept the first time; null when it cannot be had. */
-export async function remoteUserByActor(ctx: Context<void>, store: Store, actorId: URL): Promise<UserRow | null> {
+/**
+ * The remote user of actor id `actorId`, from the store, or fetched and
+ * kept the first time (unless `blocks` refuse its server); null when it
+ * cannot be had.
+ */
+export async function remoteUserByActor(ctx: Context<void>, store: Store, actorId: URL, blocks?: ServerBlocks): Promise<UserRow | null> {
   const known = await store.read.users.one('actor', actorId.href)
   if (known) return known.deleted_at === undefined ? known : null
+  if (blocks?.suspends(actorId)) return null
   const actor = await withinTime(ctx.lookupObject(actorId), LOOKUP_TIMEOUT_MS)
   return isActor(actor) && actor.id?.href === actorId.href ? keepRemoteUser(ctx, store, actor) : null
 }

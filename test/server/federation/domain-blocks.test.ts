@@ -4,13 +4,16 @@
  * what his server sends with a 403, and sends it nothing; unblocking brings
  * him back and deliveries resume. Silencing carol's server keeps her posts
  * out of the global and hashtag streams of those who do not follow her.
+ * An admin suspends a remote account as a local one. With an allow-list,
+ * every server it does not cover is refused as if blocked.
  */
 import t from 'tap'
 import type { Post } from '../../../server/api/index.js'
 import { watchTopics } from '../../../data/admin/watch-topics.js'
 import { blockDomainOf, covers } from '../../../data/federation/domain-blocks.js'
-import { federatingInstance, followRemote, PUBLIC, SITE } from '../../fixtures/federating.js'
-import { remoteServer, type RemoteActor } from '../../fixtures/remote-actor.js'
+import { AS, federatingInstance, followRemote, PUBLIC, SITE } from '../../fixtures/federating.js'
+import { makeInstance } from '../../fixtures/instance.js'
+import { injectionOf, remoteServer, type RemoteActor } from '../../fixtures/remote-actor.js'
 import { waitUntil } from '../../fixtures/wait.js'
 
 t.test('a block names a domain, which covers its subdomains, or one host:port', async (t) => {
@@ -145,5 +148,23 @@ t.test('an admin suspends remote bob as a local account: his posts leave the str
   t.notOk(
     remote.received.slice(sent).some((r) => (r.body.object as { content?: string })?.content?.includes('while he is suspended')),
     'nothing was sent to him while suspended',
+  )
+})
+
+t.test('with an allow-list, svc federates only with the servers it covers: any other is refused, looked up by nobody, sent nothing', async (t) => {
+  const svc = await makeInstance(t, { public_url: SITE, federation: { allow_private_addresses: true, allowed_domains: ['friends.example'] } })
+  const alice = await svc.person('alice')
+  const remote = await remoteServer(t)
+  const bob = await remote.actor('bob')
+  const follow = { '@context': AS, id: `${bob.id}/follows/1`, type: 'Follow', actor: bob.id, object: `${SITE}/ap/users/${alice.user.id}` }
+  t.equal((await svc.server.inject(await injectionOf(await bob.signedPost(`${SITE}/ap/inbox`, follow)))).statusCode, 403, 'his Follow is refused')
+  t.equal((await svc.call('GET', `/users/@${bob.handle}`, { token: alice.token })).status, 404, 'he is not looked up')
+  t.same(remote.fetched, [], 'nothing was fetched from his server')
+  t.match((await watchTopics.federation.picture(svc.domain)).hosts, [], 'no server known')
+  t.equal(svc.domain.federation.blocks.leavesOut('social.friends.example:8443'), false, 'a subdomain of an allowed one is allowed')
+  await t.rejects(
+    makeInstance(t, { public_url: SITE, federation: { allowed_domains: ['https://friends.example/'] } }),
+    /allowed_domains/,
+    'an allow-list entry that is not a domain is refused at start',
   )
 })
