@@ -16,6 +16,7 @@ import {
   Delete,
   Follow,
   Like,
+  Move,
   Reject,
   Undo,
   Update,
@@ -25,11 +26,12 @@ import {
 import { onDirectCreate, type DirectMessageParts } from './direct-messages.js'
 import type { DomainBlocks } from './domain-blocks.js'
 import { onAccept, onBlock, onFollow, onReject, onUndoFollow } from './follows.js'
+import { onMove } from './moves.js'
 import { onAnnounce, onLike, onUndoInteraction, type InteractionParts } from './interactions.js'
 import { onCreate, onDelete, onUpdate } from './remote-posts.js'
 
 /** The activities the inboxes take, by the name events give them. */
-const KINDS = { Follow, Undo, Create, Delete, Update, Accept, Reject, Like, Announce, Block } as const
+const KINDS = { Follow, Undo, Create, Delete, Update, Accept, Reject, Like, Announce, Block, Move } as const
 
 export interface InboxParts extends InteractionParts, DirectMessageParts {
   blocks: DomainBlocks
@@ -68,6 +70,7 @@ const ACTIONS: Partial<Record<keyof typeof KINDS, (ctx: InboxContext<void>, acti
   Like: (ctx, activity, parts) => onLike(ctx, parts, activity as Like),
   Announce: (ctx, activity, parts) => onAnnounce(ctx, parts, activity as Announce),
   Block: (ctx, activity, { store, relations }) => onBlock(ctx, store, relations, activity as Block),
+  Move: (ctx, activity, parts) => onMove(ctx, parts, activity as Move),
 }
 
 /** Records each verified activity of `KINDS` that reaches the inboxes `setters` listens on, then acts on it. */

@@ -44,7 +44,7 @@ async function imageUrl(get: () => Promise<Image | null>): Promise<string | unde
 }
 
 /** Answers `promise`, or null once `ms` passed. */
-async function withinTime<T>(promise: Promise<T | null>, ms: number): Promise<T | null> {
+export async function withinTime<T>(promise: Promise<T | null>, ms: number): Promise<T | null> {
   let timer: NodeJS.Timeout | undefined
   const late = new Promise<null>((resolve) => {
     timer = setTimeout(() => resolve(null), ms)

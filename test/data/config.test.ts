@@ -51,7 +51,11 @@ t.test('a mistake in config.json stops the start with one line naming the file, 
     ],
     ['{"rate_limits": {"pages": {"window_s": 0}}}', /: rate_limits\.pages\.window_s must be greater than or equal to 1$/],
     ['{"federation": {"allow_private_addresses": "yes"}}', /: federation\.allow_private_addresses must be a boolean$/],
-    ['{"federation": {"enable": true}}', /: unknown key federation\.enable: expected one of enabled, allow_private_addresses in federation$/],
+    [
+      '{"federation": {"allowed_domains": ["https://friends.example/"]}}',
+      /: federation\.allowed_domains\[0\] must be a domain \(example\.social\) or host:port$/,
+    ],
+    ['{"federation": {"enable": true}}', /: unknown key federation\.enable: expected one of enabled, allow_private_addresses, allowed_domains in federation$/],
   ]
   for (const [text, reason] of cases) {
     const dir = await withConfig(t, text)

@@ -4,7 +4,8 @@
  * until his server accepts, and unfollows; a Reject drops her follow; an
  * Accept nobody asked for changes nothing. alice's block of bob ends the
  * follows on his server too and is sent as a Block (its lifting as the
- * Undo); bob's Block of alice ends the follows here.
+ * Undo); bob's Block of alice ends the follows here. bob's Move to an
+ * account that names him moves alice's follow there.
  */
 import t from 'tap'
 import type { User } from '../../../server/api/index.js'
@@ -147,4 +148,27 @@ t.test('bob blocking alice from his server ends the follows between them both wa
   await waitUntil(async () => (await following()) === true, 'she follows him')
   t.equal(await send({ id: `${bob.id}#blocks/1`, type: 'Block', actor: bob.id, object: aliceActor }), 202)
   await waitUntil(async () => (await followerNames()).length === 0 && (await following()) === false, 'no follow either way')
+})
+
+t.test("bob moving to bob2, who names him as an alias, moves alice's follow there; a move to an account that does not name him moves nothing", async (t) => {
+  const { svc, alice, remote, bob, send } = await setUp(t)
+  await svc.call('POST', `/users/@${bob.handle}/follow`, { token: alice.token })
+  await waitUntil(() => receivedOf(remote, 'Follow').length > 0, 'her Follow')
+  await send({ id: `${bob.id}/accepts/1`, type: 'Accept', actor: bob.id, object: receivedOf(remote, 'Follow')[0].body })
+  const user = async (handle: string) => (await svc.call<User>('GET', `/users/@${handle}`, { token: alice.token })).body.data
+  await waitUntil(async () => (await user(bob.handle)).you_follow === true, 'she follows him')
+
+  const stranger = await remote.actor('stranger')
+  t.equal(await send({ id: `${bob.id}#moves/1`, type: 'Move', actor: bob.id, object: bob.id, target: stranger.id }), 202)
+  const bob2 = await remote.actor('bob2', { alsoKnownAs: [bob.id] })
+  t.equal(await send({ id: `${bob.id}#moves/2`, type: 'Move', actor: bob.id, object: bob.id, target: bob2.id }), 202)
+  await waitUntil(() => receivedOf(remote, 'Follow').some((r) => r.body.object === bob2.id), 'her Follow of bob2')
+  await waitUntil(() => svc.store.stats().rows.federation_queue === 0, 'both Moves handled')
+  t.notOk(
+    receivedOf(remote, 'Follow').some((r) => r.body.object === stranger.id),
+    'no Follow of the account that does not name bob',
+  )
+  t.match(receivedOf(remote, 'Undo').at(-1)!.body, { object: { type: 'Follow', object: bob.id } }, 'the Undo of her follow of bob')
+  t.match(await user(bob.handle), { you_follow: false })
+  t.match(await user(bob2.handle), { you_follow: false, follow_pending: true }, 'her follow of bob2 waits for its Accept')
 })
