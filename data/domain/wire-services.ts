@@ -137,7 +137,16 @@ export function wireServices({ dataDir, config, store, events, moderated, domain
   const stars = new StarService(store, posts, accounts, moderated)
   const pm = new PrivateMessageService(store, messages, accounts)
   const reposts = new RepostService(store, posts, moderated)
-  const federation = new FederationService(store, relations, { posts, stars, reposts, pm }, domainBlocks, config, packageVersion(), events, node)
+  const federation = new FederationService(
+    store,
+    relations,
+    { posts, stars, reposts, pm, annotations: annotationRenderer },
+    domainBlocks,
+    config,
+    packageVersion(),
+    events,
+    node,
+  )
   if (federation.site) {
     accounts.setRemoteLookup((handle) => federation.lookUpUser(handle))
     relations.setRemoteFollows({

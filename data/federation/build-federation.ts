@@ -36,7 +36,7 @@ import { listenInboxes } from './inbox.js'
 import { KeyPairs } from './key-pairs.js'
 import type { StoreKvStore } from './kv-store.js'
 import type { StoreMessageQueue } from './message-queue.js'
-import { createOf, noteLinksOf, noteOf } from './notes.js'
+import { createOf, noteLinksOf, noteOf, type AnnotationAddresses } from './notes.js'
 import { AP_PATHS, type FederationSite } from './site.js'
 
 /** Items per page of the outbox, followers and following collections. */
@@ -50,6 +50,8 @@ export interface FederationParts {
   stars: StarService
   reposts: RepostService
   pm: PrivateMessageService
+  /** Fills in the file addresses of posts' annotations, for their Notes' attachments. */
+  annotations: AnnotationAddresses
   site: FederationSite
   kv: StoreKvStore
   queue: StoreMessageQueue
@@ -128,6 +130,7 @@ export function buildFederation({
   stars,
   reposts,
   pm,
+  annotations,
   site,
   kv,
   queue,
@@ -178,7 +181,7 @@ export function buildFederation({
     const post = /^\d{1,15}$/.test(id) ? await r.posts.get(Number(id)) : null
     if (!post || post.is_deleted || post.machine_only || post.repost_of !== undefined || post.remote) return null
     const author = await liveUser(store, String(post.user_id))
-    return author && noteOf(ctx, site, post, author, await noteLinksOf(store, post))
+    return author && noteOf(ctx, site, post, author, await noteLinksOf(store, post, annotations, site.origin))
   })
 
   federation
@@ -195,7 +198,9 @@ export function buildFederation({
       )
       const last = page.items[page.items.length - 1]
       return {
-        items: await Promise.all(page.items.map(async ({ item }) => createOf(noteOf(ctx, site, item, user, await noteLinksOf(store, item)), item))),
+        items: await Promise.all(
+          page.items.map(async ({ item }) => createOf(noteOf(ctx, site, item, user, await noteLinksOf(store, item, annotations, site.origin)), item)),
+        ),
         nextCursor: page.more && last ? String(last.pagination_id) : null,
       }
     })

@@ -27,6 +27,7 @@ import { actOnDeliveries, DeliveryLog, deliveriesByHost, type HostDeliveries } f
 import { StoreKvStore } from './kv-store.js'
 import { StoreMessageQueue } from './message-queue.js'
 import { OUTBOX, OutboxPump, type OutboxNode, type OutboxOptions } from './outgoing/outbox.js'
+import type { AnnotationAddresses } from './notes.js'
 import { AP_PATHS, federationSiteOf, type FederationSite } from './site.js'
 import { postAddress, profileAddress } from './web-addresses.js'
 
@@ -54,6 +55,8 @@ export interface FederatedServices {
   stars: StarService
   reposts: RepostService
   pm: PrivateMessageService
+  /** Fills in the file addresses of posts' annotations, for their Notes' attachments. */
+  annotations: AnnotationAddresses
 }
 
 export class FederationService {
@@ -307,7 +310,7 @@ export class FederationService {
     const ctx = await this.context()
     const { sendPost, sendPostDeleted } = await import('./outgoing/deliveries.js')
     if (deleted) await sendPostDeleted(ctx, post, author, audience)
-    else await sendPost(ctx, this.site!, this.store, post, author, audience)
+    else await sendPost(ctx, this.site!, this.store, this.services.annotations, post, author, audience)
     return true
   }
 

@@ -4,7 +4,7 @@
  * public with the author's followers in copy, and the `Create` that
  * published it. A deleted post is a `Tombstone`.
  */
-import { Create, Hashtag, Mention, Note, PUBLIC_COLLECTION, Tombstone, type Context } from '@fedify/fedify'
+import { Create, Document, Hashtag, Image, Mention, Note, PUBLIC_COLLECTION, Tombstone, type Context } from '@fedify/fedify'
 import { Temporal } from '@js-temporal/polyfill'
 import type { PostRow } from '../model/post.js'
 import type { UserRow } from '../model/user.js'
@@ -22,14 +22,75 @@ export interface NoteLinks {
   parent: PostRow | null
   /** The author of `parent` when that is a remote post. */
   parentAuthor?: UserRow | null
+  /** The photos and files it carries, at addresses that last. */
+  attachments?: NoteAttachment[]
 }
 
-/** The remote accounts `post` mentions, its parent and a remote parent's author, read from `store`. */
-export async function noteLinksOf(store: Store, post: PostRow): Promise<NoteLinks> {
+/** A photo or a file a Note carries. */
+export interface NoteAttachment {
+  url: string
+  image: boolean
+  mediaType?: string
+  width?: number
+  height?: number
+  /** The alt text: an oEmbed photo's title, a file's name. */
+  name?: string
+}
+
+/** Renders the file marks annotations hold as addresses (data/annotations/rendering.ts). */
+export interface AnnotationAddresses {
+  render<T>(value: T, options: { baseUrl: string; grant: null; streamed: true }): T
+}
+
+/**
+ * The remote accounts `post` mentions, its parent, a remote parent's author
+ * and its attachments, read from `store`; `render` fills the annotations'
+ * file addresses in at `origin`.
+ */
+export async function noteLinksOf(store: Store, post: PostRow, addresses: AnnotationAddresses, origin: string): Promise<NoteLinks> {
   const users = await store.read.users.getMany(post.entities.mentions.map((m) => Number(m.id)))
   const parent = post.reply_to === undefined ? null : await store.read.posts.get(post.reply_to)
   const parentAuthor = parent?.remote ? await store.read.users.get(parent.user_id) : null
-  return { remoteUsers: new Map(users.filter((u) => u.remote).map((u) => [String(u.id), u])), parent, parentAuthor }
+  const attachments = attachmentsOf(addresses.render(post.annotations, { baseUrl: origin, grant: null, streamed: true }))
+  return { remoteUsers: new Map(users.filter((u) => u.remote).map((u) => [String(u.id), u])), parent, parentAuthor, attachments }
+}
+
+/** Attachments a Note carries at most. */
+const MAX_ATTACHMENTS = 8
+
+const text = (v: unknown): string | undefined => (typeof v === 'string' && v !== '' ? v : undefined)
+const size = (v: unknown): number | undefined => (typeof v === 'number' && Number.isInteger(v) && v > 0 ? v : undefined)
+
+/**
+ * The photos (`svc.core.oembed` of type photo) and files
+ * (`svc.core.attachments`) of rendered `annotations` that have a lasting
+ * http(s) address: a short-lived one (a private file's) is left out, as
+ * other servers keep what they are sent and it must not reach further.
+ */
+export function attachmentsOf(annotations: readonly { type: string; value: Record<string, unknown> }[]): NoteAttachment[] {
+  const found: NoteAttachment[] = []
+  const lasting = (v: Record<string, unknown>) => typeof v.url === 'string' && /^https?:\/\//.test(v.url) && v.url_expires === undefined
+  for (const { type, value } of annotations) {
+    if (type === 'svc.core.oembed' && value.type === 'photo' && lasting(value))
+      found.push({ url: value.url as string, image: true, width: size(value.width), height: size(value.height), name: text(value.title) })
+    if (type === 'svc.core.attachments') {
+      const list = value['svc.core.file_list'] ?? value['+svc.core.file_list']
+      for (const file of Array.isArray(list) ? (list as Record<string, unknown>[]) : []) {
+        if (!file || typeof file !== 'object' || !lasting(file)) continue
+        const info = (file.image_info ?? {}) as Record<string, unknown>
+        const mediaType = text(file.mime_type)
+        found.push({
+          url: file.url as string,
+          image: mediaType?.startsWith('image/') ?? false,
+          mediaType,
+          width: size(info.width),
+          height: size(info.height),
+          name: text(file.name),
+        })
+      }
+    }
+  }
+  return found.slice(0, MAX_ATTACHMENTS)
 }
 
 /** Post `post` by `author` as a Note; `links` names the remote accounts it mentions and the remote post it replies to. */
@@ -61,6 +122,10 @@ export function noteOf(
     // The people it mentions are addressed too, as Mastodon does, so their servers show it to them.
     ccs: [ctx.getFollowersUri(String(author.id)), ...mentioned.map((m) => m.href)],
     tags: [...mentioned.map((m) => new Mention(m)), ...post.entities.hashtags.map((h) => new Hashtag({ name: `#${h.name}` }))],
+    attachments: (links.attachments ?? []).map((a) => {
+      const fields = { url: new URL(a.url), mediaType: a.mediaType, width: a.width, height: a.height, name: a.name }
+      return a.image ? new Image(fields) : new Document(fields)
+    }),
   })
 }
 

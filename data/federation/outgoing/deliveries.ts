@@ -14,14 +14,22 @@ import type { UserRow } from '../../model/user.js'
 import type { Store } from '../../store/port.js'
 import { actorOf } from '../actors.js'
 import { recipientOf } from '../follows.js'
-import { createOf, noteLinksOf, noteOf, tombstoneOf } from '../notes.js'
+import { createOf, noteLinksOf, noteOf, tombstoneOf, type AnnotationAddresses } from '../notes.js'
 import type { FederationSite } from '../site.js'
 
 const SHARED = { preferSharedInbox: true } as const
 
 /** Sends the Create of `post`'s Note to `audience`. */
-export async function sendPost(ctx: Context<void>, site: FederationSite, store: Store, post: PostRow, author: UserRow, audience: UserRow[]): Promise<void> {
-  const note = noteOf(ctx, site, post, author, await noteLinksOf(store, post))
+export async function sendPost(
+  ctx: Context<void>,
+  site: FederationSite,
+  store: Store,
+  annotations: AnnotationAddresses,
+  post: PostRow,
+  author: UserRow,
+  audience: UserRow[],
+): Promise<void> {
+  const note = noteOf(ctx, site, post, author, await noteLinksOf(store, post, annotations, site.origin))
   await ctx.sendActivity({ identifier: String(author.id) }, audience.map(recipientOf), createOf(note, post), SHARED)
 }
 

@@ -4,10 +4,13 @@
  * mentions by handle; her reply to dave's post goes to dave; deleting it
  * sends the Delete; editing her profile sends an Update of her actor. A
  * post nobody remote follows or is mentioned in sends nothing. Her deleted
- * account goes as a Delete of her actor to every server svc knows.
+ * account goes as a Delete of her actor to every server svc knows. Her
+ * photos go as the Note's attachments, a private file's never.
  */
 import t, { type Test } from 'tap'
 import type { Post } from '../../../server/api/index.js'
+import { upload } from '../../fixtures/files.js'
+import { flatImage } from '../../fixtures/images.js'
 import { makeInstance } from '../../fixtures/instance.js'
 import { injectionOf, remoteServer, type RemoteActor, type RemoteServer } from '../../fixtures/remote-actor.js'
 import { waitUntil } from '../../fixtures/wait.js'
@@ -122,4 +125,45 @@ t.test("alice's deleted account goes as a Delete of her actor to every server sv
   }
   const actor = await svc.server.inject({ method: 'GET', url: `/ap/users/${alice.user.id}`, headers: { accept: 'application/activity+json' } })
   t.equal(actor.statusCode, 410, 'her actor is a Tombstone, as the servers that check the signature find')
+})
+
+t.test("alice's photos go with her Note as attachments at addresses that last; a private file's short-lived one does not", async (t) => {
+  const { svc, alice, aliceActor, one, bob, send } = await world(t)
+  t.equal(await send(bob, { id: `${bob.id}/follows/1`, type: 'Follow', actor: bob.id, object: aliceActor }), 202)
+  await waitUntil(() => ofType(one, 'Accept').length === 1, 'his follow accepted')
+  const file = async (isPublic: boolean) =>
+    (
+      await upload(svc, alice.token, [
+        { name: 'type', data: 'com.example.photo' },
+        ...(isPublic ? [{ name: 'public', data: '1' }] : []),
+        { name: 'content', data: await flatImage(640, 480), filename: 'cat.png', type: 'image/png' },
+      ])
+    ).body.data
+  const [open, hidden] = [await file(true), await file(false)]
+  const oembedOf = (f: { id: string; file_token: string }) => ({
+    type: 'svc.core.oembed',
+    value: { '+svc.core.file': { file_id: f.id, file_token: f.file_token, format: 'oembed' } },
+  })
+  const annotations = [
+    {
+      type: 'svc.core.oembed',
+      value: { version: '1.0', type: 'photo', url: 'https://photos.example/cat.jpg', width: 1024, height: 768, title: 'a cat asleep' },
+    },
+    oembedOf(open),
+    oembedOf(hidden),
+  ]
+  const post = await svc.call<Post>('POST', '/posts', { token: alice.token, payload: { text: 'cats', annotations } })
+  t.equal(post.status, 200, JSON.stringify(post.body.meta))
+  await waitUntil(() => ofType(one, 'Create').length > 0, 'the Create')
+  const note = ofType(one, 'Create')[0].body.object as Record<string, unknown>
+  t.match(
+    [note.attachment].flat(),
+    [
+      { type: 'Image', url: 'https://photos.example/cat.jpg', width: 1024, height: 768, name: 'a cat asleep' },
+      { type: 'Image', url: new RegExp(`^${SITE.replace(/\./g, '\\.')}/f/\\w+$`), width: 640, height: 480 },
+    ],
+    "the photo at its address, the public file at its lasting short one; the private file's is not sent",
+  )
+  t.equal([note.attachment].flat().length, 2)
+  t.notOk(JSON.stringify(note).includes('expires'), 'no short-lived address')
 })
