@@ -80,8 +80,14 @@ export class PrivateMessageService {
     for (const user of recipients) {
       if (user.id !== author.id && !(await blockedEitherWay(this.store.read, author.id, user.id))) members.set(user.id, user)
     }
+    let key = pmKey([...members.keys()])
+    // A remote bot keeps the App.net bot rule: it starts conversations only with its followers.
+    if (author.type === 'bot' && !(await this.store.read.channels.one('pm_key', key))) {
+      for (const user of [...members.values()])
+        if (user.id !== author.id && !(await hasRelation(this.store.read, 'follows', user.id, author.id))) members.delete(user.id)
+      key = pmKey([...members.keys()])
+    }
     if (![...members.values()].some((m) => !m.remote)) return null
-    const key = pmKey([...members.keys()])
     return this.store.transact(async (tx) => {
       const found = await tx.channels.one('pm_key', key)
       if (found) {

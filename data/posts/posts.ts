@@ -117,13 +117,15 @@ export class PostService {
   ): Promise<PostRow> {
     if (!author.remote) throw invalid('only a remote account posts from another server')
     const { parent } = input
+    // A remote bot keeps the App.net bot rule: its mentions link only its followers.
+    const entities = { ...input.entities, mentions: await this.botMentions(author, input.entities.mentions) }
     return this.store.transact(async (tx) => {
       const known = await tx.posts.one('object', input.remote.object_id)
       if (known) return known
       const row = tx.posts.insert({
         user_id: author.id,
         text: input.text,
-        entities: input.entities,
+        entities,
         annotations: [],
         machine_only: false,
         ...(parent ? { reply_to: parent.id } : {}),

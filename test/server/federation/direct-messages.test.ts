@@ -3,11 +3,11 @@
  * pm channel of theirs and in no post stream, hers or anyone's; a
  * followers-only Note is no message. alice's pm to @bob@his-server, and her
  * answer in the channel, go to him as direct Notes addressed to him alone;
- * deleting one sends its Delete.
+ * deleting one sends its Delete. A remote bot keeps App.net's bot rules.
  */
 import t from 'tap'
 import type { Channel, Message, Post } from '../../../server/api/index.js'
-import { federatingInstance, PUBLIC, SITE } from '../../fixtures/federating.js'
+import { federatingInstance, followRemote, PUBLIC, SITE } from '../../fixtures/federating.js'
 import type { RemoteActor } from '../../fixtures/remote-actor.js'
 import { waitUntil } from '../../fixtures/wait.js'
 
@@ -86,3 +86,30 @@ t.test("alice's pm to bob and her answer go to him alone as direct Notes; a dele
   const fetched = await svc.server.inject({ method: 'GET', url: new URL(note.id as string).pathname, headers: { accept: 'application/activity+json' } })
   t.equal(fetched.statusCode, 404, 'the Note of a message is served to nobody')
 })
+
+t.test(
+  'a remote bot keeps the App.net bot rules: its direct Note starts no conversation with alice until she follows it, and its mention of her links nothing',
+  async (t) => {
+    const world = await federatingInstance(t)
+    const { svc, remote } = world
+    const alice = await svc.person('alice')
+    const robo = await remote.actor('robo', { type: 'Service' })
+    const aliceActor = `${SITE}/ap/users/${alice.user.id}`
+    const mention = [{ type: 'Mention', href: aliceActor, name: '@alice@svc.example' }]
+    const create = (n: number, to: string[]) => {
+      const object = { id: `${robo.id}/notes/${n}`, type: 'Note', attributedTo: robo.id, content: `<p>@alice beep ${n}</p>`, to, tag: mention }
+      return { id: `${object.id}/activity`, type: 'Create', actor: robo.id, object, to }
+    }
+    const pmChannels = async () => (await svc.call<Channel[]>('GET', '/channels?channel_types=svc.core.pm', { token: alice.token })).body.data
+    t.equal(await world.send(create(1, [aliceActor]), robo), 202)
+    t.equal(await world.send(create(2, [PUBLIC]), robo), 202)
+    await waitUntil(() => svc.store.stats().rows.federation_queue === 0, 'both handled')
+    t.same(await pmChannels(), [], 'no conversation with someone who does not follow it')
+    const posts = (await svc.call<Post[]>('GET', `/users/@${robo.handle}/posts`, { token: alice.token })).body.data
+    t.match(posts, [{ text: '@alice beep 2', entities: { mentions: [] } }], 'its public Note kept, the mention of alice not linked')
+    t.same((await svc.call<Post[]>('GET', '/users/me/mentions', { token: alice.token })).body.data, [], 'nothing in her mentions')
+    await followRemote(world, alice, robo)
+    t.equal(await world.send(create(3, [aliceActor]), robo), 202)
+    await waitUntil(async () => (await pmChannels()).length > 0, 'a conversation, now that she follows it')
+  },
+)
