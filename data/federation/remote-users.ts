@@ -8,10 +8,11 @@
  * document (Fedify's `lookupObject`, which refuses private addresses unless
  * allowed), kept by the actor's id, updated when the actor changes.
  */
-import { Application, Image, isActor, Link, Service, type Actor, type Context } from '@fedify/fedify'
+import { Application, Image, isActor, Link, PropertyValue, Service, type Actor, type Context } from '@fedify/fedify'
 import { NAME_MAX_LENGTH } from '../limits.js'
 import type { RemoteAccount, UserRow, UserType } from '../model/user.js'
 import type { Store } from '../store/port.js'
+import { escapeText } from '../text/html.js'
 import { remoteHtmlText, sanitizeRemoteHtml } from '../text/remote-html.js'
 import { isoNow } from '../time.js'
 import { REMOTE_HANDLE_PATTERN } from '../users/users.js'
@@ -56,6 +57,31 @@ export async function withinTime<T>(promise: Promise<T | null>, ms: number): Pro
   }
 }
 
+/** Profile fields shown at most. */
+const MAX_FIELDS = 8
+
+/**
+ * The profile fields of `actor` (Mastodon's `PropertyValue` attachments:
+ * a name, an html value) as paragraphs `name: value`, after the bio: App.net
+ * users have a description only. Fields not embedded are not fetched.
+ */
+async function profileFieldsHtml(actor: Actor, ctx: Context<void>): Promise<string> {
+  const paragraphs: string[] = []
+  try {
+    for await (const item of actor.getAttachments({ documentLoader: noFetch, contextLoader: ctx.contextLoader })) {
+      if (!(item instanceof PropertyValue) || !item.name || !item.value) continue
+      const name = remoteHtmlText(item.name.toString()).text.trim()
+      if (name !== '') paragraphs.push(`<p>${escapeText(name)}: ${sanitizeRemoteHtml(item.value.toString())}</p>`)
+      if (paragraphs.length >= MAX_FIELDS) break
+    }
+  } catch {
+    // An attachment given by address only: the fields before it are kept.
+  }
+  return paragraphs.join('')
+}
+
+const noFetch = (): Promise<never> => Promise.reject(new Error('not fetched'))
+
 /** What a user row of `actor` holds, or null when the actor lacks what an account needs (an id, a name, an inbox). */
 export async function remoteProfileOf(ctx: Context<void>, actor: Actor): Promise<Omit<UserRow, 'id'> | null> {
   const id = actor.id
@@ -63,10 +89,10 @@ export async function remoteProfileOf(ctx: Context<void>, actor: Actor): Promise
   const inbox = webUrl(actor.inboxId)
   if (!webUrl(id) || !REMOTE_NAME.test(name) || !inbox) return null
   const username = `${name}@${id!.host}`
-  const html = sanitizeRemoteHtml(actor.summary?.toString() ?? '')
+  const loader = { documentLoader: ctx.documentLoader, contextLoader: ctx.contextLoader }
+  const html = sanitizeRemoteHtml((actor.summary?.toString() ?? '') + (await profileFieldsHtml(actor, ctx)))
   const text = [...remoteHtmlText(html).text].slice(0, DESCRIPTION_MAX).join('')
   const displayName = [...remoteHtmlText(actor.name?.toString() ?? '').text.replace(/\s+/g, ' ')].slice(0, NAME_MAX_LENGTH).join('') || name
-  const loader = { documentLoader: ctx.documentLoader, contextLoader: ctx.contextLoader }
   const remote: RemoteAccount = {
     actor_id: id!.href,
     inbox,

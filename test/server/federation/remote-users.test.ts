@@ -17,6 +17,12 @@ const federating = (t: Parameters<typeof makeInstance>[0], allowPrivate = true) 
   makeInstance(t, { public_url: SITE, federation: { allow_private_addresses: allowPrivate } })
 
 const PROFILE = {
+  // As Mastodon writes it: PropertyValue and value are schema.org's.
+  '@context': [
+    'https://www.w3.org/ns/activitystreams',
+    'https://w3id.org/security/v1',
+    { schema: 'http://schema.org#', PropertyValue: 'schema:PropertyValue', value: 'schema:value' },
+  ],
   type: 'Service',
   name: 'Bob <b>the</b> bot',
   summary:
@@ -24,6 +30,10 @@ const PROFILE = {
   icon: { type: 'Image', url: 'https://cdn.example/bob.png', mediaType: 'image/png' },
   image: { type: 'Image', url: 'https://cdn.example/bob-cover.png' },
   published: '2020-01-02T03:04:05Z',
+  attachment: [
+    { type: 'PropertyValue', name: 'Web<b>site</b>', value: '<a href="https://bob.example" rel="me">bob.example</a><script>x</script>' },
+    { type: 'PropertyValue', name: 'Pronouns', value: 'it/its' },
+  ],
 }
 
 t.test('alice finds @bob@SERVER by handle: a user row made from his actor, sanitised, found again from the store', async (t) => {
@@ -43,12 +53,13 @@ t.test('alice finds @bob@SERVER by handle: a user row made from his actor, sanit
     canonical_url: `${remote.origin}/@bob`,
     avatar_image: { url: 'https://cdn.example/bob.png', is_default: false },
     cover_image: { url: 'https://cdn.example/bob-cover.png', is_default: false },
-    description: { text: 'I post links\n\nand & more' },
+    description: { text: 'I post links\n\nand & more\n\nWebsite: bob.example\n\nPronouns: it/its' },
     you_follow: false,
   })
   const html = user.description.html ?? ''
   t.notMatch(html, /script|onclick|onerror|<img/, 'no script, event attribute or image')
   t.match(html, '<a href="https://bob.example/x" class="mention" rel="nofollow noopener" target="_blank">links</a>')
+  t.match(html, /<p>Website: <a href="https:\/\/bob\.example"[^>]*>bob\.example<\/a><\/p><p>Pronouns: it\/its<\/p>$/, 'his profile fields after the bio')
 
   const row = await svc.store.read.users.get(Number(user.id))
   t.match(row?.remote, { actor_id: bob.id, inbox: `${bob.id}/inbox`, shared_inbox: `${remote.origin}/inbox`, followers: `${bob.id}/followers` })
