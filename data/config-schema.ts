@@ -63,6 +63,8 @@ export const configSchema = z.strictObject({
       unauthenticated: rateWindow(50, 60),
       /** HTML pages (the web client's page, user and post pages, the OAuth pages), per address. */
       pages: rateWindow(300, 60),
+      /** Activities posted to the inboxes, per remote server (the host of the key that signed them). */
+      federation: rateWindow(3000, 300),
     })
     .prefault({}),
   limits: z.strictObject({ following: int(0, 40000), max_file_size: int(1, 10_000_000), storage: int(0, 500_000_000) }).prefault({}),

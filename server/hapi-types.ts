@@ -16,9 +16,11 @@ export interface SvcRouteConfig {
    * How the rate limits count the route when it is not the API's usual call:
    * `page`, an HTML page for browsers, counted in the address's page bucket
    * alone (a refusal is a page too); `read`, never a write whatever its
-   * method (read markers), so it counts against the token's calls only.
+   * method (read markers), so it counts against the token's calls only;
+   * `inbox`, another server's activity, counted against that server (the
+   * host of the key that signed it), whichever address it comes from.
    */
-  rateAs?: 'page' | 'read'
+  rateAs?: 'page' | 'read' | 'inbox'
   /** Served at the root only, not under the API prefix (pages, OAuth, file content, the user stream); set by `mount`. */
   rootOnly?: boolean
   /** Answer as-is, without the JSON envelope (OAuth token endpoint, pages, redirects). */

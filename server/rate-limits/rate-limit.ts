@@ -36,6 +36,18 @@ const limited = (request: Request): boolean => {
 
 const rateAsOf = (request: Request): RateAs => request.route.settings.plugins?.svc?.rateAs ?? 'api'
 
+/**
+ * The remote server an inbox POST comes from: the authority of the key
+ * that signed it (draft-cavage `keyId`, RFC 9421 `keyid`), lower-cased;
+ * undefined for an unsigned one, which counts against its address.
+ */
+function remoteServerOf(request: Request): string | undefined {
+  const signature = `${String(request.headers.signature ?? '')} ${String(request.headers['signature-input'] ?? '')}`
+  const keyId = /keyid="([^"]{1,2048})"/i.exec(signature)?.[1]
+  if (!keyId || !URL.canParse(keyId)) return undefined
+  return new URL(keyId).host.toLowerCase() || undefined
+}
+
 const tooManyPages = (h: ResponseToolkit, state: BucketState) =>
   htmlResponse(h, errorPage('Too many requests', `Pages were asked for too quickly from your address. Please try again in ${state.reset_s} seconds.`), 429)
     .header('Retry-After', String(state.reset_s))
@@ -56,7 +68,7 @@ export const rateLimitPlugin: Plugin<{ domain: Domain; makeLimiter?: MakeLimiter
       async (request, h) => {
         if (!limited(request)) return h.continue
         const rateAs = rateAsOf(request)
-        const state = await limiters.take(request.method, request.app.viewer ?? {}, ipOf(request), rateAs)
+        const state = await limiters.take(request.method, request.app.viewer ?? {}, ipOf(request), rateAs, remoteServerOf(request))
         counted.set(request, state)
         if (state.refused && rateAs === 'page') return tooManyPages(h, state)
         if (state.refused) throw new DomainError('rate_limited', `Too Many Requests: rate limit exceeded, retry in ${state.reset_s} seconds.`)
@@ -87,7 +99,8 @@ export const rateLimitPlugin: Plugin<{ domain: Domain; makeLimiter?: MakeLimiter
         if (!limited(request)) return h.continue
         const rateAs = rateAsOf(request)
         // A request refused before onPostAuth is counted here but keeps its own error: it never reached a handler.
-        const state = counted.get(request) ?? (await limiters.take(request.method, await viewerOfEarlyFailure(request), ipOf(request), rateAs))
+        const state =
+          counted.get(request) ?? (await limiters.take(request.method, await viewerOfEarlyFailure(request), ipOf(request), rateAs, remoteServerOf(request)))
         // The X-RateLimit headers tell API clients of their API buckets; a page's bucket is no API client's business.
         if (rateAs === 'page') return h.continue
         const headers: Record<string, string> = {

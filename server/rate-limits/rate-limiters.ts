@@ -10,10 +10,10 @@
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible'
 import { defaultConfig, type InstanceConfig, type Viewer } from '../../data/index.js'
 
-export type BucketName = 'token' | 'write' | 'ip' | 'page'
+export type BucketName = 'token' | 'write' | 'ip' | 'page' | 'server'
 
 /** How a route is counted beside its method (see `SvcRouteConfig.rateAs`). */
-export type RateAs = 'api' | 'page' | 'read'
+export type RateAs = 'api' | 'page' | 'read' | 'inbox'
 
 export interface RateWindow {
   limit: number
@@ -32,6 +32,9 @@ export const redisLimiter =
   (bus: { client: object; prefix: string }): MakeLimiter =>
   (bucket, window) =>
     new RateLimiterRedis({ storeClient: bus.client, keyPrefix: `${bus.prefix}:${bucket}`, points: window.limit, duration: window.window_s })
+
+/** The instance's `rate_limits`; config given in code (tests, benchmarks) may leave the pages' and servers' windows out. */
+export type RateLimitsGiven = Omit<InstanceConfig['rate_limits'], 'pages' | 'federation'> & Partial<Pick<InstanceConfig['rate_limits'], 'pages' | 'federation'>>
 
 /** Where a request leaves the bucket it is reported against. */
 export interface BucketState {
@@ -56,28 +59,29 @@ const secondsOf = (ms: number): number => Math.max(1, Math.ceil(ms / 1000))
 export class RateLimiters {
   private readonly limiters: Record<BucketName, RateLimiterAbstract>
 
-  constructor(limits: InstanceConfig['rate_limits'], make: MakeLimiter = memoryLimiter) {
-    // Config given in code (tests, benchmarks) may name its windows without the page bucket's.
-    const pages = limits.pages ?? defaultConfig().rate_limits.pages
+  constructor(limits: RateLimitsGiven, make: MakeLimiter = memoryLimiter) {
+    const defaults = defaultConfig().rate_limits
     this.limiters = {
       token: make('token', limits.authenticated),
       write: make('write', limits.write),
       ip: make('ip', limits.unauthenticated),
-      page: make('page', pages),
+      page: make('page', limits.pages ?? defaults.pages),
+      server: make('server', limits.federation ?? defaults.federation),
     }
   }
 
   /**
    * Counts one request against each of its buckets (its token's, plus the
    * write bucket for writes but read markers, else its address's; a page
-   * only its address's page bucket), or against none when one of them is
+   * only its address's page bucket, an inbox POST only its remote server's,
+   * `server`, else its address's), or against none when one of them is
    * full: a refused call costs nothing. Answers the bucket to report: when
    * refused, the full one that frees up last (`Retry-After` must cover them
    * all); else the one with the fewest calls left.
    */
-  async take(method: string, viewer: Viewer, ip: string, rateAs: RateAs = 'api'): Promise<BucketState> {
+  async take(method: string, viewer: Viewer, ip: string, rateAs: RateAs = 'api', server?: string): Promise<BucketState> {
     const taken = await Promise.all(
-      bucketsOf(method, viewer, ip, rateAs).map(async (bucket) => {
+      bucketsOf(method, viewer, ip, rateAs, server).map(async (bucket) => {
         const limiter = this.limiters[bucket.name]
         const answer = await limiter.consume(bucket.key).then(
           (res) => ({ res, over: false }),
@@ -102,9 +106,11 @@ export class RateLimiters {
   }
 }
 
-function bucketsOf(method: string, viewer: Viewer, ip: string, rateAs: RateAs): Bucket[] {
+function bucketsOf(method: string, viewer: Viewer, ip: string, rateAs: RateAs, server: string | undefined): Bucket[] {
   // Pages are a browser's, whoever is signed in: they never spend a token's calls.
   if (rateAs === 'page') return [{ name: 'page', key: ip }]
+  // Another server's activities count against that server, from whichever address they come.
+  if (rateAs === 'inbox') return [{ name: 'server', key: server ?? ip }]
   const token = viewer.token
   if (!token) return [{ name: 'ip', key: ip }]
   const buckets: Bucket[] = [{ name: 'token', key: String(token.id) }]

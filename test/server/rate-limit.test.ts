@@ -1,4 +1,5 @@
 import t from 'tap'
+import { injectionOf, remoteServer, type RemoteActor } from '../fixtures/remote-actor.js'
 import { readdirSync } from 'node:fs'
 import { join } from 'node:path'
 import { makeInstance, type Instance } from '../fixtures/instance.js'
@@ -14,6 +15,7 @@ const SMALL = {
   write: { limit: 3, window_s: 60 },
   unauthenticated: { limit: 4, window_s: 60 },
   pages: { limit: 5, window_s: 60 },
+  federation: { limit: 2, window_s: 60 },
 }
 
 const limited = (t: Parameters<typeof makeInstance>[0], rate_limits: typeof SMALL = SMALL, config: Record<string, unknown> = {}) =>
@@ -203,7 +205,7 @@ t.test('the limiters are built in one place, so another store can stand in for m
     made.push(`${bucket} ${window.limit}/${window.window_s}s`)
     return memoryLimiter(bucket, window)
   })
-  t.same(made, ['token 6/3600s', 'write 3/60s', 'ip 4/60s', 'page 5/60s'])
+  t.same(made, ['token 6/3600s', 'write 3/60s', 'ip 4/60s', 'page 5/60s', 'server 2/60s'])
   t.match(await limiters.take('GET', {}, '198.51.100.1'), { limit: 4, remaining: 3 })
 })
 
@@ -295,4 +297,28 @@ t.test('an IPv6 visitor counts by their /64: the addresses of one network share 
   t.equal((await from('::ffff:198.51.100.9')).statusCode, 200, 'an IPv4-mapped address counts as its IPv4 one')
   t.equal((await from('198.51.100.9')).statusCode, 200)
   t.equal(rateHeaders(await from('198.51.100.9')).remaining, '1', 'one visitor, written either way')
+})
+
+t.test("another server's activities count against that server, whatever address they come from; a refusal is a 429 with Retry-After", async (t) => {
+  const SITE = 'https://svc.example'
+  const svc = await limited(t, SMALL, { public_url: SITE, federation: { allow_private_addresses: true } })
+  const alice = await svc.person('alice')
+  const [one, two] = [await remoteServer(t), await remoteServer(t)]
+  const [bob, carol] = [await one.actor('bob'), await two.actor('carol')]
+  const follow = async (who: RemoteActor, n: number, ip: string) => {
+    const activity = {
+      '@context': 'https://www.w3.org/ns/activitystreams',
+      id: `${who.id}/follows/${n}`,
+      type: 'Follow',
+      actor: who.id,
+      object: `${SITE}/ap/users/${alice.user.id}`,
+    }
+    return svc.server.inject({ ...(await injectionOf(await who.signedPost(`${SITE}/ap/inbox`, activity))), remoteAddress: ip })
+  }
+  t.equal((await follow(bob, 1, '203.0.113.1')).statusCode, 202)
+  t.equal((await follow(bob, 2, '203.0.113.2')).statusCode, 202, 'from another address, the same server')
+  const refused = await follow(bob, 3, '203.0.113.3')
+  t.equal(refused.statusCode, 429, "over his server's limit")
+  t.match(refused.headers['retry-after'], /^\d+$/)
+  t.equal((await follow(carol, 1, '203.0.113.1')).statusCode, 202, "carol's server has a limit of its own")
 })

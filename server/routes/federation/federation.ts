@@ -14,8 +14,10 @@ import { answerFederation, federationNotFound } from './web-request.js'
 /** Inbox bodies are single activities: a megabyte is far beyond any. */
 const MAX_ACTIVITY_BYTES = 1_000_000
 
-// Other servers are counted per address like browsers on pages: generous, and never by a token they do not have.
+// Other servers' reads are counted per address like browsers on pages: generous, and never by a token they do not have.
 const SVC: SvcRouteConfig = { token: 'none', raw: true, rateAs: 'page' }
+/** Activities posted to the inboxes count against the remote server that signed them (`rate_limits.federation`). */
+const INBOX: SvcRouteConfig = { ...SVC, rateAs: 'inbox' }
 
 export const federationRoutes = (federation: FederationService): SvcRoute[] => {
   const answer: SvcRoute['handler'] = (request, h) => answerFederation(federation, request, h)
@@ -29,7 +31,7 @@ export const federationRoutes = (federation: FederationService): SvcRoute[] => {
       method: 'POST',
       path: '/ap/{path*}',
       rootOnly: true,
-      svc: SVC,
+      svc: INBOX,
       // The bytes as sent: the Digest header and the signature are over them.
       options: { payload: { parse: false, output: 'data', maxBytes: MAX_ACTIVITY_BYTES } },
       handler: answer,
