@@ -28,7 +28,7 @@ t.test('a mistake in config.json stops the start with one line naming the file, 
     ['{"rate_limits": {"write": {"limit": -5}}}', /: rate_limits\.write\.limit must be greater than or equal to 1$/],
     [
       '{"rate_limits": {"wrte": {"limit": 5}}}',
-      /: unknown key rate_limits\.wrte: expected one of enabled, authenticated, write, unauthenticated, pages in rate_limits$/,
+      /: unknown key rate_limits\.wrte: expected one of enabled, authenticated, write, unauthenticated, pages, federation in rate_limits$/,
     ],
     ['{"public_url": "svc.example"}', /: public_url must be "" or an http\(s\) URL$/],
     ['{"store": "mysql://db/svc"}', /: store must be "" \(the embedded store\) or a postgres:\/\/ URL$/],
