@@ -227,6 +227,8 @@ export class FederationService {
    * and how far the outbox has read the event log: `svc federation queue`.
    */
   async deliveryReport(): Promise<DeliveryReport> {
+    // The outcomes noted and not yet written (they are written a second at a time) count too.
+    await this.deliveries.flush()
     const cursor = await this.store.read.log_cursors.one('name', OUTBOX)
     const lease = await this.store.read.federation_leases.one('name', OUTBOX)
     return {

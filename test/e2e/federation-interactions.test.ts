@@ -84,7 +84,10 @@ t.test('alice on A and bob on B star, repost and message each other across serve
   )
   t.notOk(texts(await a.call('GET', 'posts/stream/unified')).includes('after the block'), 'not on A')
   t.equal((await a.call('GET', `users/@${bob}`)).status, 404, 'bob is gone from A')
-  const deliveredToB = async () => (await queueOf(a)).hosts.find((h: { host: string }) => h.host === b.authority)?.delivered ?? 0
+  const toB = async () => (await queueOf(a)).hosts.find((h: { host: string }) => h.host === b.authority) ?? { delivered: 0, pending: 0 }
+  const deliveredToB = async () => (await toB()).delivered
+  // What was queued for B before the block is sent or dropped first.
+  await waitUntil(async () => (await toB()).pending === 0, 'nothing queued for B')
   const before = await deliveredToB()
   t.equal((await a.call('POST', 'posts', { text: 'while B is blocked' })).status, 200)
   await waitUntil(async () => {
