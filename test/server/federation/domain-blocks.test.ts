@@ -28,7 +28,8 @@ t.test('a block names a domain, which covers its subdomains, or one host:port', 
   t.ok(covers('bad.example:8443', 'bad.example:8443') && !covers('bad.example:8443', 'bad.example:443'), 'host:port: that server only')
 })
 
-t.test("blocking bob's server hides him, refuses what it sends and sends it nothing, at once; unblocking brings him back", async (t) => {
+/** alice and bob (on a remote server) follow each other, and bob's first post is in her unified stream. */
+async function friends(t: Parameters<typeof federatingInstance>[0]) {
   const world = await federatingInstance(t)
   const { svc, remote } = world
   const alice = await svc.person('alice')
@@ -43,6 +44,11 @@ t.test("blocking bob's server hides him, refuses what it sends and sends it noth
   await send(note(1))
   const unified = async () => (await svc.call<Post[]>('GET', '/posts/stream/unified', { token: alice.token })).body.data.map((p) => p.text)
   await waitUntil(async () => (await unified()).includes('bob 1'), "bob's post")
+  return { svc, remote, alice, bob, send, note, unified }
+}
+
+t.test("blocking bob's server hides him, refuses what it sends and sends it nothing, at once; unblocking brings him back", async (t) => {
+  const { svc, remote, alice, bob, send, note, unified } = await friends(t)
 
   const { block, accounts } = await svc.domain.federation.blocks.block(remote.authority)
   t.same([block.domain, block.silence, accounts], [remote.authority, false, 1], 'the block suspends bob, the one account known there')
@@ -114,20 +120,7 @@ t.test("silencing carol's server keeps her posts out of public streams for those
 })
 
 t.test('an admin suspends remote bob as a local account: his posts leave the streams, what he sends makes nothing, nothing goes to him', async (t) => {
-  const world = await federatingInstance(t)
-  const { svc, remote } = world
-  const alice = await svc.person('alice')
-  const bob = await remote.actor('bob')
-  const send = (activity: object) => world.send(activity, bob)
-  const note = (n: number) => {
-    const object = { id: `${bob.id}/notes/${n}`, type: 'Note', attributedTo: bob.id, content: `<p>bob ${n}</p>`, to: PUBLIC }
-    return { id: `${object.id}/activity`, type: 'Create', actor: bob.id, object, to: PUBLIC }
-  }
-  await followRemote(world, alice, bob)
-  await send({ id: `${bob.id}/follows/1`, type: 'Follow', actor: bob.id, object: `${SITE}/ap/users/${alice.user.id}` })
-  await send(note(1))
-  const unified = async () => (await svc.call<Post[]>('GET', '/posts/stream/unified', { token: alice.token })).body.data.map((p) => p.text)
-  await waitUntil(async () => (await unified()).includes('bob 1'), "bob's post")
+  const { svc, remote, alice, bob, send, note, unified } = await friends(t)
   const bobUser = (await svc.store.read.users.one('actor', bob.id))!
   await svc.domain.users.moderation.suspend(bobUser.id)
   t.notOk((await unified()).includes('bob 1'), 'his post is gone from her stream')

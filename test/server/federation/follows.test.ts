@@ -112,13 +112,18 @@ t.test("bob's Reject drops alice's follow, pending or accepted", async (t) => {
   t.match((await svc.call<User>('GET', `/users/@${bob.handle}`, { token: alice.token })).body.data, { you_follow: false })
 })
 
-t.test('alice blocking bob ends both follows on his server too: an Undo of hers, a Reject of his', async (t) => {
-  const { svc, alice, remote, bob, aliceActor, send, followerNames } = await setUp(t)
+/** bob follows alice (accepted here) and alice follows bob (accepted by his server). */
+async function followEachOther({ svc, alice, remote, bob, aliceActor, send, followerNames }: Awaited<ReturnType<typeof setUp>>) {
   await send({ id: `${bob.id}/follows/1`, type: 'Follow', actor: bob.id, object: aliceActor })
   await waitUntil(async () => (await followerNames()).includes(bob.handle), 'bob follows her')
   await svc.call('POST', `/users/@${bob.handle}/follow`, { token: alice.token })
   await waitUntil(() => receivedOf(remote, 'Follow').length > 0, 'her Follow')
   await send({ id: `${bob.id}/accepts/1`, type: 'Accept', actor: bob.id, object: receivedOf(remote, 'Follow')[0].body })
+}
+
+t.test('alice blocking bob ends both follows on his server too: an Undo of hers, a Reject of his', async (t) => {
+  const { svc, alice, remote, bob, aliceActor, send, followerNames } = await setUp(t)
+  await followEachOther({ svc, alice, remote, bob, aliceActor, send, followerNames })
   await waitUntil(async () => (await svc.call<User>('GET', `/users/@${bob.handle}`, { token: alice.token })).body.data.you_follow === true, 'she follows him')
 
   t.equal((await svc.call('POST', `/users/@${bob.handle}/block`, { token: alice.token })).status, 200)
@@ -139,11 +144,7 @@ t.test('alice blocking bob ends both follows on his server too: an Undo of hers,
 
 t.test('bob blocking alice from his server ends the follows between them both ways', async (t) => {
   const { svc, alice, remote, bob, aliceActor, send, followerNames } = await setUp(t)
-  await send({ id: `${bob.id}/follows/1`, type: 'Follow', actor: bob.id, object: aliceActor })
-  await waitUntil(async () => (await followerNames()).includes(bob.handle), 'bob follows her')
-  await svc.call('POST', `/users/@${bob.handle}/follow`, { token: alice.token })
-  await waitUntil(() => receivedOf(remote, 'Follow').length > 0, 'her Follow')
-  await send({ id: `${bob.id}/accepts/1`, type: 'Accept', actor: bob.id, object: receivedOf(remote, 'Follow')[0].body })
+  await followEachOther({ svc, alice, remote, bob, aliceActor, send, followerNames })
   const following = async () => (await svc.call<User>('GET', `/users/@${bob.handle}`, { token: alice.token })).body.data.you_follow
   await waitUntil(async () => (await following()) === true, 'she follows him')
   t.equal(await send({ id: `${bob.id}#blocks/1`, type: 'Block', actor: bob.id, object: aliceActor }), 202)
