@@ -91,7 +91,9 @@ export const configSchema = z.strictObject({
    * one machine, tests); `SVC_FEDERATION_ALLOW_PRIVATE=1` sets it too.
    * `allowed_domains`: when it lists any, svc federates with the servers
    * they cover only (each a domain with its subdomains, or `host:port`),
-   * as if every other server were blocked.
+   * as if every other server were blocked. `media_cache_bytes`: how much
+   * of other servers' media (remote posts' photos and files, fetched and
+   * served by svc) is kept; over it, the oldest copies go; 0 keeps none.
    */
   federation: z
     .strictObject({
@@ -101,6 +103,7 @@ export const configSchema = z.strictObject({
         .array(z.string().regex(/^[A-Za-z0-9.-]+(:\d{1,5})?$/, { error: 'must be a domain (example.social) or host:port' }))
         .max(10_000)
         .default([]),
+      media_cache_bytes: int(0, 1_000_000_000),
     })
     .prefault({}),
   /** Seals (iron) the web sign-in cookie of the OAuth pages; generated at first start and kept in the file. */

@@ -48,7 +48,7 @@ export interface OpenDomainOptions extends FileStoreOptions {
 export async function openDomain(dataDir: string, options: OpenDomainOptions = {}): Promise<Domain> {
   await initDataDir(dataDir)
   await requireCurrentFormat(dataDir)
-  const config = { ...(await loadConfig(dataDir)), ...options.config }
+  const config = overlaid(await loadConfig(dataDir), options.config ?? {})
   const given = typeof options.store === 'object' ? options.store : null
   const storeUrl = typeof options.store === 'string' && options.store ? options.store : config.store
   const busUrl = options.bus || config.bus
@@ -85,4 +85,15 @@ export async function openDomain(dataDir: string, options: OpenDomainOptions = {
     passwords,
     bundledPlaces: options.bundledPlaces ?? config.places.bundled,
   })
+}
+
+/** `config` with `over`'s keys in place of its own; a section (an object) only in the keys `over` gives for it. */
+function overlaid(config: InstanceConfig, over: Partial<InstanceConfig>): InstanceConfig {
+  const out: Record<string, unknown> = { ...config }
+  for (const [key, value] of Object.entries(over)) {
+    const mine = out[key]
+    const section = (v: unknown) => typeof v === 'object' && v !== null && !Array.isArray(v)
+    out[key] = section(value) && section(mine) ? { ...(mine as object), ...(value as object) } : value
+  }
+  return out as InstanceConfig
 }

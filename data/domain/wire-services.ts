@@ -27,6 +27,7 @@ import type { EventLog } from '../events/event-log.js'
 import { ExploreService } from '../explore/explore.js'
 import type { DomainBlocks } from '../federation/domain-blocks.js'
 import { FederationService } from '../federation/federation.js'
+import { RemoteMedia } from '../federation/media/remote-media.js'
 import { FileBytes } from '../files/file-bytes.js'
 import { GrantObjects } from '../files/file-grants.js'
 import { FileService } from '../files/files.js'
@@ -140,7 +141,18 @@ export function wireServices({ dataDir, config, store, events, moderated, domain
   const federation = new FederationService(
     store,
     relations,
-    { posts, stars, reposts, pm, annotations: annotationRenderer },
+    {
+      posts,
+      stars,
+      reposts,
+      pm,
+      annotations: annotationRenderer,
+      media: new RemoteMedia(store, files, domainBlocks, {
+        cacheBytes: config.federation.media_cache_bytes,
+        maxBytes: config.limits.max_file_size,
+        allowPrivateAddress: config.federation.allow_private_addresses,
+      }),
+    },
     domainBlocks,
     config,
     packageVersion(),

@@ -37,6 +37,7 @@ import { KeyPairs } from './key-pairs.js'
 import type { StoreKvStore } from './kv-store.js'
 import type { StoreMessageQueue } from './message-queue.js'
 import { createOf, noteLinksOf, noteOf, type AnnotationAddresses } from './notes.js'
+import type { RemoteMedia } from './media/remote-media.js'
 import { AP_PATHS, type FederationSite } from './site.js'
 
 /** Items per page of the outbox, followers and following collections. */
@@ -52,6 +53,7 @@ export interface FederationParts {
   pm: PrivateMessageService
   /** Fills in the file addresses of posts' annotations, for their Notes' attachments. */
   annotations: AnnotationAddresses
+  media: RemoteMedia
   site: FederationSite
   kv: StoreKvStore
   queue: StoreMessageQueue
@@ -131,6 +133,7 @@ export function buildFederation({
   reposts,
   pm,
   annotations,
+  media,
   site,
   kv,
   queue,
@@ -258,7 +261,7 @@ export function buildFederation({
     })
     .setFirstCursor(() => '')
 
-  listenInboxes(federation.setInboxListeners(AP_PATHS.inbox, AP_PATHS.sharedInbox), { store, relations, blocks, posts, stars, reposts, pm })
+  listenInboxes(federation.setInboxListeners(AP_PATHS.inbox, AP_PATHS.sharedInbox), { store, relations, blocks, posts, stars, reposts, pm, media })
 
   federation.setNodeInfoDispatcher(AP_PATHS.nodeInfo, async () => {
     // Local accounts only: remote ones are their servers' users.

@@ -109,12 +109,17 @@ export interface ServerBlocks {
   suspends(where: string | URL | null | undefined): boolean
 }
 
+/** What is asked of the blocks before fetching media (remote-media.ts). */
+export interface MediaBlocks {
+  rejectsMedia(where: string | URL): boolean
+}
+
 export interface BlockOptions {
   silence?: boolean
   reject_media?: boolean
 }
 
-export class DomainBlocks implements ServerBlocks {
+export class DomainBlocks implements ServerBlocks, MediaBlocks {
   private readonly blocks = new Map<string, FederationDomainBlockRow>()
   /** The allow-list (`federation.allowed_domains`): when it lists any, every server it does not cover is refused. */
   private readonly allowed: readonly string[]
@@ -169,6 +174,11 @@ export class DomainBlocks implements ServerBlocks {
     if (this.leavesOut(where)) return true
     const block = this.of(where)
     return block !== null && !block.silence
+  }
+
+  /** Is no media taken from the server at `where`: suspended, or blocked with `reject_media`? */
+  rejectsMedia(where: string | URL): boolean {
+    return this.suspends(where) || this.of(where)?.reject_media === true
   }
 
   /**

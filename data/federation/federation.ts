@@ -28,6 +28,7 @@ import { StoreKvStore } from './kv-store.js'
 import { StoreMessageQueue } from './message-queue.js'
 import { OUTBOX, OutboxPump, type OutboxNode, type OutboxOptions } from './outgoing/outbox.js'
 import type { AnnotationAddresses } from './notes.js'
+import type { RemoteMedia } from './media/remote-media.js'
 import { AP_PATHS, federationSiteOf, type FederationSite } from './site.js'
 import { postAddress, profileAddress } from './web-addresses.js'
 
@@ -57,6 +58,8 @@ export interface FederatedServices {
   pm: PrivateMessageService
   /** Fills in the file addresses of posts' annotations, for their Notes' attachments. */
   annotations: AnnotationAddresses
+  /** Keeps remote posts' media. */
+  media: RemoteMedia
 }
 
 export class FederationService {

@@ -37,6 +37,7 @@ import { isModerated } from '../users/moderated-users.js'
 import { localUserAt } from './follows.js'
 import type { ServerBlocks } from './domain-blocks.js'
 import { keepRemoteUser, remoteUserByActor } from './remote-users.js'
+import type { RemoteMedia } from './media/remote-media.js'
 
 /** Longest text kept of a remote post. */
 const REMOTE_TEXT_MAX = 5000
@@ -50,6 +51,8 @@ export interface RemotePostParts {
   relations: RelationService
   /** Servers nothing is fetched from. */
   blocks: ServerBlocks
+  /** Keeps the posts' media. */
+  media: RemoteMedia
 }
 
 /** Is `note` addressed to the public (public or unlisted)? */
@@ -212,6 +215,7 @@ export async function keepNote(ctx: Context<void>, parts: RemotePostParts, note:
   return posts.createRemote(author, {
     text,
     entities,
+    annotations: await parts.media.annotationsFor(note, author),
     remote: { object_id: note.id.href, url: /^https?:/.test(url) ? url : note.id.href, html, server: new URL(author.remote!.actor_id).host },
     parent,
     created_at: note.published ? new Date(note.published.epochMilliseconds).toISOString() : isoNow(),
@@ -247,7 +251,10 @@ export async function onDelete(ctx: InboxContext<void>, parts: RemotePostParts, 
   if (del.objectId.href === author.remote.actor_id) {
     for (const id of await store.read.posts.ids('user_live', author.id, { limit: Number.MAX_SAFE_INTEGER })) {
       const post = await store.read.posts.get(id)
-      if (post) await posts.deleteRemote(post)
+      if (post) {
+        await posts.deleteRemote(post)
+        await parts.media.forget(post)
+      }
     }
     for (const id of await store.read.follows.ids('user', author.id, { limit: Number.MAX_SAFE_INTEGER })) {
       const follow = await store.read.follows.get(id)
@@ -265,7 +272,10 @@ export async function onDelete(ctx: InboxContext<void>, parts: RemotePostParts, 
   }
   const post = await store.read.posts.one('object', del.objectId.href)
   // Only the author deletes its post.
-  if (post && post.user_id === author.id) await posts.deleteRemote(post)
+  if (post && post.user_id === author.id) {
+    await posts.deleteRemote(post)
+    await parts.media.forget(post)
+  }
 }
 
 /** A verified Update of the actor itself: its user row brought up to date. */

@@ -25,9 +25,12 @@ const INERT = /^(text\/plain|text\/csv|application\/json|application\/octet-stre
 
 const BINARY = 'application/octet-stream'
 
+/** `type` when a browser would never take it for a document, a script or a stylesheet; else `application/octet-stream`. */
+export const inertType = (type: string): string => (INERT.test(type) ? type : BINARY)
+
 /** How the byte file at `path`, stored as `content`, is handed out. */
 export async function deliveryOf(content: StoredContent, path: string): Promise<Delivery> {
   const image = content.image_info ? await rasterTypeOf(path) : null
   if (image) return { type: image, disposition: 'inline' }
-  return { type: INERT.test(content.mime_type) ? content.mime_type : BINARY, disposition: 'attachment' }
+  return { type: inertType(content.mime_type), disposition: 'attachment' }
 }

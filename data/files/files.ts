@@ -36,8 +36,11 @@ import { imageInfoOf, makeThumbnail, THUMBNAIL_KEYS, thumbnailProblem } from './
 import { FileLinks, type Grant, type SignedContent } from '../security/file-links.js'
 import type { GrantChecker } from './file-grants.js'
 import { checkDerivedKey, checkFileName, checkFileType, checkKind, guessKind } from './file-rules.js'
-import { deliveryOf, type Delivery } from './file-delivery.js'
+import { deliveryOf, inertType, type Delivery } from './file-delivery.js'
 import { UploadGate, type UploadTicket } from './upload-gate.js'
+
+/** The file type of svc's copies of other servers' media. */
+export const REMOTE_MEDIA_TYPE = 'svc.federation.media'
 
 /** Scopes that allow uploads but not the rest of file use. */
 export const UPLOAD_SCOPES = ['files', 'write_post', 'messages', 'public_messages', 'update_profile'] as const
@@ -212,37 +215,62 @@ export class FileService {
       throw invalid(`a file may have at most ${MAX_CUSTOM_DERIVED_FILES} custom derived files`)
     await this.checkQuota(user.id, [content, ...derived])
     const written: string[] = []
-    try {
-      const derivedRows: Record<string, DerivedFileRow> = {}
+    const derivedRows: Record<string, DerivedFileRow> = {}
+    const root = await this.removingOnFailure(written, async () => {
       for (const d of derived) derivedRows[d.key] = await this.storeDerived(d, written)
-      const root = content ? await this.storeRoot(content, derivedRows, written) : undefined
-      const file = await this.store.transact(async (tx) => {
-        const inserted = tx.files.insert({
-          user_id: user.id,
-          app_id: viewer.app?.id ?? 0,
-          type,
-          kind: kind ?? guessKind(root?.mime_type),
-          ...(kind ? { kind_given: true } : {}),
-          ...(fileName === undefined ? {} : { name: fileName }),
-          public: isPublic,
-          complete: root !== undefined,
-          ...(root ? { content: root } : {}),
-          derived: derivedRows,
-          annotations,
-          token_hash: '',
-          created_at: isoNow(),
-        })
-        // The token signs the id, known only once the row is inserted.
-        const row = tx.files.put({ ...inserted, token_hash: hashSecret(this.links.writeToken(inserted)) })
-        await this.recheckQuota(tx, user.id, totalSize(row))
-        tx.emit('file.created', { file: row })
-        return row
-      })
-      return { file, file_token: this.links.writeToken(file) }
+      return content ? await this.storeRoot(content, derivedRows, written) : undefined
+    })
+    return this.insertFile(
+      {
+        user_id: user.id,
+        app_id: viewer.app?.id ?? 0,
+        type,
+        kind: kind ?? guessKind(root?.mime_type),
+        ...(kind ? { kind_given: true } : {}),
+        ...(fileName === undefined ? {} : { name: fileName }),
+        public: isPublic,
+        complete: root !== undefined,
+        ...(root ? { content: root } : {}),
+        derived: derivedRows,
+        annotations,
+        created_at: isoNow(),
+      },
+      written,
+      (tx, row) => this.recheckQuota(tx, user.id, totalSize(row)),
+    )
+  }
+
+  /** `work`, which writes byte files into `written`: they are removed when it fails. */
+  private async removingOnFailure<T>(written: string[], work: () => Promise<T>): Promise<T> {
+    try {
+      return await work()
     } catch (err) {
       await this.bytes.remove(written)
       throw err
     }
+  }
+
+  /**
+   * Inserts a file row of `fields` with its write token's hash (the token
+   * signs the id, known only once the row is inserted); `check` runs in the
+   * same transaction. A failure removes the byte files `written`. Answers
+   * the row and its write token. Emits `file.created`.
+   */
+  private insertFile(
+    fields: Omit<FileRow, 'id' | 'token_hash'>,
+    written: string[],
+    check?: (tx: Tx, row: FileRow) => Promise<void>,
+  ): Promise<{ file: FileRow; file_token: string }> {
+    return this.removingOnFailure(written, async () => {
+      const file = await this.store.transact(async (tx) => {
+        const inserted = tx.files.insert({ ...fields, token_hash: '' })
+        const row = tx.files.put({ ...inserted, token_hash: hashSecret(this.links.writeToken(inserted)) })
+        await check?.(tx, row)
+        tx.emit('file.created', { file: row })
+        return row
+      })
+      return { file, file_token: this.links.writeToken(file) }
+    })
   }
 
   /**
@@ -381,6 +409,56 @@ export class FileService {
       tx.emit('file.updated', { file })
       return file
     })
+  }
+
+  /**
+   * Keeps a copy of another server's media for remote account `owner`: a
+   * public, complete file (thumbnails made for an image), typed by its bytes
+   * (a decoded image is its own type; anything else keeps the type its
+   * server gave only when that type is inert, see file-delivery.ts). Bound by `max_file_size`, not
+   * by the owner's storage: the media cache bounds these (see
+   * `removeRemote`). Answers the row and its write token. Emits `file.created`.
+   */
+  keepRemote(owner: UserRow, upload: Upload, from: { url: string }): Promise<{ file: FileRow; file_token: string }> {
+    return this.consuming([upload], async () => {
+      if (!owner.remote) throw invalid('only a remote account has media kept from another server')
+      const image = await imageInfoOf(upload.path)
+      const mime = image?.mime_type ?? inertType(upload.mime_type)
+      const written: string[] = []
+      const derived: Record<string, DerivedFileRow> = {}
+      const root = await this.removingOnFailure(written, () => this.storeRoot({ ...upload, mime_type: mime }, derived, written))
+      const name = remoteFileName(from.url)
+      return this.insertFile(
+        {
+          user_id: owner.id,
+          app_id: 0,
+          type: REMOTE_MEDIA_TYPE,
+          kind: guessKind(mime),
+          ...(name === undefined ? {} : { name }),
+          public: true,
+          complete: true,
+          content: root,
+          derived,
+          annotations: [],
+          created_at: isoNow(),
+          remote: { url: from.url },
+        },
+        written,
+      )
+    })
+  }
+
+  /** Deletes a kept copy of remote media (pruned from the cache, or its post deleted) and its bytes; answers whether there was one. Emits `file.deleted`. */
+  async removeRemote(id: number): Promise<boolean> {
+    const file = await this.store.transact(async (tx) => {
+      const row = await tx.files.get(id)
+      if (!row?.remote) return null
+      tx.files.remove(id)
+      tx.emit('file.deleted', { file: row })
+      return row
+    })
+    if (file) await this.bytes.remove(storedNames(file)).catch(() => undefined)
+    return file !== null
   }
 
   /** Deletes a file and its bytes; answers the row as it was. Errors: `not_found`, `forbidden`. Emits `file.deleted`. */
@@ -548,6 +626,12 @@ export const storedNames = (file: FileRow): string[] => [...(file.content ? [fil
 const alignRows = (ids: readonly number[], rows: readonly FileRow[]): (FileRow | null)[] => {
   const byId = new Map(rows.map((r) => [r.id, r]))
   return ids.map((id) => byId.get(id) ?? null)
+}
+
+/** The last segment of a remote file's address as its name, when it makes one. */
+function remoteFileName(url: string): string | undefined {
+  const last = new URL(url).pathname.split('/').pop() ?? ''
+  return /^[A-Za-z0-9._-]{1,100}$/.test(last) ? last : undefined
 }
 
 function checkPublic(value: unknown): boolean | undefined {

@@ -45,6 +45,8 @@ export interface FileRow {
   /** SHA-256 of the write token (`file_token`; see `FileLinks.writeToken`). */
   token_hash: string
   created_at: string
+  /** Set on a copy svc keeps of another server's media (a remote post's attachment): where it was fetched from. */
+  remote?: { url: string }
 }
 
 // Derived facts of a row, computed once here for everything that shows them: the File presenter and the annotations' file metadata.

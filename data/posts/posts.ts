@@ -113,10 +113,13 @@ export class PostService {
    */
   async createRemote(
     author: UserRow,
-    input: { text: string; entities: Entities; remote: RemotePost; parent: PostRow | null; created_at: string },
+    input: { text: string; entities: Entities; annotations?: unknown[]; remote: RemotePost; parent: PostRow | null; created_at: string },
   ): Promise<PostRow> {
     if (!author.remote) throw invalid('only a remote account posts from another server')
     const { parent } = input
+    // Its media, kept as the author's files, attached as a local post attaches them.
+    const given = input.annotations?.length && this.replacer ? await this.replacer.replace(input.annotations, { userId: author.id, publicParent: true }) : []
+    const annotations = checkAnnotations(given)
     // A remote bot keeps the App.net bot rule: its mentions link only its followers.
     const entities = { ...input.entities, mentions: await this.botMentions(author, input.entities.mentions) }
     return this.store.transact(async (tx) => {
@@ -126,7 +129,7 @@ export class PostService {
         user_id: author.id,
         text: input.text,
         entities,
-        annotations: [],
+        annotations,
         machine_only: false,
         ...(parent ? { reply_to: parent.id } : {}),
         thread_id: parent ? parent.thread_id : 0,

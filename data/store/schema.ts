@@ -143,6 +143,8 @@ export const schema: { [K in TableName]: TableDef<Rows[K]> } = {
   },
   files: {
     user: { key: (f) => f.user_id },
+    /** Copies of other servers' media, oldest first, for the media cache's pruning. */
+    remote: { key: (f) => (f.remote ? 1 : undefined) },
   },
   // Read by id windows only: no index keeps the emit (and the trim) cheap.
   event_log: {},
