@@ -35,6 +35,7 @@ export async function summarize(event: DomainEvent, nameOf: NameOf): Promise<str
     case 'block.removed':
       return `${at(e.payload.user)} → ${at(e.payload.target)}`
     case 'post.created':
+    case 'post.updated':
     case 'post.deleted': {
       const { post } = e.payload
       const kind = post.repost_of !== undefined ? `, repost of ${post.repost_of}` : post.reply_to !== undefined ? `, reply to ${post.reply_to}` : ''

@@ -51,6 +51,15 @@ export function touchesOf(event: DomainEvent): readonly Touch[] | typeof EVERYTH
         ...post.entities.mentions.flatMap((m) => touch(TOUCH.mentions, Number(m.id))),
       ]
     }
+    case 'post.updated': {
+      const { post } = (event as DomainEvent<'post.updated'>).payload
+      // Every answer showing the post read it (its edited text); its author's lists and the mentions it now makes may take it in.
+      return [
+        ...touch(TOUCH.post, post.id),
+        ...touch(TOUCH.author, post.user_id),
+        ...post.entities.mentions.flatMap((m) => touch(TOUCH.mentions, Number(m.id))),
+      ]
+    }
     case 'star.added':
     case 'star.removed': {
       const { post, user } = (event as DomainEvent<'star.added'>).payload

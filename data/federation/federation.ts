@@ -283,6 +283,9 @@ export class FederationService {
         const { post } = (event as DomainEvent<'post.deleted'>).payload
         return post.repost_of === undefined ? this.deliverPost(post, true) : this.deliverRepost(post, true)
       }
+      case 'post.updated':
+        // Only a remote post is edited, by its own server: nothing here to send anywhere.
+        return false
       case 'message.created':
       case 'message.deleted':
         return this.deliverMessage(

@@ -2,10 +2,11 @@
  * What the inboxes do with an activity whose signature verified (Fedify
  * refuses the others before any listener runs): record it in the event log
  * as `federation.activity_received`, then act on it: follows (follows.ts),
- * posts and accounts (remote-posts.ts), stars and reposts (interactions.ts).
- * The listeners run from the durable queue, after the sender had its 202;
- * Fedify skips an activity id it has processed already. Anything a remote
- * server sent that does not fit is left alone, never an error.
+ * posts and accounts (remote-posts.ts; their edits, remote-updates.ts),
+ * stars and reposts (interactions.ts). The listeners run from the durable
+ * queue, after the sender had its 202; Fedify skips an activity id it has
+ * processed already. Anything a remote server sent that does not fit is
+ * left alone, never an error.
  */
 import {
   Accept,
@@ -28,7 +29,8 @@ import type { DomainBlocks } from './domain-blocks.js'
 import { onAccept, onBlock, onFollow, onReject, onUndoFollow } from './follows.js'
 import { onMove } from './moves.js'
 import { onAnnounce, onLike, onUndoInteraction, type InteractionParts } from './interactions.js'
-import { onCreate, onDelete, onUpdate } from './remote-posts.js'
+import { onCreate, onDelete } from './remote-posts.js'
+import { onUpdate } from './remote-updates.js'
 
 /** The activities the inboxes take, by the name events give them. */
 const KINDS = { Follow, Undo, Create, Delete, Update, Accept, Reject, Like, Announce, Block, Move } as const

@@ -8,21 +8,9 @@
  * direct Note is not taken (this instance has no audience narrower than
  * public for posts yet), so nothing from another server is ever shown
  * wider than it was sent. `Delete` of a Note deletes its post; `Delete` of
- * an actor its posts and follows; `Update` of an actor its user row.
+ * an actor its posts and follows (an `Update` is remote-updates.ts's).
  */
-import {
-  Article,
-  Hashtag,
-  isActor,
-  Mention,
-  Note,
-  PUBLIC_COLLECTION,
-  type Context,
-  type Create,
-  type Delete,
-  type InboxContext,
-  type Update,
-} from '@fedify/fedify'
+import { Article, Hashtag, Mention, Note, PUBLIC_COLLECTION, type Context, type Create, type Delete, type InboxContext } from '@fedify/fedify'
 import type { Entities, HashtagEntity, LinkEntity, MentionEntity } from '../model/entities.js'
 import type { PostRow } from '../model/post.js'
 import type { UserRow } from '../model/user.js'
@@ -36,7 +24,7 @@ import { isoNow } from '../time.js'
 import { isModerated } from '../users/moderated-users.js'
 import { localUserAt } from './follows.js'
 import type { ServerBlocks } from './domain-blocks.js'
-import { keepRemoteUser, remoteUserByActor } from './remote-users.js'
+import { remoteUserByActor } from './remote-users.js'
 import type { RemoteMedia } from './media/remote-media.js'
 
 /** Longest text kept of a remote post. */
@@ -186,6 +174,9 @@ export function noteHtml(note: Note): string {
   return warning === '' ? content : `<p>⚠ ${escapeText(warning)}</p>${content}`
 }
 
+/** When `note` says it was last edited (ISO 8601), if it says. */
+export const noteUpdated = (note: Note): string | undefined => (note.updated ? new Date(note.updated.epochMilliseconds).toISOString() : undefined)
+
 /** Does a local user follow `author`? */
 const followedHere = async (store: Store, author: UserRow): Promise<boolean> => (await store.read.follows.count('target', author.id)) > 0
 
@@ -212,11 +203,19 @@ export async function keepNote(ctx: Context<void>, parts: RemotePostParts, note:
   const { text, entities } = textAndEntities(html, mentioned, await hashtagNames(note))
   if (text.trim() === '') return null
   const url = note.url instanceof URL ? note.url.href : note.id.href
+  const updated = noteUpdated(note)
   return posts.createRemote(author, {
     text,
     entities,
     annotations: await parts.media.annotationsFor(note, author),
-    remote: { object_id: note.id.href, url: /^https?:/.test(url) ? url : note.id.href, html, server: new URL(author.remote!.actor_id).host },
+    remote: {
+      object_id: note.id.href,
+      url: /^https?:/.test(url) ? url : note.id.href,
+      html,
+      server: new URL(author.remote!.actor_id).host,
+      // Kept so that an edit older than the Note as it came is passed over.
+      ...(updated ? { updated } : {}),
+    },
     parent,
     created_at: note.published ? new Date(note.published.epochMilliseconds).toISOString() : isoNow(),
   })
@@ -276,12 +275,4 @@ export async function onDelete(ctx: InboxContext<void>, parts: RemotePostParts, 
     await posts.deleteRemote(post)
     await parts.media.forget(post)
   }
-}
-
-/** A verified Update of the actor itself: its user row brought up to date. */
-export async function onUpdate(ctx: InboxContext<void>, parts: RemotePostParts, update: Update): Promise<void> {
-  if (!update.actorId) return
-  const object = await update.getObject({ documentLoader: ctx.documentLoader, contextLoader: ctx.contextLoader }).catch(() => null)
-  if (!isActor(object) || object.id?.href !== update.actorId.href) return
-  if (await parts.store.read.users.one('actor', update.actorId.href)) await keepRemoteUser(ctx, parts.store, object)
 }

@@ -38,6 +38,12 @@ export interface DomainEvents {
   'block.removed': { user: UserRow; target: UserRow }
   'post.created': { post: PostRow }
   'post.deleted': { post: PostRow }
+  /**
+   * A remote post's text, html and entities changed: its server sent an edit
+   * of its Note (svc's own posts are never edited; App.net has no edits).
+   * The post keeps its id, so a client replaces the one it holds.
+   */
+  'post.updated': { post: PostRow }
   /** `star_id`: the star's row (absent in events of older svc), which names the Like federation sends for it. */
   'star.added': { post: PostRow; user: UserRow; star_id?: number }
   'star.removed': { post: PostRow; user: UserRow; star_id?: number }

@@ -10,6 +10,8 @@ export interface RemotePost {
   html: string
   /** The authority of the server it came from. */
   server: string
+  /** When its author last edited it, as the Note's `updated` said (ISO 8601); absent until an edit that said so. */
+  updated?: string
 }
 
 export interface PostRow {

@@ -4,6 +4,7 @@
  * deletion by the creator. Deleted posts are kept, flagged `is_deleted`, so
  * they still answer lookups and hold their place in threads.
  */
+import { isDeepStrictEqual } from 'node:util'
 import { forbidden, invalid, notFound } from '../errors.js'
 import { POST_MAX_LENGTH } from '../limits.js'
 import type { Entities } from '../model/entities.js'
@@ -44,6 +45,16 @@ export async function deletePostIn(tx: Tx, post: PostRow): Promise<PostRow> {
   for (const gone of removed) tx.emit('post.deleted', { post: gone })
   return removed[0]
 }
+
+/**
+ * Is an edit made at `incoming` newer than the one kept, made at `kept`
+ * (ISO 8601 times, as the Notes' `updated` gave them)? A post kept with
+ * no time takes any edit; after one with a time, an edit without cannot be
+ * placed and is passed over. The same time again is taken (seconds are the finest
+ * some servers give), and changes nothing when it is the same edit.
+ */
+const editIsNewer = (incoming: string | undefined, kept: string | undefined): boolean =>
+  kept === undefined || (incoming !== undefined && Date.parse(incoming) >= Date.parse(kept))
 
 export interface CreatePostInput {
   text?: string
@@ -140,6 +151,34 @@ export class PostService {
       const post = tx.posts.put({ ...row, thread_id: parent ? parent.thread_id : row.id })
       tx.emit('post.created', { post })
       return post
+    })
+  }
+
+  /**
+   * A remote account's post as its server edited it (an Update of its Note,
+   * vetted by federation): its text, entities and html replaced, as one
+   * commit with `post.updated`, so every list and stream answers the new
+   * text under the same id. `updated` is when the Note says it was edited:
+   * an edit older than the one kept (or without a time, after one with a
+   * time) is passed over, as is an edit of a deleted post or a repost.
+   * Answers the post as it is now, or null when passed over. An edit that
+   * changes nothing emits nothing; its time is kept all the same, so that an
+   * edit made before it and arriving after it is passed over too.
+   */
+  async editRemote(post: PostRow, input: { text: string; entities: Entities; html: string; updated?: string }): Promise<PostRow | null> {
+    const author = await this.users.get(post.user_id)
+    if (!author?.remote) throw invalid('only a post from another server is edited by it')
+    const entities = { ...input.entities, mentions: await this.botMentions(author, input.entities.mentions) }
+    return this.store.transact(async (tx) => {
+      // Read again inside the commit: two edits handled at once apply in the order their times say.
+      const current = await tx.posts.get(post.id)
+      if (!current?.remote || current.is_deleted || current.repost_of !== undefined || !editIsNewer(input.updated, current.remote.updated)) return null
+      const remote = { ...current.remote, html: input.html, ...(input.updated ? { updated: input.updated } : {}) }
+      const unchanged = current.text === input.text && current.remote.html === input.html && isDeepStrictEqual(current.entities, entities)
+      if (unchanged) return remote.updated === current.remote.updated ? current : tx.posts.put({ ...current, remote })
+      const edited = tx.posts.put({ ...current, text: input.text, entities, remote })
+      tx.emit('post.updated', { post: edited })
+      return edited
     })
   }
 

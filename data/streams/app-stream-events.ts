@@ -176,6 +176,8 @@ const file =
 const MAPPERS: { [N in EventName]?: Mapper<DomainEvents[N]> } = {
   'post.created': post(false),
   'post.deleted': post(true),
+  // An edit of a remote post: the post again, under its id, for the client to replace.
+  'post.updated': post(false),
   'star.added': star(false),
   'star.removed': star(true),
   'follow.added': relation('user_follow', 'follows_user', false),

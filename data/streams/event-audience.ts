@@ -34,6 +34,7 @@ export function audienceOf(event: DomainEvent): Audience {
   if (relation) return { users: [relation.user, relation.target], threads: [], channels: [] }
   switch (event.name) {
     case 'post.created':
+    case 'post.updated':
     case 'post.deleted': {
       const { post } = (event as DomainEvent<'post.created'>).payload
       const mentioned = post.entities.mentions.map((m) => Number(m.id))

@@ -48,6 +48,8 @@ export class NotificationRules {
     const r = this.read
     switch (event.name) {
       case 'post.deleted':
+      // An edit is the post again, not news: nobody is pushed about it.
+      case 'post.updated':
       case 'message.deleted':
       case 'star.removed':
       case 'follow.removed':

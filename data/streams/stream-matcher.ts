@@ -93,7 +93,8 @@ export class StreamMatcher {
       if (marker.user_id !== me.id || name === null || marker.name !== name) return null
       return { type: 'stream_marker', shape: 'posts', page: emptyPage(), marker: { name, row: marker } }
     }
-    if (event.name !== 'post.created' && event.name !== 'post.deleted') return null
+    if (event.name !== 'post.created' && event.name !== 'post.updated' && event.name !== 'post.deleted') return null
+    // An edit is sent as the post again (App.net clients know no edits, and replace a post they hold by id).
     const { post } = (event as DomainEvent<'post.created'>).payload
     const target = list === 'thread' ? (sub.thread_id ?? 0) : me.id
     // A deletion is sent to every list that showed the post, whatever include_deleted says: it is how a client learns to drop it.

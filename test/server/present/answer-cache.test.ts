@@ -196,4 +196,13 @@ t.test('what each event touches', async (t) => {
     { kind: TOUCH.post, id: 5 },
     { kind: TOUCH.mentions, id: 4 },
   ])
+  t.same(
+    touchesOf(event('post.updated', { post: { ...reply, entities: { mentions: [{ id: '6' }] } } })),
+    [
+      { kind: TOUCH.post, id: 9 },
+      { kind: TOUCH.author, id: 2 },
+      { kind: TOUCH.mentions, id: 6 },
+    ],
+    'an edit: the post, its author’s lists, the mentions it now makes (answers that showed it read the post)',
+  )
 })
