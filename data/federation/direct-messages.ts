@@ -129,9 +129,10 @@ export async function sendDirectMessage(
 
 /**
  * A verified Create whose Note is not addressed to the public: a private
- * message when it is a direct one (`keepDirectNote`), else nothing (a
- * followers-only Note is not taken). True when the Note was not public,
- * so no post is made of it.
+ * message when it is a direct one (`keepDirectNote`). True when it was one,
+ * or when it is nobody's to keep (not its author's, a moderated author's),
+ * so no post is made of it; false for a public Note or one addressed to
+ * its author's followers, which remote-posts.ts takes.
  */
 export async function onDirectCreate(ctx: InboxContext<void>, parts: DirectMessageParts, create: Create): Promise<boolean> {
   const note = await create.getObject({ documentLoader: ctx.documentLoader, contextLoader: ctx.contextLoader }).catch(() => null)
@@ -139,6 +140,7 @@ export async function onDirectCreate(ctx: InboxContext<void>, parts: DirectMessa
   // Only the author sends its Note.
   if (!create.actorId || note.attributionId?.href !== create.actorId.href) return true
   const author = await remoteUserByActor(ctx, parts.store, create.actorId, parts.blocks)
-  if (author?.remote && !isModerated(author)) await keepDirectNote(ctx, parts, note, author)
-  return true
+  if (!author?.remote || isModerated(author)) return true
+  // Not a direct one (addressed to the author's followers, say): a post, if anything (remote-posts.ts).
+  return keepDirectNote(ctx, parts, note, author)
 }

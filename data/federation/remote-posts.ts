@@ -4,10 +4,12 @@
  * a local user follows the author, or it mentions a local user, or it
  * replies to a post kept here. Its html is sanitised; its text is the
  * html's, with mention, hashtag and link entities where the html (or, for
- * svc's own html, the Note's tags) says they are. A followers-only or
- * direct Note is not taken (this instance has no audience narrower than
- * public for posts yet), so nothing from another server is ever shown
- * wider than it was sent. `Delete` of a Note deletes its post; `Delete` of
+ * svc's own html, the Note's tags) says they are. A followers-only Note
+ * becomes a post shown only to the author's local followers and the local
+ * accounts it mentions (`followers_only`, post-traits.ts), kept only when
+ * there are such; a direct one is a private message (direct-messages.ts),
+ * so nothing from another server is ever shown wider than it was sent.
+ * `Delete` of a Note deletes its post; `Delete` of
  * an actor its posts and follows (an `Update` is remote-updates.ts's).
  */
 import { Article, Hashtag, Mention, Note, PUBLIC_COLLECTION, type Context, type Create, type Delete, type InboxContext } from '@fedify/fedify'
@@ -45,6 +47,13 @@ export interface RemotePostParts {
 
 /** Is `note` addressed to the public (public or unlisted)? */
 export const isPublic = (note: Note): boolean => [...note.toIds, ...note.ccIds].some((id) => id.href === PUBLIC_COLLECTION.href)
+
+/** Who `note` by `author` is addressed to: the public (or unlisted), the author's followers (and those it mentions), or neither (null). */
+export function audienceOf(note: Note, author: UserRow): 'public' | 'followers' | null {
+  if (isPublic(note)) return 'public'
+  const followers = author.remote?.followers
+  return followers !== undefined && [...note.toIds, ...note.ccIds].some((id) => id.href === followers) ? 'followers' : null
+}
 
 /** The local post a Note id of ours names, or the post kept of a remote Note; null when none. */
 export async function postAt(ctx: Context<void>, store: Store, id: URL | null): Promise<PostRow | null> {
@@ -181,13 +190,14 @@ export const noteUpdated = (note: Note): string | undefined => (note.updated ? n
 const followedHere = async (store: Store, author: UserRow): Promise<boolean> => (await store.read.follows.count('target', author.id)) > 0
 
 /**
- * Keeps `note` as a post when it is public, its author's, and of interest
+ * Keeps `note` as a post when it is public or followers-only, its author's, and of interest
  * here (followed, mentioning a local user, replying to a post kept here);
  * `depth` bounds the parents fetched. Answers the post, or null.
  */
 export async function keepNote(ctx: Context<void>, parts: RemotePostParts, note: Note, author: UserRow, depth = 0): Promise<PostRow | null> {
   const { store, posts } = parts
-  if (!note.id || note.attributionId?.href !== author.remote?.actor_id || !isPublic(note)) return null
+  const audience = audienceOf(note, author)
+  if (!note.id || note.attributionId?.href !== author.remote?.actor_id || audience === null) return null
   // A Note lives on its author's server: one claiming an id elsewhere is not taken.
   if (note.id.origin !== new URL(author.remote!.actor_id).origin) return null
   const known = await store.read.posts.one('object', note.id.href)
@@ -196,7 +206,12 @@ export async function keepNote(ctx: Context<void>, parts: RemotePostParts, note:
   let parent = await postAt(ctx, store, note.replyTargetId)
   if (!parent && note.replyTargetId && depth < PARENT_DEPTH) parent = await fetchParent(ctx, parts, note.replyTargetId, depth + 1)
   const replyHere = parent !== null && !parent.remote
-  const wanted = depth > 0 || replyHere || mentioned.some((m) => !m.user.remote) || (await followedHere(store, author))
+  const mentionsHere = mentioned.some((m) => !m.user.remote)
+  // A followers-only Note is kept for those it is shown to here: the author's followers and the accounts it mentions.
+  const wanted =
+    audience === 'followers'
+      ? mentionsHere || (await followedHere(store, author))
+      : depth > 0 || replyHere || mentionsHere || (await followedHere(store, author))
   if (!wanted) return null
   if (parent?.is_deleted) parent = null
   const html = noteHtml(note)
@@ -207,7 +222,7 @@ export async function keepNote(ctx: Context<void>, parts: RemotePostParts, note:
   return posts.createRemote(author, {
     text,
     entities,
-    annotations: await parts.media.annotationsFor(note, author),
+    annotations: await parts.media.annotationsFor(note, author, audience),
     remote: {
       object_id: note.id.href,
       url: /^https?:/.test(url) ? url : note.id.href,
@@ -215,6 +230,7 @@ export async function keepNote(ctx: Context<void>, parts: RemotePostParts, note:
       server: new URL(author.remote!.actor_id).host,
       // Kept so that an edit older than the Note as it came is passed over.
       ...(updated ? { updated } : {}),
+      ...(audience === 'followers' ? { followers_only: true as const } : {}),
     },
     parent,
     created_at: note.published ? new Date(note.published.epochMilliseconds).toISOString() : isoNow(),

@@ -3,15 +3,16 @@
  * to date. An `Update` of a `Note` (Mastodon sends one when its user edits
  * a post) edits the post kept of it, when the activity's actor is the
  * Note's author and the post's, the Note lives on the author's server, and
- * it is still public: its text, html and entities derived again as a
- * `Create` derives them. An edit making the Note followers-only or direct
- * leaves the post as it was (nothing is shown wider than it was sent); the
+ * it is addressed as before (public, or followers-only): its text, html and
+ * entities derived again as a `Create` derives them. An edit changing who
+ * the Note is addressed to leaves the post as it was (nothing is shown
+ * wider than it was sent, nor kept from those it was); the
  * domain passes over an edit older than the one kept, and one of a deleted
  * post.
  */
 import { isActor, Note, type InboxContext, type Update } from '@fedify/fedify'
 import { isModerated } from '../users/moderated-users.js'
-import { hashtagNames, isPublic, mentionedUsers, noteHtml, noteUpdated, textAndEntities, type RemotePostParts } from './remote-posts.js'
+import { audienceOf, hashtagNames, mentionedUsers, noteHtml, noteUpdated, textAndEntities, type RemotePostParts } from './remote-posts.js'
 import { keepRemoteUser } from './remote-users.js'
 
 /** A verified Update: of the actor itself, its user row; of its own Note, the post kept of it. */
@@ -32,8 +33,8 @@ async function onNoteUpdate(ctx: InboxContext<void>, parts: RemotePostParts, act
   if (!author?.remote || isModerated(author)) return
   const post = await store.read.posts.one('object', note.id.href)
   if (!post || post.user_id !== author.id || post.is_deleted) return
-  // Edited to followers-only or direct: this instance shows posts to everyone, so it keeps the post as it was.
-  if (!isPublic(note)) return
+  // An edit that changes who the Note is addressed to (wider or narrower) leaves the post as it was shown.
+  if (audienceOf(note, author) !== (post.remote?.followers_only ? 'followers' : 'public')) return
   const html = noteHtml(note)
   const { text, entities } = textAndEntities(html, await mentionedUsers(ctx, store, note), await hashtagNames(note))
   if (text.trim() === '') return

@@ -413,13 +413,13 @@ export class FileService {
 
   /**
    * Keeps a copy of another server's media for remote account `owner`: a
-   * public, complete file (thumbnails made for an image), typed by its bytes
+   * complete file, public when its post is (thumbnails made for an image), typed by its bytes
    * (a decoded image is its own type; anything else keeps the type its
    * server gave only when that type is inert, see file-delivery.ts). Bound by `max_file_size`, not
    * by the owner's storage: the media cache bounds these (see
    * `removeRemote`). Answers the row and its write token. Emits `file.created`.
    */
-  keepRemote(owner: UserRow, upload: Upload, from: { url: string }): Promise<{ file: FileRow; file_token: string }> {
+  keepRemote(owner: UserRow, upload: Upload, from: { url: string; public: boolean }): Promise<{ file: FileRow; file_token: string }> {
     return this.consuming([upload], async () => {
       if (!owner.remote) throw invalid('only a remote account has media kept from another server')
       const image = await imageInfoOf(upload.path)
@@ -435,7 +435,7 @@ export class FileService {
           type: REMOTE_MEDIA_TYPE,
           kind: guessKind(mime),
           ...(name === undefined ? {} : { name }),
-          public: true,
+          public: from.public,
           complete: true,
           content: root,
           derived,

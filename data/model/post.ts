@@ -12,6 +12,12 @@ export interface RemotePost {
   server: string
   /** When its author last edited it, as the Note's `updated` said (ISO 8601); absent until an edit that said so. */
   updated?: string
+  /**
+   * Its Note was addressed to its author's followers (and the accounts it
+   * mentions), not to the public: only they see it here (post-traits.ts
+   * `shownOnlyTo`), in no public stream, and nobody reposts it.
+   */
+  followers_only?: true
 }
 
 export interface PostRow {

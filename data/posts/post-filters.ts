@@ -6,7 +6,7 @@
 import type { PostRow } from '../model/post.js'
 import type { Readers } from '../store/port.js'
 import type { Viewer } from '../viewer.js'
-import { isDirectedPost } from './post-traits.js'
+import { isDirectedPost, shownTo } from './post-traits.js'
 import { holdersOf, targetsOf } from '../relations/relation-reads.js'
 import type { HiddenAuthors } from '../users/moderated-users.js'
 
@@ -42,9 +42,10 @@ export type PostTest = (post: PostRow) => Promise<boolean>
 
 /**
  * The test of `flags` (over the stream's `defaults`, over the original API's)
- * for `viewer`. Blocks hide posts both ways whatever the flags say, and the
- * posts of suspended and deleted accounts (`hidden`) from everyone; a repost
- * is also judged by its original's author.
+ * for `viewer`. Blocks hide posts both ways whatever the flags say, the
+ * posts of suspended and deleted accounts (`hidden`) from everyone, and a
+ * followers-only post from all but those it is shown to; a repost is also
+ * judged by its original.
  */
 export async function postVisibilityTest(
   r: Readers,
@@ -65,14 +66,16 @@ export async function postVisibilityTest(
   }
   const addressedElsewhere = (post: PostRow): boolean =>
     post.user_id !== me?.id && isAddressed(post) && !addressees(post).some((id) => id === me?.id || followed.has(id))
+  const follows = (_me: number, author: number) => followed.has(author)
   return async (post) => {
     if (post.is_deleted && !f.include_deleted) return false
     if (post.machine_only && !f.include_machine) return false
     if (hiddenAuthor(post.user_id)) return false
+    if (!(await shownTo(post, me?.id, follows))) return false
     if (!f.include_directed_posts && addressedElsewhere(post)) return false
     if (post.repost_of === undefined) return true
     const original = await r.posts.get(post.repost_of)
-    return original !== null && !hiddenAuthor(original.user_id)
+    return original !== null && !hiddenAuthor(original.user_id) && (await shownTo(original, me?.id, follows))
   }
 }
 

@@ -12,7 +12,7 @@ import type { Range, Readers, Store } from '../store/port.js'
 import type { Viewer } from '../viewer.js'
 import { actingUser } from '../users/acting-user.js'
 import type { MarkerService } from '../channels/markers.js'
-import { hasPhoto } from './post-traits.js'
+import { hasPhoto, isFollowersOnly } from './post-traits.js'
 import { postVisibilityTest, type PostFilterDefaults, type PostFilterFlags, type PostTest } from './post-filters.js'
 import type { PostService } from './posts.js'
 import { targetsOf } from '../relations/relation-reads.js'
@@ -123,15 +123,18 @@ export class PostStreamService {
   /** Every public post except reposts and posts by bots (and by a silenced server's accounts the viewer does not follow). Errors: `invalid`. */
   async global(viewer: Viewer, input: PostListInput): Promise<PostList> {
     const r = this.store.read
-    const ids = (range: Range) => r.posts.scan(range, (p) => p.repost_of === undefined)
-    return this.list(viewer, input, { markerName: 'global', ids, has: async (p) => p.repost_of === undefined, extra: publicAuthorTest(r, viewer, true) })
+    const inGlobal = (p: PostRow) => p.repost_of === undefined && !isFollowersOnly(p)
+    const ids = (range: Range) => r.posts.scan(range, inGlobal)
+    return this.list(viewer, input, { markerName: 'global', ids, has: async (p) => inGlobal(p), extra: publicAuthorTest(r, viewer, true) })
   }
 
   /** Posts carrying a hashtag, any case, never reposts (nor a silenced server's the viewer does not follow). Errors: `invalid`. */
   async tag(viewer: Viewer, hashtag: string, input: PostListInput): Promise<PostList> {
     const name = hashtag.replace(/^#/, '').toLowerCase()
     const ids = (range: Range) => this.store.read.posts.ids('hashtag', name, range)
-    return this.list(viewer, input, { markerName: `tag:${name}`, ids, has: async () => true, extra: publicAuthorTest(this.store.read, viewer, false) })
+    // A hashtag stream is public: a followers-only post stays out, even for its author's followers.
+    const has = async (p: PostRow) => !isFollowersOnly(p)
+    return this.list(viewer, input, { markerName: `tag:${name}`, ids, has, extra: publicAuthorTest(this.store.read, viewer, false) })
   }
 
   /** Every post of the thread of any of its posts. Errors: `not_found`, `invalid`. */

@@ -11,8 +11,27 @@ import { isDirected } from '../text/process.js'
 
 type FileItem = { kind?: unknown; mime_type?: unknown; type?: unknown }
 
-/** Posts that explore and search may ever show: live, original, human-readable. */
-export const isListedPost = (post: PostRow): boolean => !post.is_deleted && !post.machine_only && post.repost_of === undefined
+/** A remote post its author addressed to their followers only (and the accounts it mentions). */
+export const isFollowersOnly = (post: PostRow): boolean => post.remote?.followers_only === true
+
+/**
+ * Who sees a followers-only post (see `isFollowersOnly`): its author, the
+ * accounts it mentions, and those who follow its author (`follows`, asked
+ * only when the others do not settle it). Any other post: everyone.
+ */
+export async function shownTo(
+  post: PostRow,
+  userId: number | undefined,
+  follows: (userId: number, authorId: number) => boolean | Promise<boolean>,
+): Promise<boolean> {
+  if (!isFollowersOnly(post)) return true
+  if (userId === undefined) return false
+  if (post.user_id === userId || post.entities.mentions.some((m) => Number(m.id) === userId)) return true
+  return follows(userId, post.user_id)
+}
+
+/** Posts that explore and search may ever show: live, original, human-readable, public. */
+export const isListedPost = (post: PostRow): boolean => !post.is_deleted && !post.machine_only && post.repost_of === undefined && !isFollowersOnly(post)
 
 export const hasAnnotationType = (post: PostRow, type: string): boolean => post.annotations.some((a) => a.type === type)
 

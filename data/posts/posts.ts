@@ -20,6 +20,7 @@ import type { AnnotationReplacer } from '../annotations/replacements.js'
 import { blockedEitherWay, hasRelation } from '../relations/relation-reads.js'
 import type { UserService } from '../users/users.js'
 import type { HiddenAuthors } from '../users/moderated-users.js'
+import { shownTo } from './post-traits.js'
 
 const ALL = Number.MAX_SAFE_INTEGER
 
@@ -129,7 +130,8 @@ export class PostService {
     if (!author.remote) throw invalid('only a remote account posts from another server')
     const { parent } = input
     // Its media, kept as the author's files, attached as a local post attaches them.
-    const given = input.annotations?.length && this.replacer ? await this.replacer.replace(input.annotations, { userId: author.id, publicParent: true }) : []
+    const publicParent = input.remote.followers_only !== true
+    const given = input.annotations?.length && this.replacer ? await this.replacer.replace(input.annotations, { userId: author.id, publicParent }) : []
     const annotations = checkAnnotations(given)
     // A remote bot keeps the App.net bot rule: its mentions link only its followers.
     const entities = { ...input.entities, mentions: await this.botMentions(author, input.entities.mentions) }
@@ -214,8 +216,9 @@ export class PostService {
 
   /**
    * Can `viewer` see `post` at all? Nobody sees the posts of suspended and
-   * deleted accounts; blocks hide content both ways. A repost's original's
-   * author counts too.
+   * deleted accounts; blocks hide content both ways; a followers-only post
+   * shows only to those it is shown to (post-traits.ts). A repost's
+   * original counts too.
    */
   async visible(viewer: Viewer, post: PostRow): Promise<boolean> {
     const me = viewer.user
@@ -223,6 +226,8 @@ export class PostService {
     const original = post.repost_of === undefined ? null : await r.posts.get(post.repost_of)
     const allAuthors = [post.user_id, ...(original ? [original.user_id] : [])]
     if (allAuthors.some((id) => this.hidden.has(id))) return false
+    const follows = (userId: number, authorId: number) => hasRelation(r, 'follows', userId, authorId)
+    for (const shown of [post, ...(original ? [original] : [])]) if (!(await shownTo(shown, me?.id, follows))) return false
     if (!me) return true
     const authors = allAuthors.filter((id) => id !== me.id)
     for (const author of authors) if (await blockedEitherWay(r, me.id, author)) return false

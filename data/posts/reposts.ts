@@ -18,6 +18,7 @@ import { actingUser } from '../users/acting-user.js'
 import { isModerated, type HiddenAuthors } from '../users/moderated-users.js'
 import { blockedEitherWay } from '../relations/relation-reads.js'
 import { checkLiveOriginal, type PostService } from './posts.js'
+import { isFollowersOnly } from './post-traits.js'
 
 /** The repost's text and entities: the prefix mentions the original's author; nothing in it leads. */
 export function repostText(original: PostRow, author: UserRow): { text: string; entities: Entities } {
@@ -54,6 +55,7 @@ export class RepostService {
     const me = actingUser(viewer)
     const original = await this.posts.find(viewer, postId)
     checkLiveOriginal(original, 'repost')
+    if (isFollowersOnly(original)) throw invalid('You cannot repost a post its author shows only to their followers')
     const author = await this.store.read.users.get(original.user_id)
     if (!author) throw invalid('You cannot repost a post whose author is gone')
     return this.store.transact(async (tx) => {
@@ -85,7 +87,8 @@ export class RepostService {
    * `post.created`.
    */
   async addRemote(author: UserRow, original: PostRow, remote: Omit<RemotePost, 'html'>, createdAt: string): Promise<PostRow | null> {
-    if (!author.remote || isModerated(author) || original.repost_of !== undefined || original.is_deleted || original.machine_only) return null
+    if (!author.remote || isModerated(author) || original.repost_of !== undefined || original.is_deleted || original.machine_only || isFollowersOnly(original))
+      return null
     if (this.hidden.has(original.user_id) || (await blockedEitherWay(this.store.read, author.id, original.user_id))) return null
     const originalAuthor = await this.store.read.users.get(original.user_id)
     if (!originalAuthor) return null

@@ -12,6 +12,7 @@ import type { FileRow } from '../model/file.js'
 import type { PostRow } from '../model/post.js'
 import type { TokenRow } from '../model/token.js'
 import type { UserRow } from '../model/user.js'
+import { isFollowersOnly } from '../posts/post-traits.js'
 
 /** The objects of an item, by the shape the transport renders. */
 export type AppEventData =
@@ -98,13 +99,16 @@ const relation =
     ),
   ]
 
+// App streams carry public posts: a followers-only one (and its stars) has no audience there.
 const post =
   (deleted: boolean): Mapper<DomainEvents['post.created']> =>
-  ({ post }, at) => [item('post', String(post.id), at, { shape: 'post', post }, PUBLIC, {}, deleted)]
+  ({ post }, at) =>
+    isFollowersOnly(post) ? [] : [item('post', String(post.id), at, { shape: 'post', post }, PUBLIC, {}, deleted)]
 
 const star =
   (deleted: boolean): Mapper<DomainEvents['star.added']> =>
-  ({ post, user }, at) => [item('star', `${user.id}:${post.id}`, at, { shape: 'star', post, user }, PUBLIC, {}, deleted)]
+  ({ post, user }, at) =>
+    isFollowersOnly(post) ? [] : [item('star', `${user.id}:${post.id}`, at, { shape: 'star', post, user }, PUBLIC, {}, deleted)]
 
 const message =
   (deleted: boolean): Mapper<DomainEvents['message.created']> =>

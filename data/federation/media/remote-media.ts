@@ -74,15 +74,17 @@ export class RemoteMedia {
   ) {}
 
   /**
-   * Fetches and keeps the media `note` attaches, for a post of `author`;
-   * answers the annotations that show them (none when nothing could be had).
+   * Fetches and keeps the media `note` attaches, for a post of `author`
+   * (public files for a public post; for a followers-only one, files only
+   * those who see the post read); answers the annotations that show them
+   * (none when nothing could be had).
    */
-  async annotationsFor(note: Note, author: UserRow): Promise<unknown[]> {
+  async annotationsFor(note: Note, author: UserRow, audience: 'public' | 'followers'): Promise<unknown[]> {
     if (this.options.cacheBytes === 0 || !author.remote) return []
     const images: unknown[] = []
     const others: unknown[] = []
     for (const { url, alt } of await attachmentsOf(note)) {
-      const kept = await this.keep(url, author)
+      const kept = await this.keep(url, author, audience === 'public')
       if (!kept) continue
       const file = { file_id: String(kept.file.id), file_token: kept.file_token }
       if (kept.file.kind === 'image' && kept.file.content?.image_info)
@@ -123,7 +125,7 @@ export class RemoteMedia {
     return removed
   }
 
-  private async keep(url: URL, author: UserRow): Promise<{ file: FileRow; file_token: string } | null> {
+  private async keep(url: URL, author: UserRow, isPublic: boolean): Promise<{ file: FileRow; file_token: string } | null> {
     if (this.blocks.rejectsMedia(url) || this.blocks.rejectsMedia(author.remote!.actor_id)) return null
     const fetched = await fetchMedia(url, {
       maxBytes: this.options.maxBytes,
@@ -133,7 +135,7 @@ export class RemoteMedia {
     })
     if (!fetched) return null
     try {
-      const kept = await this.files.keepRemote(author, { path: fetched.path, mime_type: fetched.contentType }, { url: url.href })
+      const kept = await this.files.keepRemote(author, { path: fetched.path, mime_type: fetched.contentType }, { url: url.href, public: isPublic })
       if (this.held !== null) this.held += totalSize(kept.file)
       return kept
     } catch {

@@ -2,8 +2,9 @@
  * Remote posts in: bob's public Note reaches alice, who follows him, as a
  * post in her unified stream, with entities, sanitised html, his server as
  * source; a Note mentioning alice reaches her mentions; a reply to her post
- * joins its thread; the same Note twice is one post. A followers-only Note,
- * a stranger's Note, and a Note a Create by someone else carries make no
+ * joins its thread; the same Note twice is one post. A Note to a list (not
+ * public, not the followers: followers-only.test.ts tells those), a
+ * stranger's Note, and a Note a Create by someone else carries make no
  * post. Deleting the Note deletes the post; an Update of bob's actor
  * updates his user; a Delete of his actor removes his posts.
  */
@@ -89,8 +90,8 @@ t.test('a reply to her post joins its thread; a stranger mentioning her reaches 
   const { svc, alice, remote, bob, aliceActor, send, create, unified } = await setUp(t)
   const mine = await svc.call<Post>('POST', '/posts', { token: alice.token, payload: { text: 'my post' } })
   const carol = await remote.actor('carol')
-  // Not for here: followers-only, a stranger not mentioning anyone here, a Note of bob's carried by carol's Create.
-  await send(create({ content: '<p>followers only</p>', to: `${bob.id}/followers`, cc: [] }).activity)
+  // Not for here: a Note to a list of bob's (neither public nor his followers), a stranger not mentioning anyone here, a Note of bob's carried by carol's Create.
+  await send(create({ content: '<p>a list</p>', to: `${bob.id}/lists/close`, cc: [] }).activity)
   await send(create({ content: '<p>stranger</p>' }, carol).activity, carol)
   const forged = create({ content: '<p>forged</p>' })
   await send({ ...forged.activity, actor: carol.id }, carol)
@@ -114,7 +115,7 @@ t.test('a reply to her post joins its thread; a stranger mentioning her reaches 
   t.same(
     (await unified()).map((p) => p.text),
     ['@alice nice', 'my post'],
-    'her unified stream: the reply mentioning her, her post; nothing of bob (followers-only, forged)',
+    'her unified stream: the reply mentioning her, her post; nothing of bob (to a list, forged)',
   )
   const all = await svc.store.read.posts.count('user_live', (await svc.store.read.users.one('actor', carol.id))!.id)
   t.equal(all, 1, "carol's one post is the reply")
