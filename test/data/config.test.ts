@@ -55,7 +55,10 @@ t.test('a mistake in config.json stops the start with one line naming the file, 
       '{"federation": {"allowed_domains": ["https://friends.example/"]}}',
       /: federation\.allowed_domains\[0\] must be a domain \(example\.social\) or host:port$/,
     ],
-    ['{"federation": {"enable": true}}', /: unknown key federation\.enable: expected one of enabled, allow_private_addresses, allowed_domains, media_cache_bytes in federation$/],
+    [
+      '{"federation": {"enable": true}}',
+      /: unknown key federation\.enable: expected one of enabled, allow_private_addresses, allowed_domains, media_cache_bytes in federation$/,
+    ],
   ]
   for (const [text, reason] of cases) {
     const dir = await withConfig(t, text)
