@@ -150,7 +150,10 @@ export function wireServices({ dataDir, config, store, events, moderated, domain
       media: new RemoteMedia(store, files, domainBlocks, {
         cacheBytes: config.federation.media_cache_bytes,
         maxBytes: config.limits.max_file_size,
-        allowPrivateAddress: config.federation.allow_private_addresses,
+        // Read at each fetch: `svc serve` sets it from SVC_FEDERATION_ALLOW_PRIVATE once the services are wired.
+        get allowPrivateAddress() {
+          return config.federation.allow_private_addresses
+        },
       }),
     },
     domainBlocks,

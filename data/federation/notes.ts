@@ -51,7 +51,8 @@ export async function noteLinksOf(store: Store, post: PostRow, addresses: Annota
   const users = await store.read.users.getMany(post.entities.mentions.map((m) => Number(m.id)))
   const parent = post.reply_to === undefined ? null : await store.read.posts.get(post.reply_to)
   const parentAuthor = parent?.remote ? await store.read.users.get(parent.user_id) : null
-  const attachments = attachmentsOf(addresses.render(post.annotations, { baseUrl: origin, grant: null, streamed: true }))
+  const rendered = addresses.render(post.annotations, { baseUrl: origin, grant: null, streamed: true })
+  const attachments = attachmentsOf(rendered, await photoTypesOf(store, post, rendered))
   return { remoteUsers: new Map(users.filter((u) => u.remote).map((u) => [String(u.id), u])), parent, parentAuthor, attachments }
 }
 
@@ -61,18 +62,35 @@ const MAX_ATTACHMENTS = 8
 const text = (v: unknown): string | undefined => (typeof v === 'string' && v !== '' ? v : undefined)
 const size = (v: unknown): number | undefined => (typeof v === 'number' && Number.isInteger(v) && v > 0 ? v : undefined)
 
+type Rendered = readonly { type: string; value: Record<string, unknown> }[]
+
+/** The media types of the author's files that `post`'s oEmbed photos show, by file id: an oEmbed value names none. */
+async function photoTypesOf(store: Store, post: PostRow, annotations: Rendered): Promise<Map<string, string>> {
+  const ids = annotations.filter((a) => a.type === 'svc.core.oembed' && typeof a.value.file_id === 'string').map((a) => Number(a.value.file_id))
+  const files = ids.length === 0 ? [] : await store.read.files.getMany(ids)
+  return new Map(files.filter((f) => f.user_id === post.user_id && f.content).map((f) => [String(f.id), f.content!.mime_type]))
+}
+
 /**
- * The photos (`svc.core.oembed` of type photo) and files
- * (`svc.core.attachments`) of rendered `annotations` that have a lasting
- * http(s) address: a short-lived one (a private file's) is left out, as
- * other servers keep what they are sent and it must not reach further.
+ * The photos (`svc.core.oembed` of type photo, their media type from
+ * `photoTypes` by file id) and files (`svc.core.attachments`) of rendered
+ * `annotations` that have a lasting http(s) address: a short-lived one (a
+ * private file's) is left out, as other servers keep what they are sent
+ * and it must not reach further.
  */
-export function attachmentsOf(annotations: readonly { type: string; value: Record<string, unknown> }[]): NoteAttachment[] {
+export function attachmentsOf(annotations: Rendered, photoTypes: ReadonlyMap<string, string> = new Map()): NoteAttachment[] {
   const found: NoteAttachment[] = []
   const lasting = (v: Record<string, unknown>) => typeof v.url === 'string' && /^https?:\/\//.test(v.url) && v.url_expires === undefined
   for (const { type, value } of annotations) {
     if (type === 'svc.core.oembed' && value.type === 'photo' && lasting(value))
-      found.push({ url: value.url as string, image: true, width: size(value.width), height: size(value.height), name: text(value.title) })
+      found.push({
+        url: value.url as string,
+        image: true,
+        mediaType: photoTypes.get(String(value.file_id)),
+        width: size(value.width),
+        height: size(value.height),
+        name: text(value.title),
+      })
     if (type === 'svc.core.attachments') {
       const list = value['svc.core.file_list'] ?? value['+svc.core.file_list']
       for (const file of Array.isArray(list) ? (list as Record<string, unknown>[]) : []) {

@@ -5,13 +5,17 @@
  * stars and reposts the other's post and is listed among its stargazers
  * and reposters on the author's instance, and the undos cross too; alice's
  * pm to @bob@B arrives in a pm channel on B and in no post stream, and his
- * answer comes back; `svc federation block` of B on A refuses what B sends
- * from then on, and A sends B nothing.
+ * answer comes back; alice's photo (a public file, posted as an oEmbed
+ * photo with alt text) reaches bob as a photo B keeps and serves
+ * itself, the same bytes, her alt text its title; `svc federation block`
+ * of B on A refuses what B sends from then on, and A sends B nothing.
  */
+import { createHash } from 'node:crypto'
 import t, { type Test } from 'tap'
 import { follows, instance, texts, type Instance } from '../fixtures/federating-serve.js'
 import { freePortOnAll } from '../fixtures/free-port.js'
 import { HOST_A, HOST_B, needsHosts } from '../fixtures/hosts.js'
+import { noisyPng } from '../fixtures/images.js'
 import { svcJson } from '../fixtures/svc-in-process.js'
 import { waitUntil } from '../fixtures/wait.js'
 
@@ -35,7 +39,21 @@ async function starAndRepost(t: Test, from: Instance, to: Instance, post: { id: 
   return copy
 }
 
-t.test('alice on A and bob on B star, repost and message each other across servers; a block of B on A stops both directions', { skip }, async (t) => {
+/** `POST /files` on `x` as a client outside the server sends it: `png`, a public file. */
+async function uploadPhoto(x: Instance, png: Buffer): Promise<{ id: string; file_token: string }> {
+  const form = new FormData()
+  form.append('type', 'com.example.photo')
+  form.append('public', '1')
+  form.append('content', new Blob([new Uint8Array(png)], { type: 'image/png' }), 'cat.png')
+  const res = await fetch(`${x.url}/stream/0/files`, { method: 'POST', headers: { authorization: `Bearer ${x.token}` }, body: form })
+  const body = (await res.json()) as { data: { id: string; file_token: string } }
+  if (res.status !== 200) throw new Error(`the upload answered ${res.status}: ${JSON.stringify(body)}`)
+  return body.data
+}
+
+const sha1 = (bytes: Uint8Array) => createHash('sha1').update(bytes).digest('hex')
+
+t.test('alice on A and bob on B star, repost, message and share photos across servers; a block of B on A stops both directions', { skip }, async (t) => {
   const port = await freePortOnAll([HOST_A.address, HOST_B.address])
   const [a, b] = await Promise.all([instance(t, HOST_A, port, 'alice'), instance(t, HOST_B, port, 'bob')])
   const alice = `alice@${a.authority}`
@@ -68,6 +86,31 @@ t.test('alice on A and bob on B star, repost and message each other across serve
     t.notOk(texts(await b.call('GET', path)).includes('just between us'), `not in ${path} on B`)
   t.equal((await b.call('POST', `channels/${channel.id}/messages`, { text: 'agreed' })).status, 200)
   await waitUntil(async () => (await messagesOn(a, sent.body.data.channel_id)).includes('agreed'), 'his answer on A')
+
+  // alice's photo, with its alt text: B fetches it once and shows it from its own addresses.
+  const png = await noisyPng(320, 240)
+  const file = await uploadPhoto(a, png)
+  const photo = { '+svc.core.file': { file_id: file.id, file_token: file.file_token, format: 'oembed' }, title: 'A grey cat asleep' }
+  const posted = await a.call('POST', 'posts', { text: 'my cat', annotations: [{ type: 'svc.core.oembed', value: photo }] })
+  t.equal(posted.status, 200, JSON.stringify(posted.body.meta))
+  type Shown = { text: string; annotations: { type: string; value: Record<string, unknown> }[] }
+  let shown: Shown | undefined
+  await waitUntil(async () => {
+    shown = ((await b.call('GET', 'posts/stream/unified?include_annotations=1')).body.data as Shown[]).find((p) => p.text === 'my cat')
+    return shown !== undefined
+  }, 'her photo post on B')
+  const oembeds = shown!.annotations.filter((x) => x.type === 'svc.core.oembed')
+  t.equal(oembeds.length, 1, 'one photo')
+  const { value } = oembeds[0] ?? { value: {} }
+  t.match(value, { type: 'photo', width: 320, height: 240, title: 'A grey cat asleep' }, 'her alt text as its title')
+  for (const key of ['url', 'thumbnail_url']) t.ok(String(value[key]).startsWith(`${b.url}/`), `its ${key} is on B`)
+  t.notMatch(JSON.stringify(shown!.annotations), a.authority, 'nothing in the annotations leads to A')
+  const served = await fetch(String(value.url))
+  t.equal(served.status, 200)
+  t.ok(served.url.startsWith(`${b.url}/`), 'served by B, any redirect followed')
+  t.equal(served.headers.get('content-type'), 'image/png')
+  t.equal(sha1(new Uint8Array(await served.arrayBuffer())), sha1(png), 'the bytes alice uploaded')
+  t.equal((await fetch(String(value.thumbnail_url))).status, 200, 'its thumbnail served by B')
 
   // A blocks B: what B sends is refused (B's queue shows A answering 403), and A sends B nothing.
   const block = await svcJson(['federation', 'block', HOST_B.name, '--json', '--data-dir', a.dir])

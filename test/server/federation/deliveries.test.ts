@@ -160,7 +160,7 @@ t.test("alice's photos go with her Note as attachments at addresses that last; a
     [note.attachment].flat(),
     [
       { type: 'Image', url: 'https://photos.example/cat.jpg', width: 1024, height: 768, name: 'a cat asleep' },
-      { type: 'Image', url: new RegExp(`^${SITE.replace(/\./g, '\\.')}/f/\\w+$`), width: 640, height: 480 },
+      { type: 'Image', mediaType: 'image/png', url: new RegExp(`^${SITE.replace(/\./g, '\\.')}/f/\\w+$`), width: 640, height: 480 },
     ],
     "the photo at its address, the public file at its lasting short one; the private file's is not sent",
   )

@@ -23,14 +23,23 @@
  * its stargazers and reposters, her Undo takes the reaction back; her
  * specified Note to alice is a private message and no post; alice's answer,
  * star and repost reach the peer, verified.
+ *
+ * And photos both ways: carol's Note with a drive file (a Document as
+ * Misskey renders one: its type, address and comment, no size) becomes a
+ * photo svc fetched once from the peer and serves itself, the same bytes,
+ * its size read from them and her comment its alt text; alice's photo
+ * reaches the peer as an Image with its type, size and alt text, at an
+ * address the peer can load.
  */
-import { randomUUID } from 'node:crypto'
+import { createHash, randomUUID } from 'node:crypto'
 import { genRFC3230DigestHeader } from '@misskey-dev/node-http-message-signatures'
 import t from 'tap'
 import type { Channel, Message, Post, User } from '../../../server/api/index.js'
+import { upload } from '../../fixtures/files.js'
 import { freePort } from '../../fixtures/free-port.js'
+import { noisyPng } from '../../fixtures/images.js'
 import { makeInstance } from '../../fixtures/instance.js'
-import { MISSKEY_CONTEXT, PUBLIC, createOf, keysOf, misskeyPeer, type Delivery } from '../../fixtures/misskey-peer.js'
+import { MISSKEY_CONTEXT, PUBLIC, createOf, keysOf, misskeyPeer, publicNoteOf, type Delivery } from '../../fixtures/misskey-peer.js'
 import { waitUntil } from '../../fixtures/wait.js'
 
 /** svc listening under its public URL with alice on it, and the peer with carol (`locked`: she approves her followers). */
@@ -322,6 +331,68 @@ t.test('carol on the Misskey-like peer and alice star, renote and message each o
     [],
     'every delivery verified',
   )
+})
+
+t.test("carol's drive file on the Misskey-like peer becomes a photo svc serves; alice's photo reaches the peer as an Image", async (t) => {
+  const { SITE, svc, alice, peer, carol, aliceActor } = await setUp(t)
+  const of = (type: string) => peer.inbox.filter((d) => d.body.type === type)
+  const asAlice = <T>(method: string, url: string, payload?: object) => svc.call<T>(method, url, { token: alice.token, payload })
+  const sha1 = (bytes: Uint8Array) => createHash('sha1').update(bytes).digest('hex')
+  // Each follows the other: carol's Note reaches alice, alice's post reaches the peer.
+  t.equal((await asAlice('POST', `/users/@${carol.handle}/follow`)).status, 200)
+  await waitUntil(async () => (await asAlice<User>('GET', `/users/@${carol.handle}`)).body.data.you_follow === true, 'alice follows carol')
+  const follow = { '@context': MISSKEY_CONTEXT, id: `${peer.origin}/follows/carol/alice`, type: 'Follow', actor: carol.id, object: aliceActor }
+  t.equal((await peer.post(carol, `${aliceActor}/inbox`, follow)).status, 202)
+  await waitUntil(() => peer.following.get(carol.id)?.has(aliceActor) ?? false, 'carol follows alice')
+
+  // carol's Note with a drive file, as Misskey's renderDocument writes one: type, address, comment; no width or height.
+  const theirs = await noisyPng(300, 200)
+  const drive = {
+    type: 'Document',
+    mediaType: 'image/png',
+    url: peer.serveFile('/files/9zza.png', 'image/png', theirs),
+    name: 'Tulips by the shed',
+    sensitive: false,
+  }
+  const carolNote = publicNoteOf(carol, `${peer.origin}/notes/9zz9`, 'my garden', { attachment: [drive] })
+  t.same(await peer.publish(carol, createOf(carolNote)), [{ inbox: `${SITE}/ap/inbox`, status: 202 }])
+  const unified = async () => (await asAlice<Post[]>('GET', '/posts/stream/unified?include_annotations=1')).body.data
+  await waitUntil(async () => (await unified()).some((p) => p.text === 'my garden'), "carol's post in alice's unified stream")
+  const kept = (await unified()).find((p) => p.text === 'my garden')!
+  const photos = ((kept.annotations ?? []) as { type: string; value: Record<string, unknown> }[]).filter((a) => a.type === 'svc.core.oembed')
+  t.equal(photos.length, 1, 'one photo')
+  const { value } = photos[0] ?? { value: {} }
+  t.match(value, { type: 'photo', width: 300, height: 200, title: 'Tulips by the shed' }, 'its size from the bytes, her comment its alt text')
+  for (const key of ['url', 'thumbnail_url']) t.ok(String(value[key]).startsWith(`${SITE}/`), `its ${key} is svc's own`)
+  const served = await fetch(String(value.url))
+  t.equal(served.status, 200)
+  t.equal(sha1(new Uint8Array(await served.arrayBuffer())), sha1(theirs), 'the bytes the peer served')
+  t.same(peer.fileFetches, ['/files/9zza.png'], 'fetched from the peer once')
+
+  // alice's public photo with alt text: the Create at the peer carries it as an Image the peer can load.
+  const mine = await noisyPng(320, 240)
+  const file = (
+    await upload(svc, alice.token, [
+      { name: 'type', data: 'com.example.photo' },
+      { name: 'public', data: '1' },
+      { name: 'content', data: mine, filename: 'cat.png', type: 'image/png' },
+    ])
+  ).body.data
+  const photo = { '+svc.core.file': { file_id: file.id, file_token: file.file_token, format: 'oembed' }, title: 'A grey cat asleep' }
+  const posted = await asAlice<Post>('POST', '/posts', { text: 'my cat', annotations: [{ type: 'svc.core.oembed', value: photo }] })
+  t.equal(posted.status, 200, JSON.stringify(posted.body.meta))
+  await waitUntil(() => of('Create').length > 0, 'her Create at the peer')
+  const [create] = of('Create')
+  t.match(create.verification, { ok: true }, 'verified')
+  const attachments = [(create.body.object as Record<string, unknown>).attachment].flat() as Record<string, unknown>[]
+  t.match(
+    attachments,
+    [{ type: 'Image', mediaType: 'image/png', width: 320, height: 240, name: 'A grey cat asleep', url: new RegExp(`^${SITE}/f/\\w+$`) }],
+    'an Image with its type, size and alt text, at its lasting address',
+  )
+  t.equal(attachments.length, 1)
+  const loaded = await fetch(String(attachments[0]?.url))
+  t.equal(sha1(new Uint8Array(await loaded.arrayBuffer())), sha1(mine), 'the peer loads the bytes alice uploaded')
 })
 
 /** The delivery's request with a Digest for `body`, as a forger who cannot sign would send it. */
