@@ -28,6 +28,7 @@ import { ExploreService } from '../explore/explore.js'
 import type { DomainBlocks } from '../federation/domain-blocks.js'
 import { FederationService } from '../federation/federation.js'
 import { RemoteMedia } from '../federation/media/remote-media.js'
+import { RemoteImages } from '../federation/media/remote-images.js'
 import { FileBytes } from '../files/file-bytes.js'
 import { GrantObjects } from '../files/file-grants.js'
 import { FileService } from '../files/files.js'
@@ -138,6 +139,12 @@ export function wireServices({ dataDir, config, store, events, moderated, domain
   const stars = new StarService(store, posts, accounts, moderated)
   const pm = new PrivateMessageService(store, messages, accounts)
   const reposts = new RepostService(store, posts, moderated)
+  // Read at each fetch: `svc serve` sets it from SVC_FEDERATION_ALLOW_PRIVATE once the services are wired.
+  const fetchesPrivate = {
+    get allowPrivateAddress() {
+      return config.federation.allow_private_addresses
+    },
+  }
   const federation = new FederationService(
     store,
     relations,
@@ -147,12 +154,12 @@ export function wireServices({ dataDir, config, store, events, moderated, domain
       reposts,
       pm,
       annotations: annotationRenderer,
+      images: new RemoteImages(userImages, files, domainBlocks, fetchesPrivate),
       media: new RemoteMedia(store, files, domainBlocks, {
         cacheBytes: config.federation.media_cache_bytes,
         maxBytes: config.limits.max_file_size,
-        // Read at each fetch: `svc serve` sets it from SVC_FEDERATION_ALLOW_PRIVATE once the services are wired.
         get allowPrivateAddress() {
-          return config.federation.allow_private_addresses
+          return fetchesPrivate.allowPrivateAddress
         },
       }),
     },

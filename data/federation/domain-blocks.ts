@@ -95,8 +95,10 @@ export function underBlock<U extends Omit<UserRow, 'id'>>(user: U, block: Federa
   }
   if (!block) return next
   if (block.reject_media) {
+    // Its images' addresses and svc's copies of them (the copies' files are litter the next start sweeps).
     const { avatar_url: _avatar, cover_url: _cover, ...bare } = next.remote!
-    next = { ...next, remote: bare }
+    const { avatar: _avatarCopy, cover: _coverCopy, ...rest } = next
+    next = { ...(rest as U), remote: bare }
   }
   if (block.silence) return { ...next, remote: { ...next.remote!, limited: true } }
   if (next.suspended_at !== undefined) return next

@@ -29,6 +29,7 @@ import { StoreMessageQueue } from './message-queue.js'
 import { OUTBOX, OutboxPump, type OutboxNode, type OutboxOptions } from './outgoing/outbox.js'
 import type { AnnotationAddresses } from './notes.js'
 import type { RemoteMedia } from './media/remote-media.js'
+import type { RemoteImages } from './media/remote-images.js'
 import { AP_PATHS, federationSiteOf, type FederationSite } from './site.js'
 import { postAddress, profileAddress } from './web-addresses.js'
 
@@ -60,6 +61,8 @@ export interface FederatedServices {
   annotations: AnnotationAddresses
   /** Keeps remote posts' media. */
   media: RemoteMedia
+  /** Keeps copies of remote accounts' avatars and covers, following the events while federation runs. */
+  images: RemoteImages
 }
 
 export class FederationService {
@@ -221,6 +224,7 @@ export class FederationService {
    */
   async start(): Promise<void> {
     if (!this.site) return
+    this.services.images.start(this.events)
     await this.outbox.start()
     if ((await this.queue.size()) > 0) await this.load()
   }
@@ -416,6 +420,8 @@ export class FederationService {
 
   /** Stops the queue (a message being handled finishes) and the sweeps. */
   async stop(): Promise<void> {
+    // The images being copied finish (each is one commit); no new one starts.
+    await this.services.images.stop()
     // The outbox first: its last event may still be queueing deliveries.
     await this.outbox.stop()
     this.stopping.abort()

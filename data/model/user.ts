@@ -9,6 +9,8 @@ export interface StoredImage {
   width: number
   height: number
   mime: string
+  /** On a remote account's image: the address it was fetched from (its server's `icon` or `image`). */
+  source?: string
 }
 
 /**
@@ -27,6 +29,7 @@ export interface RemoteAccount {
   url: string
   /** The description's html, sanitised when it arrived. */
   html: string
+  /** Its images' addresses on its server, as the actor gave them; svc serves its own copies (`avatar`, `cover`). */
   avatar_url?: string
   cover_url?: string
   /** When the actor document was last read, ISO. */

@@ -24,6 +24,9 @@ export interface ServedImage {
   immutable: boolean
 }
 
+/** Where a remote account's row keeps the address of its image of each kind. */
+const REMOTE_SOURCE = { avatar: 'avatar_url', cover: 'cover_url' } as const
+
 const MIME_BY_EXT: Record<string, string> = Object.fromEntries(Object.values(IMAGE_FORMATS).map((f) => [f.ext, f.mime]))
 
 export class UserImageService {
@@ -65,6 +68,39 @@ export class UserImageService {
     // The row is durable without the old file; failing to delete it only leaves litter.
     if (previous) await this.files.remove(previous).catch(() => undefined)
     return updated
+  }
+
+  /**
+   * Keeps a copy of remote account `userId`'s image of `kind` from `bytes`,
+   * fetched from `source` (prepared as an upload is), or drops the copy when
+   * `bytes` is null; only while `source` is still the image its actor gives
+   * (a newer profile may have come meanwhile). Answers whether it changed
+   * the row. Errors: `invalid` (see `prepareImage`). Emits `user.updated`.
+   */
+  async keepRemote(userId: number, kind: ImageKind, bytes: Buffer | null, source: string | undefined): Promise<boolean> {
+    const image = bytes ? await prepareImage(kind, bytes) : null
+    const file = image ? await this.files.write(image.data, IMAGE_FORMATS[image.format].ext) : null
+    let previous: string | undefined
+    const changed = await this.store
+      .transact(async (tx) => {
+        const row = await tx.users.get(userId)
+        if (!row?.remote || row.remote[REMOTE_SOURCE[kind]] !== source || (image === null && row[kind] === undefined)) return false
+        const { [kind]: before, ...rest } = row
+        previous = before?.file
+        const stored = image && file ? { file, width: image.width, height: image.height, mime: IMAGE_FORMATS[image.format].mime, source } : null
+        tx.emit('user.updated', { user: tx.users.put(stored ? { ...rest, [kind]: stored } : rest) })
+        return true
+      })
+      .catch(async (err: unknown) => {
+        if (file) await this.files.remove(file)
+        throw err
+      })
+    if (!changed) {
+      if (file) await this.files.remove(file)
+      return false
+    }
+    if (previous) await this.files.remove(previous).catch(() => undefined)
+    return true
   }
 
   /** Deletes image files no user points at (see `ImageFiles.sweep`); answers how many. */

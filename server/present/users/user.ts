@@ -16,13 +16,9 @@ export const imageUrl = (baseUrl: string, file: string, size: ImageSize = {}): s
 /** Where a browser reads about a user: the page server/routes/users/user-page.ts serves, or a remote account's page on its server. */
 export const userCanonicalUrl = (baseUrl: string, user: UserRow): string => user.remote?.url ?? `${baseUrl}/@${user.username}`
 
-/** A remote account's image is where its server keeps it; its size is not known (0 by 0). */
-const REMOTE_IMAGE_KEY = { avatar: 'avatar_url', cover: 'cover_url' } as const
-
 // The URL names the file itself: an upload gets a new name, so clients may cache each URL forever.
+// A remote account's image is svc's copy of it (or the default until there is one): never its server's address.
 const image = (ctx: PresentContext, user: UserRow, kind: ImageKind): UserImage => {
-  const remote = user.remote?.[REMOTE_IMAGE_KEY[kind]]
-  if (remote) return { width: 0, height: 0, is_default: false, url: remote }
   const { width, height, is_default, file } = imageOf(user, kind)
   return { width, height, is_default, url: imageUrl(ctx.baseUrl, file) }
 }

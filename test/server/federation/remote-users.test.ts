@@ -51,8 +51,9 @@ t.test('alice finds @bob@SERVER by handle: a user row made from his actor, sanit
     name: 'Bob the bot',
     type: 'bot',
     canonical_url: `${remote.origin}/@bob`,
-    avatar_image: { url: 'https://cdn.example/bob.png', is_default: false },
-    cover_image: { url: 'https://cdn.example/bob-cover.png', is_default: false },
+    // Never his server's address: svc's copy once it has one (remote-images.test.ts), the default until then (cdn.example is not reachable).
+    avatar_image: { url: `${SITE}/images/default-avatar.png`, is_default: true },
+    cover_image: { url: `${SITE}/images/default-cover.png`, is_default: true },
     description: { text: 'I post links\n\nand & more\n\nWebsite: bob.example\n\nPronouns: it/its' },
     you_follow: false,
   })
