@@ -190,9 +190,11 @@ export const noteUpdated = (note: Note): string | undefined => (note.updated ? n
 const followedHere = async (store: Store, author: UserRow): Promise<boolean> => (await store.read.follows.count('target', author.id)) > 0
 
 /**
- * Keeps `note` as a post when it is public or followers-only, its author's, and of interest
- * here (followed, mentioning a local user, replying to a post kept here);
- * `depth` bounds the parents fetched. Answers the post, or null.
+ * Keeps `note` as a post when it is public or followers-only, its
+ * author's, and of interest here (followed, mentioning a local user,
+ * replying to a post kept here; a followers-only one only when followed or
+ * mentioning a local user); `depth` bounds the parents fetched. Answers the
+ * post, or null.
  */
 export async function keepNote(ctx: Context<void>, parts: RemotePostParts, note: Note, author: UserRow, depth = 0): Promise<PostRow | null> {
   const { store, posts } = parts

@@ -413,11 +413,12 @@ export class FileService {
 
   /**
    * Keeps a copy of another server's media for remote account `owner`: a
-   * complete file, public when its post is (thumbnails made for an image), typed by its bytes
-   * (a decoded image is its own type; anything else keeps the type its
-   * server gave only when that type is inert, see file-delivery.ts). Bound by `max_file_size`, not
-   * by the owner's storage: the media cache bounds these (see
-   * `removeRemote`). Answers the row and its write token. Emits `file.created`.
+   * complete file, public when its post is (thumbnails made for an image),
+   * typed by its bytes (a decoded image is its own type; anything else keeps
+   * the type its server gave only when that type is inert, see
+   * file-delivery.ts). Bound by `max_file_size`, not by the owner's storage:
+   * the media cache bounds these (see `removeRemote`). Answers the row and
+   * its write token. Emits `file.created`.
    */
   keepRemote(owner: UserRow, upload: Upload, from: { url: string; public: boolean }): Promise<{ file: FileRow; file_token: string }> {
     return this.consuming([upload], async () => {

@@ -1,7 +1,8 @@
 /**
  * Another server's media, kept here: a remote post's attachments (the
  * Note's `Image`/`Document`/`Video`/`Audio` objects) are fetched once, when
- * the post is kept, and stored as public files of the remote author
+ * the post is kept, and stored as files of the remote author (public for a
+ * public post, readable only by those who see it for a followers-only one)
  * through the same machinery as uploads (thumbnails, types by their bytes,
  * downloads for what is not a decoded image), so App.net clients see the
  * annotations they already render (a `svc.core.oembed` photo with its
