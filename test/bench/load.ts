@@ -26,7 +26,8 @@ export interface LoadResult {
   bodyBytes: number
 }
 
-function send(agent: http.Agent, port: number, req: LoadRequest): Promise<number> {
+/** Sends `req` on `agent`; resolves with the answer's body size, rejects on an answer other than 2xx. */
+export function send(agent: http.Agent, port: number, req: LoadRequest): Promise<number> {
   return new Promise((resolve, reject) => {
     const headers: Record<string, string | number> = { ...req.headers }
     if (req.body !== undefined) headers['content-length'] = Buffer.byteLength(req.body)

@@ -32,7 +32,7 @@ interface Seeded {
 const seededOf = (ctx: BenchContext): Seeded => JSON.parse(readFileSync(join(ctx.workDir, 'seeded.json'), 'utf8')) as Seeded
 
 /** Runs `work` on every item, `inFlight` at a time. */
-async function pool<T>(items: T[], inFlight: number, work: (item: T, index: number) => Promise<void>): Promise<void> {
+export async function pool<T>(items: T[], inFlight: number, work: (item: T, index: number) => Promise<void>): Promise<void> {
   let next = 0
   await Promise.all(
     Array.from({ length: Math.min(inFlight, items.length) }, async () => {

@@ -11,6 +11,7 @@ import { places } from './places.js'
 import { cluster } from './cluster.js'
 import { placesImport } from './places-import.js'
 import { federation } from './federation.js'
+import { federationBurst } from './federation-burst.js'
 
 export const scenarios: Scenario[] = [
   httpBaseline,
@@ -26,4 +27,5 @@ export const scenarios: Scenario[] = [
   placesImport,
   cluster,
   federation,
+  federationBurst,
 ]
