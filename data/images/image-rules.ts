@@ -7,6 +7,9 @@ export type ImageKind = 'avatar' | 'cover'
 
 export const IMAGE_KINDS: readonly ImageKind[] = ['avatar', 'cover']
 
+/** Where a remote account's row keeps its server's address of its image of each kind. */
+export const REMOTE_IMAGE_SOURCE = { avatar: 'avatar_url', cover: 'cover_url' } as const
+
 const MB = 1024 * 1024
 
 const LABEL: Record<ImageKind, string> = { avatar: 'Avatar', cover: 'Cover image' }

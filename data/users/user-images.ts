@@ -10,7 +10,7 @@ import type { Store } from '../store/port.js'
 import { visitRows } from '../store/scan-rows.js'
 import { defaultImage } from '../images/default-images.js'
 import { ImageFiles } from '../images/image-files.js'
-import type { ImageKind } from '../images/image-rules.js'
+import { REMOTE_IMAGE_SOURCE, type ImageKind } from '../images/image-rules.js'
 import { MAX_IMAGE_SIDE } from '../limits.js'
 import { IMAGE_FORMATS, prepareImage } from '../images/prepare-image.js'
 import { resizeImage, type ImageSize } from '../images/resize-image.js'
@@ -23,9 +23,6 @@ export interface ServedImage {
   /** Stored uploads never change under their name; default images may change with a new svc version. */
   immutable: boolean
 }
-
-/** Where a remote account's row keeps the address of its image of each kind. */
-const REMOTE_SOURCE = { avatar: 'avatar_url', cover: 'cover_url' } as const
 
 const MIME_BY_EXT: Record<string, string> = Object.fromEntries(Object.values(IMAGE_FORMATS).map((f) => [f.ext, f.mime]))
 
@@ -84,7 +81,7 @@ export class UserImageService {
     const changed = await this.store
       .transact(async (tx) => {
         const row = await tx.users.get(userId)
-        if (!row?.remote || row.remote[REMOTE_SOURCE[kind]] !== source || (image === null && row[kind] === undefined)) return false
+        if (!row?.remote || row.remote[REMOTE_IMAGE_SOURCE[kind]] !== source || (image === null && row[kind] === undefined)) return false
         const { [kind]: before, ...rest } = row
         previous = before?.file
         const stored = image && file ? { file, width: image.width, height: image.height, mime: IMAGE_FORMATS[image.format].mime, source } : null

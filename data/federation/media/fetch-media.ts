@@ -17,7 +17,8 @@ import type { UploadWriter } from '../../files/upload-writer.js'
 export interface MediaFetchOptions {
   maxBytes: number
   allowPrivateAddress: boolean
-  timeoutMs: number
+  /** The longest the whole exchange may take, redirects included (default 20 s). */
+  timeoutMs?: number
   /** A writer into the uploads folder (`FileService.receiver`). */
   receiver: (maxBytes: number) => Promise<{ writer: UploadWriter; finish: () => Promise<Received> }>
 }
@@ -29,12 +30,13 @@ export interface FetchedMedia {
 }
 
 const MAX_REDIRECTS = 3
+const TIMEOUT_MS = 20_000
 
 class MediaFetchError extends Error {}
 
 /** Fetches `url`; answers null when it cannot be had within the bounds (the reason is not the caller's business). */
 export async function fetchMedia(url: URL, options: MediaFetchOptions): Promise<FetchedMedia | null> {
-  const deadline = AbortSignal.timeout(options.timeoutMs)
+  const deadline = AbortSignal.timeout(options.timeoutMs ?? TIMEOUT_MS)
   try {
     return await fetchHop(url, options, deadline, 0)
   } catch {

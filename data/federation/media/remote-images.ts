@@ -12,17 +12,12 @@ import { readFile } from 'node:fs/promises'
 import type { EventLog } from '../../events/event-log.js'
 import type { FileService } from '../../files/files.js'
 import type { ImageKind } from '../../images/image-rules.js'
-import { IMAGE_KINDS } from '../../images/image-rules.js'
+import { IMAGE_KINDS, REMOTE_IMAGE_SOURCE } from '../../images/image-rules.js'
 import { IMAGE_UPLOAD_LIMITS } from '../../limits.js'
 import type { UserRow } from '../../model/user.js'
 import type { UserImageService } from '../../users/user-images.js'
 import type { MediaBlocks } from '../domain-blocks.js'
 import { fetchMedia } from './fetch-media.js'
-
-const SOURCE = { avatar: 'avatar_url', cover: 'cover_url' } as const
-
-/** The longest an image fetch may take, redirects included. */
-const FETCH_TIMEOUT_MS = 20_000
 
 export class RemoteImages {
   /** Fetches under way, by account, kind and address: an account updated twice at once is fetched once. */
@@ -52,7 +47,7 @@ export class RemoteImages {
   private check(user: UserRow): void {
     if (!user.remote || user.deleted_at !== undefined) return
     for (const kind of IMAGE_KINDS) {
-      const source = user.remote[SOURCE[kind]]
+      const source = user.remote[REMOTE_IMAGE_SOURCE[kind]]
       if (user[kind]?.source === source && (source !== undefined || user[kind] === undefined)) continue
       const key = `${user.id} ${kind} ${source ?? ''}`
       if (this.inFlight.has(key)) continue
@@ -76,7 +71,6 @@ export class RemoteImages {
     const fetched = await fetchMedia(new URL(source), {
       maxBytes,
       allowPrivateAddress: this.options.allowPrivateAddress,
-      timeoutMs: FETCH_TIMEOUT_MS,
       receiver: (max) => this.files.receiver(max),
     })
     if (!fetched) return

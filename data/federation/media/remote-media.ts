@@ -29,8 +29,6 @@ import { fetchMedia } from './fetch-media.js'
 
 /** Attachments of one Note kept at most (Mastodon shows four). */
 const MAX_ATTACHMENTS = 4
-/** The longest a media fetch may take, redirects included. */
-const FETCH_TIMEOUT_MS = 20_000
 /** Alt text kept, in characters. */
 const ALT_MAX = 1500
 
@@ -131,7 +129,6 @@ export class RemoteMedia {
     const fetched = await fetchMedia(url, {
       maxBytes: this.options.maxBytes,
       allowPrivateAddress: this.options.allowPrivateAddress,
-      timeoutMs: FETCH_TIMEOUT_MS,
       receiver: (max) => this.files.receiver(max),
     })
     if (!fetched) return null
