@@ -193,3 +193,26 @@ t.test("the web client reaches outside itself only for the API's types, type-onl
     [],
   )
 })
+
+/** The packages the compiled `entry` loads before it runs (static imports, followed through svc's own files). */
+function packagesLoadedBy(entry: string): Set<string> {
+  const packages = new Set<string>()
+  const seen = new Set<string>()
+  const visit = (file: string): void => {
+    if (seen.has(file)) return
+    seen.add(file)
+    for (const [, specifier] of readFileSync(file, 'utf8').matchAll(/^(?:import|export)\s[^;]*?\bfrom\s*"([^"]+)";?$|^import\s*"([^"]+)";?$/gm)) {
+      if (specifier === undefined) continue
+      if (specifier.startsWith('.')) visit(resolve(dirname(file), specifier))
+      else packages.add(specifier)
+    }
+  }
+  visit(join(root, 'dist', entry))
+  return packages
+}
+
+t.test('every svc command starts without Fedify: an instance that does not federate never loads it', async (t) => {
+  const loaded = packagesLoadedBy('bin/main.js')
+  t.ok(loaded.has('commander') && loaded.has('lowdb'), 'the import graph is read')
+  t.notOk(loaded.has('@fedify/fedify'), 'Fedify is loaded on first use only (data/federation/federation.ts)')
+})

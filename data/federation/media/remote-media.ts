@@ -16,7 +16,7 @@
  * copy was pruned keeps its annotation, whose addresses then find nothing
  * (its Note's address still leads to the original).
  */
-import { Document, Link, type Note } from '@fedify/fedify'
+import type { Note } from '@fedify/fedify'
 import type { FileService } from '../../files/files.js'
 import type { FileRow } from '../../model/file.js'
 import type { PostRow } from '../../model/post.js'
@@ -49,6 +49,8 @@ const noFetch = (): Promise<never> => Promise.reject(new Error('not fetched'))
 
 /** The media attachments of `note` with an address of their own, in order. */
 async function attachmentsOf(note: Note): Promise<Attachment[]> {
+  // Loaded here, not at the top: an instance that never federates never loads Fedify (federation.ts).
+  const { Document, Link } = await import('@fedify/fedify')
   const found: Attachment[] = []
   for await (const item of note.getAttachments({ documentLoader: noFetch, suppressError: true })) {
     if (!(item instanceof Document)) continue
