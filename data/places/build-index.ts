@@ -1,5 +1,5 @@
 /** Reads every source of places into a packed index: what the index worker runs (and nothing on the main thread). */
-import { bundledPlaces } from './bundled-places.js'
+import { bundledIndex } from './bundled-index.js'
 import { readSources, sourcePlaces } from './place-files.js'
 import { PlaceIndexBuilder, type PackedPlaceIndex } from './place-index.js'
 
@@ -9,11 +9,13 @@ export interface IndexSources {
 }
 
 export async function buildPackedIndex({ placesDir, bundled }: IndexSources): Promise<PackedPlaceIndex> {
+  const sources = await readSources(placesDir)
+  const cities = bundled ? await bundledIndex() : null
+  if (cities && sources.length === 0) return cities.packed
   const builder = new PlaceIndexBuilder()
-  const cities = bundled ? bundledPlaces() : []
-  for (const place of cities) builder.add(place, JSON.stringify(place))
-  for (const source of await readSources(placesDir)) {
+  if (cities) builder.addIndexed(cities.packed, cities.columns)
+  for (const source of sources) {
     for await (const batch of sourcePlaces(placesDir, source)) for (const { place, line } of batch) builder.add(place, line)
   }
-  return { ...builder.finish(), bundledCount: cities.length }
+  return { ...builder.finish(), bundledCount: cities?.packed.count ?? 0 }
 }

@@ -62,6 +62,13 @@ export const transferListOf = (packed: PackedPlaceIndex): ArrayBuffer[] => [
   packed.answers.buffer as ArrayBuffer,
 ]
 
+/** Where the places of an index were and whether they were open, before duplicates were settled: what a later build starts from. */
+export interface PlaceColumns {
+  lons: Float64Array
+  lats: Float64Array
+  open: Uint8Array
+}
+
 const OPEN = 1
 const DROPPED = 2
 /** Metres per degree of latitude on geokdbush's sphere (radius 6371 km). */
@@ -86,6 +93,27 @@ export class PlaceIndexBuilder {
     this.lons.push(place.longitude)
     this.lats.push(place.latitude)
     this.open.push(place.is_open === false ? 0 : OPEN)
+  }
+
+  /** Adds the places of `packed`, an index finished earlier, from its `columns`: their text is not parsed again. */
+  addIndexed(packed: PackedPlaceIndex, columns: PlaceColumns): void {
+    const [lines, ids, names] = [new StringTable(packed.lines), new StringTable(packed.ids), new StringTable(packed.names)]
+    for (let i = 0; i < packed.count; i++) {
+      const id = ids.at(i)
+      if (this.seen.has(id)) continue
+      this.seen.add(id)
+      this.lines.push(lines.at(i))
+      this.ids.push(id)
+      this.names.push(names.at(i))
+      this.lons.push(columns.lons[i])
+      this.lats.push(columns.lats[i])
+      this.open.push(columns.open[i])
+    }
+  }
+
+  /** The columns of the places added so far. */
+  columns(): PlaceColumns {
+    return { lons: Float64Array.from(this.lons), lats: Float64Array.from(this.lats), open: Uint8Array.from(this.open) }
   }
 
   finish(): PackedPlaceIndex {
