@@ -15,6 +15,7 @@ import { fileURLToPath } from 'node:url'
 import { deserialize, serialize } from 'node:v8'
 import writeFileAtomic from 'write-file-atomic'
 import { bundledPlaces } from './bundled-places.js'
+import type { PackedStrings } from './packed-strings.js'
 import { PlaceIndexBuilder, type PackedPlaceIndex, type PlaceColumns } from './place-index.js'
 
 /** Raised when what the file holds changes shape. */
@@ -39,11 +40,32 @@ function buildBundled(): BundledIndex {
   return { packed: { ...packed, bundledCount: packed.count }, columns }
 }
 
+/** A copy of `view` over a buffer of its own: v8 deserialises typed arrays as views of the one buffer it read, and a transfer list may name a buffer once. */
+const own = <T extends Uint8Array | Uint32Array | Float64Array>(view: T): T => view.slice() as T
+
+const strings = ({ bytes, ends }: PackedStrings): PackedStrings => ({ bytes: own(bytes), ends: own(ends) })
+
+function readBack(read: BundledIndex): BundledIndex {
+  const { packed, columns } = read
+  return {
+    packed: {
+      ...packed,
+      lines: strings(packed.lines),
+      names: strings(packed.names),
+      ids: strings(packed.ids),
+      flags: own(packed.flags),
+      idOrder: own(packed.idOrder),
+      answers: own(packed.answers),
+    },
+    columns: { lons: own(columns.lons), lats: own(columns.lats), open: own(columns.open) },
+  }
+}
+
 /** The bundled index, read from its file, or built and written there when the file is missing or unreadable. Fresh buffers each call (they are transferred away). */
 export async function bundledIndex(): Promise<BundledIndex> {
   const file = cacheFile()
   try {
-    return deserialize(await readFile(file)) as BundledIndex
+    return readBack(deserialize(await readFile(file)) as BundledIndex)
   } catch {
     const built = buildBundled()
     await writeFileAtomic(file, serialize(built)).catch(() => undefined)

@@ -108,6 +108,22 @@ t.test(
   },
 )
 
+t.test('with nothing imported the bundled cities answer alone, built or read back from their file, the same either way', async (t) => {
+  const paris = { latitude: 48.8566, longitude: 2.3522, radius: 10_000 }
+  const answers = []
+  // The first instance of a checkout builds the bundled index and keeps it; every one after reads it back.
+  for (const round of [1, 2]) {
+    const svc = await makeDomainInstance(t, {}, { bundledPlaces: true, start: false })
+    const hits = await svc.domain.places.search({ ...paris, count: 3 })
+    t.equal(hits[0]?.place.name, 'Paris', `round ${round}: Paris first near Paris`)
+    t.same(await svc.domain.places.get(hits[0].place.id), hits[0].place)
+    t.ok((await svc.domain.places.stats()).sources[0].count > 100_000, 'the bundled GeoNames cities')
+    answers.push(hits)
+    await svc.domain.close()
+  }
+  t.same(answers[1], answers[0])
+})
+
 t.test('an instance configured with "places": {"bundled": false} searches only the places its operator imported', async (t) => {
   const dir = mkdtempSync(join(tmpdir(), 'svc-places-'))
   t.teardown(() => rmSync(dir, { recursive: true, force: true }))
