@@ -42,15 +42,7 @@ import { DomainError } from '../errors.js'
  */
 export const QUEUE_WORKERS = 4
 
-/**
- * What federation work (inbox POSTs, and the handling of the activities
- * they queued) may take of the server: a fifth of the wall clock, two
- * pieces at once, so a burst from other servers leaves the instance's own
- * users most of it (work-share.ts). An inbox POST waits its turn at most
- * `INBOX_WAIT_MS` behind at most `waiting` others, else it is refused with
- * a 429 and `Retry-After`, which senders honour.
- */
-export const FEDERATION_SHARE = { share: 0.2, concurrency: 2, burstMs: 250, waiting: 1000 } as const
+/** How long an inbox POST waits for its turn in federation's share of the server (`federation.work_share`) before a 429. */
 const INBOX_WAIT_MS = 5000
 
 /** Remote accounts read per page when counting them by server. */
@@ -87,7 +79,7 @@ export class FederationService {
   private readonly queue: StoreMessageQueue
   private readonly deliveries: DeliveryLog
   private readonly outbox: OutboxPump
-  private readonly share = new WorkShare(FEDERATION_SHARE)
+  private readonly share: WorkShare
   private loading: Promise<Federation<void>> | null = null
   /** The federation that takes the inbox POSTs svc verified itself (RFC 9421): built like the other, without its signature check. */
   private verifiedLoading: Promise<Federation<void>> | null = null
@@ -112,6 +104,9 @@ export class FederationService {
     this.off = off
     this.kv = new StoreKvStore(store)
     this.deliveries = new DeliveryLog(store)
+    const { percent, at_once, waiting } = config.federation.work_share
+    // A little credit saved while idle lets a lone activity through at once.
+    this.share = new WorkShare({ share: percent / 100, concurrency: at_once, burstMs: 250, waiting })
     this.queue = new StoreMessageQueue(store, {
       workers: QUEUE_WORKERS,
       around: (message, handle) => {
@@ -156,10 +151,14 @@ export class FederationService {
     const release = await this.share.enter(options)
     if (!release) {
       const retryAfter = this.share.retryAfterS()
-      throw new DomainError('rate_limited', `Too Many Requests: the inbox takes no more activities for now; retry in ${retryAfter} seconds.`, {
-        slug: 'inbox-busy',
-        retryAfter,
-      })
+      throw new DomainError(
+        'rate_limited',
+        `Too Many Requests: the inbox takes no more activities for now; retry in ${retryAfter} second${retryAfter === 1 ? '' : 's'}.`,
+        {
+          slug: 'inbox-busy',
+          retryAfter,
+        },
+      )
     }
     try {
       return await work()

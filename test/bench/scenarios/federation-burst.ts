@@ -196,7 +196,10 @@ export const federationBurst: Scenario = {
           burst.map((posts) =>
             pool(posts, IN_FLIGHT_PER_SERVER, async ({ post }) => {
               const sent = performance.now()
-              const answer = await retrying(() => sendSigned(post), () => retried++)
+              const answer = await retrying(
+                () => sendSigned(post),
+                () => retried++,
+              )
               answers.push(answer.status)
               answered.add(performance.now() - sent)
               lastAnswer = performance.now()
