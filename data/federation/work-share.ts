@@ -4,15 +4,21 @@
  * other servers slows the burst, not the instance's own users. Work passes
  * through a gate: a few pieces at once, each admitted only while there is
  * credit, which builds up at `share` of the wall clock (to at most
- * `burstMs`) and is spent by each piece's wall time when it ends. A piece
+ * `burstMs`) and is spent by federation's CPU time while pieces run. A piece
  * that cannot start waits in line; the queue's workers (`first`) go before
  * new inbox POSTs, so the server takes in no more than it gets done. A POST
- * finds the line full, or is not admitted within its wait, and is refused:
+ * that finds the line full, or is not admitted within its wait, is refused:
  * the sender is told when to try again (`retryAfterS`), as servers do.
  *
- * Wall time overstates a piece's own work (it includes the turns of others
- * and the disk's waits), so the share is an upper bound of federation's.
+ * Federation's CPU time is this thread's time on a CPU while pieces run
+ * (Linux's /proc/thread-self/schedstat) less what the rest of the server
+ * took meanwhile, at the rate it takes when no piece runs. Wall time would
+ * count the disk's waits, other processes' turns on a shared machine and the
+ * local requests served between a piece's steps, and throttle federation
+ * to a crawl exactly when the server is busy. Without schedstat, wall time
+ * it is.
  */
+import { appendFileSync, readFileSync } from 'node:fs'
 
 export interface WorkShareOptions {
   /** The part of the wall clock federation work may take, over 0 and at most 1. */
@@ -23,31 +29,66 @@ export interface WorkShareOptions {
   burstMs: number
   /** Pieces that may wait in line (besides the `first`, bounded by their callers). */
   waiting: number
+  /** The wall clock and this thread's CPU time (null: not to be had), ms; default the real ones. */
+  clock?: () => { wall: number; cpu: number | null }
 }
 
 interface Waiter {
   admit: () => void
 }
 
-/** Ends a piece of work: its wall time is spent from the credit. */
+/** Ends a piece of work. */
 export type Release = () => void
 
 /** Seconds a refused sender is told to wait, at least and at most. */
 const RETRY_AFTER_MIN_S = 1
 const RETRY_AFTER_MAX_S = 300
 
+/** The wall clock, and this thread's time on a CPU (null where Linux's schedstat is not to be had), ms. */
+function realClock(): { wall: number; cpu: number | null } {
+  let cpu: number | null = null
+  try {
+    cpu = Number(readFileSync('/proc/thread-self/schedstat', 'latin1').split(' ')[0]) / 1e6
+  } catch {
+    // Not Linux, or /proc not mounted: wall time only.
+  }
+  return { wall: performance.now(), cpu }
+}
+
+/** How fast the rest of the server's rate forgets what it took, ms. */
+const RATE_HALF_LIFE_MS = 2000
+
+const DEBUG = process.env.SVC_DEBUG_WORK_SHARE
+
 export class WorkShare {
   private credit: number
-  private refilledAt = performance.now()
   private running = 0
   private readonly firsts: Waiter[] = []
   private readonly others: Waiter[] = []
   private timer: NodeJS.Timeout | null = null
-  /** The mean wall time of a piece, ms (an average over the last few). */
+  private readonly clock: NonNullable<WorkShareOptions['clock']>
+  /** When the credit was last brought up to date: the wall clock and this thread's CPU time, ms. */
+  private at: number
+  private cpuAt: number | null
+  /** This thread's CPU time per wall time while no piece runs: the rest of the server's rate, decaying sums. */
+  private idleCpu = 0
+  private idleWall = 0
+  /** Federation's CPU time spent so far, ms. */
+  private spent = 0
+  /** The mean CPU time of a piece, ms (an average over the last few). */
   private meanMs = 10
 
   constructor(readonly options: WorkShareOptions) {
     this.credit = options.burstMs
+    this.clock = options.clock ?? realClock
+    const { wall, cpu } = this.clock()
+    this.at = wall
+    this.cpuAt = cpu
+  }
+
+  /** Federation's CPU time so far, as charged, ms. */
+  get spentMs(): number {
+    return this.spent
   }
 
   /** Pieces of work running now. */
@@ -90,35 +131,66 @@ export class WorkShare {
 
   /** Whole seconds after which a refused piece may well be admitted: the line's wait at the share's pace. */
   retryAfterS(): number {
-    const ms = ((this.queued + 1) * this.meanMs) / this.options.share / this.options.concurrency
+    const ms = ((this.queued + 1) * this.meanMs) / this.options.share
     return Math.min(RETRY_AFTER_MAX_S, Math.max(RETRY_AFTER_MIN_S, Math.ceil(ms / 1000)))
   }
 
-  private refill(): void {
-    const now = performance.now()
-    this.credit = Math.min(this.options.burstMs, this.credit + (now - this.refilledAt) * this.options.share)
-    this.refilledAt = now
+  /** Brings the credit up to date: what the wall clock added, what federation's pieces spent since. */
+  private account(): void {
+    const { wall: now, cpu } = this.clock()
+    const wall = now - this.at
+    const used = cpu === null || this.cpuAt === null ? null : cpu - this.cpuAt
+    if (this.running === 0) {
+      if (used !== null) {
+        const keep = Math.exp(-wall / RATE_HALF_LIFE_MS)
+        this.idleCpu = this.idleCpu * keep + used
+        this.idleWall = this.idleWall * keep + wall
+      }
+    } else {
+      const rest = this.idleWall > 0 ? Math.min(1, this.idleCpu / this.idleWall) : 0
+      const spent = used === null ? wall : Math.max(0, used - rest * wall)
+      this.credit -= spent
+      this.spent += spent
+    }
+    this.credit = Math.min(this.options.burstMs, this.credit + wall * this.options.share)
+    this.at = now
+    this.cpuAt = cpu
   }
 
   private startable(): boolean {
-    this.refill()
+    this.account()
     return this.running < this.options.concurrency && this.credit > 0
   }
 
   private start(): Release {
+    this.account()
     this.running++
+    const spentBefore = this.spent
     const began = performance.now()
     let released = false
     return () => {
       if (released) return
       released = true
-      const took = performance.now() - began
+      this.account()
       this.running--
+      const took = this.spent - spentBefore
+      if (DEBUG) this.debug(performance.now() - began, took)
       this.meanMs += (took - this.meanMs) / 8
-      this.refill()
-      this.credit -= took
       this.schedule()
     }
+  }
+  private stats = { n: 0, wall: 0, cpu: 0, at: performance.now() }
+  private debug(wall: number, cpu: number): void {
+    const s = this.stats
+    s.n++
+    s.wall += wall
+    s.cpu += cpu
+    if (performance.now() - s.at < 5000) return
+    appendFileSync(
+      DEBUG!,
+      `${new Date().toISOString()} work-share: ${s.n} pieces in ${((performance.now() - s.at) / 1000).toFixed(1)} s, mean wall ${(s.wall / s.n).toFixed(1)} ms, cpu ${(s.cpu / s.n).toFixed(1)} ms; queued ${this.queued}\n`,
+    )
+    this.stats = { n: 0, wall: 0, cpu: 0, at: performance.now() }
   }
 
   /** Admits those in line while there is room and credit; else wakes when the credit will be there. */
@@ -130,5 +202,7 @@ export class WorkShare {
       this.timer = null
       this.schedule()
     }, wait)
+    // The server keeps the process alive, not a gate waiting for credit.
+    this.timer.unref()
   }
 }

@@ -2,7 +2,8 @@
  * The gate federation work passes through (data/federation/work-share.ts):
  * no more pieces at once than allowed, a bounded line beyond them, the
  * queue's workers before new inbox POSTs, and no turn while the share's
- * credit is spent; a refusal says when to try again.
+ * credit is spent, charged as federation's own CPU time; a refusal says when
+ * to try again. The clock is the test's own where time matters.
  */
 import t from 'tap'
 import { WorkShare, type Release } from '../../../data/federation/work-share.js'
@@ -48,16 +49,53 @@ t.test('the queue\'s workers ("first") go before inbox POSTs waiting longer', as
   t.same(order, ['queue worker', 'inbox POST'])
 })
 
-t.test('a piece refused after its wait, when the credit is spent, is told to retry in a second or more', async (t) => {
-  // Credit builds up at a thousandth of the wall clock: 5 ms of work leave the gate shut for about 5 s.
-  const gate = new WorkShare({ share: 0.001, concurrency: 4, burstMs: 1, waiting: 10 })
+/** A clock the test moves: the wall clock and the thread's CPU time, ms. */
+function fakeClock() {
+  const now = { wall: 0, cpu: 0 as number | null }
+  return { now, clock: () => ({ ...now }) }
+}
+
+t.test('with the credit spent no piece starts, though a place is free; a refusal says when to retry', async (t) => {
+  const { now, clock } = fakeClock()
+  const gate = new WorkShare({ share: 0.1, concurrency: 4, burstMs: 50, waiting: 10, clock })
   const piece = (await gate.enter())!
-  await new Promise((resolve) => setTimeout(resolve, 5))
+  now.wall += 100
+  now.cpu! += 100
   piece()
+  t.equal(gate.spentMs, 100, 'the piece busy all along is charged its CPU time')
   t.equal(gate.active, 0, 'no piece running: a place is free')
-  t.equal(await gate.enter({ waitMs: 0 }), null, 'no turn while the credit is spent')
+  t.equal(await gate.enter({ waitMs: 0 }), null, 'no turn: 50 ms of credit, 100 spent, 10 earned')
   t.equal(gate.queued, 0, 'the refused piece left the line')
   t.ok(gate.retryAfterS() >= 1, `Retry-After ${gate.retryAfterS()} s`)
+  now.wall += 1000
+  const later = await gate.enter({ waitMs: 0 })
+  t.ok(later, 'a second later the credit is back (100 ms earned)')
+  later!()
+})
+
+t.test("what the rest of the server takes meanwhile, at its rate when no piece runs, is not federation's", async (t) => {
+  const { now, clock } = fakeClock()
+  const gate = new WorkShare({ share: 0.2, concurrency: 2, burstMs: 1000, waiting: 10, clock })
+  // No piece running: local requests take half the thread.
+  now.wall += 1000
+  now.cpu! += 500
+  const piece = (await gate.enter())!
+  // The piece runs 100 ms, the thread busy all along: half of it is the local requests'.
+  now.wall += 100
+  now.cpu! += 100
+  piece()
+  t.equal(gate.spentMs, 50)
+})
+
+t.test('without the CPU time, a piece is charged its wall time', async (t) => {
+  const { now, clock } = fakeClock()
+  now.cpu = null
+  const gate = new WorkShare({ share: 0.2, concurrency: 2, burstMs: 1000, waiting: 10, clock })
+  now.wall += 1000
+  const piece = (await gate.enter())!
+  now.wall += 30
+  piece()
+  t.equal(gate.spentMs, 30)
 })
 
 t.test('a release called twice frees one place', async (t) => {
