@@ -19,7 +19,7 @@
  * it is. A thread busy all the time with local requests would put all of a
  * piece's time down to them: a piece is charged a quarter of it at least.
  */
-import { appendFileSync, readFileSync } from 'node:fs'
+import { readFileSync } from 'node:fs'
 
 export interface WorkShareOptions {
   /** The part of the wall clock federation work may take, over 0 and at most 1. */
@@ -58,10 +58,8 @@ function realClock(): { wall: number; cpu: number | null } {
 
 /** The most of a running piece's thread time that is put down to the rest of the server. */
 const MOST_OF_THE_REST = 0.75
-/** How fast the rest of the server's rate forgets what it took, ms. */
-const RATE_HALF_LIFE_MS = 2000
-
-const DEBUG = process.env.SVC_DEBUG_WORK_SHARE
+/** How long the rest of the server's rate remembers what it took (the decay's time constant), ms. */
+const RATE_MEMORY_MS = 2000
 
 export class WorkShare {
   private credit: number
@@ -145,7 +143,7 @@ export class WorkShare {
     const used = cpu === null || this.cpuAt === null ? null : cpu - this.cpuAt
     if (this.running === 0) {
       if (used !== null) {
-        const keep = Math.exp(-wall / RATE_HALF_LIFE_MS)
+        const keep = Math.exp(-wall / RATE_MEMORY_MS)
         this.idleCpu = this.idleCpu * keep + used
         this.idleWall = this.idleWall * keep + wall
       }
@@ -170,7 +168,6 @@ export class WorkShare {
     this.account()
     this.running++
     const spentBefore = this.spent
-    const began = performance.now()
     let released = false
     return () => {
       if (released) return
@@ -178,25 +175,10 @@ export class WorkShare {
       this.account()
       this.running--
       const took = this.spent - spentBefore
-      if (DEBUG) this.debug(performance.now() - began, took)
       this.meanMs += (took - this.meanMs) / 8
       this.schedule()
     }
   }
-  private stats = { n: 0, wall: 0, cpu: 0, at: performance.now() }
-  private debug(wall: number, cpu: number): void {
-    const s = this.stats
-    s.n++
-    s.wall += wall
-    s.cpu += cpu
-    if (performance.now() - s.at < 5000) return
-    appendFileSync(
-      DEBUG!,
-      `${new Date().toISOString()} work-share: ${s.n} pieces in ${((performance.now() - s.at) / 1000).toFixed(1)} s, mean wall ${(s.wall / s.n).toFixed(1)} ms, cpu ${(s.cpu / s.n).toFixed(1)} ms; queued ${this.queued}\n`,
-    )
-    this.stats = { n: 0, wall: 0, cpu: 0, at: performance.now() }
-  }
-
   /** Admits those in line while there is room and credit; else wakes when the credit will be there. */
   private schedule(): void {
     while (this.queued > 0 && this.startable()) (this.firsts.shift() ?? this.others.shift())!.admit()
