@@ -188,7 +188,5 @@ export class WorkShare {
       this.timer = null
       this.schedule()
     }, wait)
-    // The server keeps the process alive, not a gate waiting for credit.
-    this.timer.unref()
   }
 }
