@@ -94,6 +94,12 @@ export const configSchema = z.strictObject({
    * as if every other server were blocked. `media_cache_bytes`: how much
    * of other servers' media (remote posts' photos and files, fetched and
    * served by svc) is kept; over it, the oldest copies go; 0 keeps none.
+   * `work_share`: what federation work (inbox POSTs, the activities they
+   * queued) may take of the server, so that a burst from other servers
+   * slows the burst, not local users: `percent` of the wall clock,
+   * `at_once` pieces at a time, `waiting` inbox POSTs in line (each for at
+   * most 5 s); past that an inbox POST is a 429 `inbox-busy` with
+   * `Retry-After`, which other servers honour.
    */
   federation: z
     .strictObject({
@@ -104,6 +110,13 @@ export const configSchema = z.strictObject({
         .max(10_000)
         .default([]),
       media_cache_bytes: int(0, 1_000_000_000),
+      work_share: z
+        .strictObject({
+          percent: z.int().min(1).max(100).default(20),
+          at_once: z.int().min(1).max(64).default(2),
+          waiting: z.int().min(0).max(100_000).default(1000),
+        })
+        .prefault({}),
     })
     .prefault({}),
   /** Seals (iron) the web sign-in cookie of the OAuth pages; generated at first start and kept in the file. */

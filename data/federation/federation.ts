@@ -32,6 +32,8 @@ import type { RemoteMedia } from './media/remote-media.js'
 import type { RemoteImages } from './media/remote-images.js'
 import { AP_PATHS, federationSiteOf, type FederationSite } from './site.js'
 import { postAddress, profileAddress } from './web-addresses.js'
+import { WorkShare } from './work-share.js'
+import { DomainError } from '../errors.js'
 
 /**
  * Federation messages (activities in, deliveries out) a node handles at
@@ -39,6 +41,9 @@ import { postAddress, profileAddress } from './web-addresses.js'
  * others, few enough for two cores.
  */
 export const QUEUE_WORKERS = 4
+
+/** How long an inbox POST waits for its turn in federation's share of the server (`federation.work_share`) before a 429. */
+const INBOX_WAIT_MS = 5000
 
 /** Remote accounts read per page when counting them by server. */
 const ACCOUNTS_PAGE = 1000
@@ -74,6 +79,7 @@ export class FederationService {
   private readonly queue: StoreMessageQueue
   private readonly deliveries: DeliveryLog
   private readonly outbox: OutboxPump
+  private readonly share: WorkShare
   private loading: Promise<Federation<void>> | null = null
   /** The federation that takes the inbox POSTs svc verified itself (RFC 9421): built like the other, without its signature check. */
   private verifiedLoading: Promise<Federation<void>> | null = null
@@ -98,10 +104,17 @@ export class FederationService {
     this.off = off
     this.kv = new StoreKvStore(store)
     this.deliveries = new DeliveryLog(store)
+    const { percent, at_once, waiting } = config.federation.work_share
+    // A little credit saved while idle lets a lone activity through at once.
+    this.share = new WorkShare({ share: percent / 100, concurrency: at_once, burstMs: 250, waiting })
     this.queue = new StoreMessageQueue(store, {
       workers: QUEUE_WORKERS,
-      // A delivery to a server blocked since it was queued is dropped, not sent.
-      around: (message, handle) => (this.blocks.suspends(inboxOf(message)) ? Promise.resolve() : this.deliveries.around(message, handle)),
+      around: (message, handle) => {
+        // A delivery to a server blocked since it was queued is dropped, not sent.
+        if (this.blocks.suspends(inboxOf(message))) return Promise.resolve()
+        // An activity received takes its turn in federation's share, before new inbox POSTs.
+        return isInbound(message) ? this.inTurn({ first: true }, handle) : this.deliveries.around(message, handle)
+      },
     })
     this.outbox = new OutboxPump(store, events, node, (event) => this.deliver(event), outboxOptions)
   }
@@ -122,12 +135,40 @@ export class FederationService {
    * Fedify verifies draft-cavage signatures (and Object Integrity Proofs);
    * an inbox POST signed only with RFC 9421 is verified here first
    * (rfc9421.ts) and, when it passes, handed to the federation that does
-   * not check signatures again.
+   * not check signatures again. An inbox POST waits for its turn in
+   * federation's share of the server. Errors: `rate_limited` (slug
+   * `inbox-busy`, with `retryAfter`) when the inbox takes no more for now.
    */
   async fetch(request: Request): Promise<Response | null> {
     if (!this.site) return null
-    let federation = await this.load()
     const path = new URL(request.url).pathname
+    if (request.method === 'POST' && INBOX_PATH.test(path)) return this.inTurn({ waitMs: INBOX_WAIT_MS }, () => this.answer(request, path))
+    return this.answer(request, path)
+  }
+
+  /** Runs `work` in its turn of federation's share; `rate_limited` when none comes within `waitMs`. */
+  private async inTurn<T>(options: { waitMs?: number; first?: boolean }, work: () => Promise<T>): Promise<T> {
+    const release = await this.share.enter(options)
+    if (!release) {
+      const retryAfter = this.share.retryAfterS()
+      throw new DomainError(
+        'rate_limited',
+        `Too Many Requests: the inbox takes no more activities for now; retry in ${retryAfter} second${retryAfter === 1 ? '' : 's'}.`,
+        {
+          slug: 'inbox-busy',
+          retryAfter,
+        },
+      )
+    }
+    try {
+      return await work()
+    } finally {
+      release()
+    }
+  }
+
+  private async answer(request: Request, path: string): Promise<Response | null> {
+    let federation = await this.load()
     const gone = await this.tombstone(federation, request, path)
     if (gone) return gone
     if (request.method === 'POST' && INBOX_PATH.test(path)) {
@@ -505,6 +546,9 @@ export class FederationService {
     return new Response(null, { status: 303, headers: { Location: location } })
   }
 }
+
+/** Is a queued message of Fedify's an activity received (not a delivery)? */
+const isInbound = (message: unknown): boolean => (message as { type?: unknown } | null)?.type === 'inbox'
 
 /** The inbox a queued message of Fedify's delivers to, when it is a delivery. */
 function inboxOf(message: unknown): string | null {

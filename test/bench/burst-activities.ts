@@ -130,18 +130,19 @@ function activityOf(server: number, actors: Record<string, PeerActor>, local: Lo
   }
 }
 
-/** Server number `server`'s burst to `inbox`, signed, in the order it sends it, with each activity's kind. */
+/** Server number `server`'s burst to `inbox`, signed, in the order it sends it, with each activity's kind and a new signature of it (for a retry, signed anew as servers do). */
 export async function signedBurst(
   server: number,
   actors: Record<string, PeerActor>,
   plan: ServerPlan,
   local: LocalSide,
   inbox: string,
-): Promise<{ kind: Kind; post: SignedPost }[]> {
-  const out: { kind: Kind; post: SignedPost }[] = []
+): Promise<{ kind: Kind; post: SignedPost; resign: () => Promise<SignedPost> }[]> {
+  const out: { kind: Kind; post: SignedPost; resign: () => Promise<SignedPost> }[] = []
   for (const { kind, k } of interleaved(plan)) {
     const { actor, activity } = activityOf(server, actors, local, kind, k)
-    out.push({ kind, post: await signPost(actor.keyId, actor.privateKeyPem, inbox, activity) })
+    const resign = () => signPost(actor.keyId, actor.privateKeyPem, inbox, activity)
+    out.push({ kind, post: await resign(), resign })
   }
   return out
 }

@@ -57,7 +57,7 @@ t.test('a mistake in config.json stops the start with one line naming the file, 
     ],
     [
       '{"federation": {"enable": true}}',
-      /: unknown key federation\.enable: expected one of enabled, allow_private_addresses, allowed_domains, media_cache_bytes in federation$/,
+      /: unknown key federation\.enable: expected one of enabled, allow_private_addresses, allowed_domains, media_cache_bytes, work_share in federation$/,
     ],
   ]
   for (const [text, reason] of cases) {

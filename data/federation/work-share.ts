@@ -1,0 +1,192 @@
+/**
+ * The share of the server's time that federation work (the inbox POSTs, the
+ * handling of the activities they queued) may take, so that a burst from
+ * other servers slows the burst, not the instance's own users. Work passes
+ * through a gate: a few pieces at once, each admitted only while there is
+ * credit, which builds up at `share` of the wall clock (to at most
+ * `burstMs`) and is spent by federation's CPU time while pieces run. A piece
+ * that cannot start waits in line; the queue's workers (`first`) go before
+ * new inbox POSTs, so the server takes in no more than it gets done. A POST
+ * that finds the line full, or is not admitted within its wait, is refused:
+ * the sender is told when to try again (`retryAfterS`), as servers do.
+ *
+ * Federation's CPU time is this thread's time on a CPU while pieces run
+ * (Linux's /proc/thread-self/schedstat) less what the rest of the server
+ * took meanwhile, at the rate it takes when no piece runs. Wall time would
+ * count the disk's waits, other processes' turns on a shared machine and the
+ * local requests served between a piece's steps, and throttle federation
+ * to a crawl exactly when the server is busy. Without schedstat, wall time
+ * it is. A thread busy all the time with local requests would put all of a
+ * piece's time down to them: a piece is charged a quarter of it at least.
+ */
+import { readFileSync } from 'node:fs'
+
+export interface WorkShareOptions {
+  /** The part of the wall clock federation work may take, over 0 and at most 1. */
+  share: number
+  /** Pieces of work at once. */
+  concurrency: number
+  /** The most credit that builds up while federation is idle, ms. */
+  burstMs: number
+  /** Pieces that may wait in line (besides the `first`, bounded by their callers). */
+  waiting: number
+  /** The wall clock and this thread's CPU time (null: not to be had), ms; default the real ones. */
+  clock?: () => { wall: number; cpu: number | null }
+}
+
+interface Waiter {
+  admit: () => void
+}
+
+/** Ends a piece of work. */
+export type Release = () => void
+
+/** Seconds a refused sender is told to wait, at least and at most. */
+const RETRY_AFTER_MIN_S = 1
+const RETRY_AFTER_MAX_S = 300
+
+/** The wall clock, and this thread's time on a CPU (null where Linux's schedstat is not to be had), ms. */
+function realClock(): { wall: number; cpu: number | null } {
+  let cpu: number | null = null
+  try {
+    cpu = Number(readFileSync('/proc/thread-self/schedstat', 'latin1').split(' ')[0]) / 1e6
+  } catch {
+    // Not Linux, or /proc not mounted: wall time only.
+  }
+  return { wall: performance.now(), cpu }
+}
+
+/** The most of a running piece's thread time that is put down to the rest of the server. */
+const MOST_OF_THE_REST = 0.75
+/** How long the rest of the server's rate remembers what it took (the decay's time constant), ms. */
+const RATE_MEMORY_MS = 2000
+
+export class WorkShare {
+  private credit: number
+  private running = 0
+  private readonly firsts: Waiter[] = []
+  private readonly others: Waiter[] = []
+  private timer: NodeJS.Timeout | null = null
+  private readonly clock: NonNullable<WorkShareOptions['clock']>
+  /** When the credit was last brought up to date: the wall clock and this thread's CPU time, ms. */
+  private at: number
+  private cpuAt: number | null
+  /** This thread's CPU time per wall time while no piece runs: the rest of the server's rate, decaying sums. */
+  private idleCpu = 0
+  private idleWall = 0
+  /** Federation's CPU time spent so far, ms. */
+  private spent = 0
+  /** The mean CPU time of a piece, ms (an average over the last few). */
+  private meanMs = 10
+
+  constructor(readonly options: WorkShareOptions) {
+    this.credit = options.burstMs
+    this.clock = options.clock ?? realClock
+    const { wall, cpu } = this.clock()
+    this.at = wall
+    this.cpuAt = cpu
+  }
+
+  /** Federation's CPU time so far, as charged, ms. */
+  get spentMs(): number {
+    return this.spent
+  }
+
+  /** Pieces of work running now. */
+  get active(): number {
+    return this.running
+  }
+
+  /** Pieces waiting in line now. */
+  get queued(): number {
+    return this.firsts.length + this.others.length
+  }
+
+  /**
+   * Waits for a turn: the release to call when the piece is done, or null
+   * when the line is full or no turn came within `waitMs` (default: waits as
+   * long as it takes). `first` goes before the others (the queue's workers).
+   */
+  enter({ waitMs, first = false }: { waitMs?: number; first?: boolean } = {}): Promise<Release | null> {
+    if (this.queued === 0 && this.startable()) return Promise.resolve(this.start())
+    if (!first && this.others.length >= this.options.waiting) return Promise.resolve(null)
+    return new Promise((resolve) => {
+      const line = first ? this.firsts : this.others
+      let timeout: NodeJS.Timeout | undefined
+      const waiter: Waiter = {
+        admit: () => {
+          clearTimeout(timeout)
+          resolve(this.start())
+        },
+      }
+      if (waitMs !== undefined) {
+        timeout = setTimeout(() => {
+          line.splice(line.indexOf(waiter), 1)
+          resolve(null)
+        }, waitMs)
+      }
+      line.push(waiter)
+      this.schedule()
+    })
+  }
+
+  /** Whole seconds after which a refused piece may well be admitted: the line's wait at the share's pace. */
+  retryAfterS(): number {
+    const ms = ((this.queued + 1) * this.meanMs) / this.options.share
+    return Math.min(RETRY_AFTER_MAX_S, Math.max(RETRY_AFTER_MIN_S, Math.ceil(ms / 1000)))
+  }
+
+  /** Brings the credit up to date: what the wall clock added, what federation's pieces spent since. */
+  private account(): void {
+    const { wall: now, cpu } = this.clock()
+    const wall = now - this.at
+    const used = cpu === null || this.cpuAt === null ? null : cpu - this.cpuAt
+    if (this.running === 0) {
+      if (used !== null) {
+        const keep = Math.exp(-wall / RATE_MEMORY_MS)
+        this.idleCpu = this.idleCpu * keep + used
+        this.idleWall = this.idleWall * keep + wall
+      }
+    } else {
+      // At most three quarters put down to the rest: on a thread the local requests keep busy, federation is charged still.
+      const rest = this.idleWall > 0 ? Math.min(MOST_OF_THE_REST, this.idleCpu / this.idleWall) : 0
+      const spent = used === null ? wall : Math.max(0, used - rest * wall)
+      this.credit -= spent
+      this.spent += spent
+    }
+    this.credit = Math.min(this.options.burstMs, this.credit + wall * this.options.share)
+    this.at = now
+    this.cpuAt = cpu
+  }
+
+  private startable(): boolean {
+    this.account()
+    return this.running < this.options.concurrency && this.credit > 0
+  }
+
+  private start(): Release {
+    this.account()
+    this.running++
+    const spentBefore = this.spent
+    let released = false
+    return () => {
+      if (released) return
+      released = true
+      this.account()
+      this.running--
+      const took = this.spent - spentBefore
+      this.meanMs += (took - this.meanMs) / 8
+      this.schedule()
+    }
+  }
+  /** Admits those in line while there is room and credit; else wakes when the credit will be there. */
+  private schedule(): void {
+    while (this.queued > 0 && this.startable()) (this.firsts.shift() ?? this.others.shift())!.admit()
+    if (this.timer || this.queued === 0 || this.running >= this.options.concurrency) return
+    const wait = Math.ceil(-this.credit / this.options.share) + 1
+    this.timer = setTimeout(() => {
+      this.timer = null
+      this.schedule()
+    }, wait)
+  }
+}

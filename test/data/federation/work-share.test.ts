@@ -1,0 +1,111 @@
+/**
+ * The gate federation work passes through (data/federation/work-share.ts):
+ * no more pieces at once than allowed, a bounded line beyond them, the
+ * queue's workers before new inbox POSTs, and no turn while the share's
+ * credit is spent, charged as federation's own CPU time; a refusal says when
+ * to try again. The clock is the test's own where time matters.
+ */
+import t from 'tap'
+import { WorkShare, type Release } from '../../../data/federation/work-share.js'
+
+const roomy = { share: 1, burstMs: 1_000_000 }
+
+t.test('two at once; a third waits for a place, a fourth finds the line full', async (t) => {
+  const gate = new WorkShare({ ...roomy, concurrency: 2, waiting: 1 })
+  const first = await gate.enter()
+  const second = await gate.enter()
+  t.ok(first && second, 'the first two start at once')
+  t.equal(gate.active, 2)
+  let third: Release | null = null
+  const waiting = gate.enter().then((release) => (third = release))
+  t.equal(gate.queued, 1, 'the third waits')
+  t.equal(await gate.enter(), null, 'the fourth finds the line full and is refused at once')
+  t.equal(third, null, 'still waiting while both places are taken')
+  first!()
+  await waiting
+  t.ok(third, 'the place freed goes to the one waiting')
+  t.equal(gate.active, 2)
+  t.equal(gate.queued, 0)
+  second!()
+  third!()
+  t.equal(gate.active, 0)
+})
+
+t.test('the queue\'s workers ("first") go before inbox POSTs waiting longer', async (t) => {
+  const gate = new WorkShare({ ...roomy, concurrency: 1, waiting: 10 })
+  const running = (await gate.enter())!
+  const order: string[] = []
+  const post = gate.enter().then((release) => {
+    order.push('inbox POST')
+    return release
+  })
+  const worker = gate.enter({ first: true }).then((release) => {
+    order.push('queue worker')
+    return release
+  })
+  running()
+  ;(await worker)!()
+  ;(await post)!()
+  t.same(order, ['queue worker', 'inbox POST'])
+})
+
+/** A clock the test moves: the wall clock and the thread's CPU time, ms. */
+function fakeClock() {
+  const now = { wall: 0, cpu: 0 as number | null }
+  return { now, clock: () => ({ ...now }) }
+}
+
+t.test('with the credit spent no piece starts, though a place is free; a refusal says when to retry', async (t) => {
+  const { now, clock } = fakeClock()
+  const gate = new WorkShare({ share: 0.1, concurrency: 4, burstMs: 50, waiting: 10, clock })
+  const piece = (await gate.enter())!
+  now.wall += 100
+  now.cpu! += 100
+  piece()
+  t.equal(gate.spentMs, 100, 'the piece busy all along is charged its CPU time')
+  t.equal(gate.active, 0, 'no piece running: a place is free')
+  t.equal(await gate.enter({ waitMs: 0 }), null, 'no turn: 50 ms of credit, 100 spent, 10 earned')
+  t.equal(gate.queued, 0, 'the refused piece left the line')
+  t.ok(gate.retryAfterS() >= 1, `Retry-After ${gate.retryAfterS()} s`)
+  now.wall += 1000
+  const later = await gate.enter({ waitMs: 0 })
+  t.ok(later, 'a second later the credit is back (100 ms earned)')
+  later!()
+})
+
+t.test("what the rest of the server takes meanwhile, at its rate when no piece runs, is not federation's", async (t) => {
+  const { now, clock } = fakeClock()
+  const gate = new WorkShare({ share: 0.2, concurrency: 2, burstMs: 1000, waiting: 10, clock })
+  // No piece running: local requests take half the thread.
+  now.wall += 1000
+  now.cpu! += 500
+  const piece = (await gate.enter())!
+  // The piece runs 100 ms, the thread busy all along: half of it is the local requests'.
+  now.wall += 100
+  now.cpu! += 100
+  piece()
+  t.equal(gate.spentMs, 50)
+})
+
+t.test('without the CPU time, a piece is charged its wall time', async (t) => {
+  const { now, clock } = fakeClock()
+  now.cpu = null
+  const gate = new WorkShare({ share: 0.2, concurrency: 2, burstMs: 1000, waiting: 10, clock })
+  now.wall += 1000
+  const piece = (await gate.enter())!
+  now.wall += 30
+  piece()
+  t.equal(gate.spentMs, 30)
+})
+
+t.test('a release called twice frees one place', async (t) => {
+  const gate = new WorkShare({ ...roomy, concurrency: 1, waiting: 0 })
+  const release = (await gate.enter())!
+  release()
+  release()
+  t.equal(gate.active, 0)
+  const again = await gate.enter()
+  t.ok(again)
+  t.equal(await gate.enter(), null, 'the one place is taken again, not two')
+  again!()
+})
