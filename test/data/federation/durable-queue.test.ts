@@ -71,7 +71,8 @@ for (const kind of ['embedded', 'postgres'] as const) {
 
     t.test('a message whose listener died while handling it comes back to another listener when its lease ends', async (t) => {
       const store = await (await reopener(t, kind))()
-      const dying = new StoreMessageQueue(store, { pollMs: 20, leaseMs: 300 })
+      // A lease long against the 100 ms looked at below, which a loaded machine stretches (a 300 ms lease once ran out within it).
+      const dying = new StoreMessageQueue(store, { pollMs: 20, leaseMs: 1500 })
       let taken = false
       const death = new AbortController()
       // A handler that never finishes, then a stop: what a kill -9 leaves, a claim nobody renews.
