@@ -97,8 +97,9 @@ export const configSchema = z.strictObject({
    * `work_share`: what federation work (inbox POSTs, the activities they
    * queued) may take of the server, so that a burst from other servers
    * slows the burst, not local users: `percent` of the wall clock,
-   * `at_once` pieces at a time, `waiting` inbox POSTs in line (each for at
-   * most 5 s); past that an inbox POST is a 429 `inbox-busy` with
+   * `at_once` inbox POSTs at a time (the queue's activities take no such
+   * place, so one waiting on a slow server never shuts the inbox),
+   * `waiting` inbox POSTs in line (each for at most 5 s); past that an inbox POST is a 429 `inbox-busy` with
    * `Retry-After`, which other servers honour.
    */
   federation: z

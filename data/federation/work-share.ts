@@ -24,7 +24,7 @@ import { readFileSync } from 'node:fs'
 export interface WorkShareOptions {
   /** The part of the wall clock federation work may take, over 0 and at most 1. */
   share: number
-  /** Pieces of work at once. */
+  /** Inbox POSTs (pieces not `first`) at once. The queue's pieces are bounded by its workers, and take no such place: one waiting on a remote server must not shut the inbox. */
   concurrency: number
   /** The most credit that builds up while federation is idle, ms. */
   burstMs: number
@@ -37,6 +37,9 @@ export interface WorkShareOptions {
 interface Waiter {
   admit: () => void
 }
+
+/** Which line a piece is in: the queue's (`first`), or the inbox POSTs'. */
+type Line = { first: boolean }
 
 /** Ends a piece of work. */
 export type Release = () => void
@@ -64,6 +67,8 @@ const RATE_MEMORY_MS = 2000
 export class WorkShare {
   private credit: number
   private running = 0
+  /** Of those, the inbox POSTs. */
+  private runningOthers = 0
   private readonly firsts: Waiter[] = []
   private readonly others: Waiter[] = []
   private timer: NodeJS.Timeout | null = null
@@ -108,7 +113,8 @@ export class WorkShare {
    * long as it takes). `first` goes before the others (the queue's workers).
    */
   enter({ waitMs, first = false }: { waitMs?: number; first?: boolean } = {}): Promise<Release | null> {
-    if (this.queued === 0 && this.startable()) return Promise.resolve(this.start())
+    const ahead = first ? this.firsts.length : this.queued
+    if (ahead === 0 && this.startable({ first })) return Promise.resolve(this.start({ first }))
     if (!first && this.others.length >= this.options.waiting) return Promise.resolve(null)
     return new Promise((resolve) => {
       const line = first ? this.firsts : this.others
@@ -116,7 +122,7 @@ export class WorkShare {
       const waiter: Waiter = {
         admit: () => {
           clearTimeout(timeout)
-          resolve(this.start())
+          resolve(this.start({ first }))
         },
       }
       if (waitMs !== undefined) {
@@ -159,14 +165,15 @@ export class WorkShare {
     this.cpuAt = cpu
   }
 
-  private startable(): boolean {
+  private startable({ first }: Line): boolean {
     this.account()
-    return this.running < this.options.concurrency && this.credit > 0
+    return this.credit > 0 && (first || this.runningOthers < this.options.concurrency)
   }
 
-  private start(): Release {
+  private start({ first }: Line): Release {
     this.account()
     this.running++
+    if (!first) this.runningOthers++
     const spentBefore = this.spent
     let released = false
     return () => {
@@ -174,6 +181,7 @@ export class WorkShare {
       released = true
       this.account()
       this.running--
+      if (!first) this.runningOthers--
       const took = this.spent - spentBefore
       this.meanMs += (took - this.meanMs) / 8
       this.schedule()
@@ -181,8 +189,10 @@ export class WorkShare {
   }
   /** Admits those in line while there is room and credit; else wakes when the credit will be there. */
   private schedule(): void {
-    while (this.queued > 0 && this.startable()) (this.firsts.shift() ?? this.others.shift())!.admit()
-    if (this.timer || this.queued === 0 || this.running >= this.options.concurrency) return
+    while (this.firsts.length > 0 && this.startable({ first: true })) this.firsts.shift()!.admit()
+    while (this.firsts.length === 0 && this.others.length > 0 && this.startable({ first: false })) this.others.shift()!.admit()
+    // With credit left, what waits, waits for a place, which a release gives.
+    if (this.timer || this.queued === 0 || this.credit > 0) return
     const wait = Math.ceil(-this.credit / this.options.share) + 1
     this.timer = setTimeout(() => {
       this.timer = null

@@ -31,6 +31,18 @@ t.test('two at once; a third waits for a place, a fourth finds the line full', a
   t.equal(gate.active, 0)
 })
 
+t.test("the queue's pieces take no place: however many wait on slow servers, an inbox POST still gets its turn", async (t) => {
+  const gate = new WorkShare({ ...roomy, concurrency: 1, waiting: 0 })
+  const hanging = await Promise.all(Array.from({ length: 4 }, () => gate.enter({ first: true })))
+  t.ok(hanging.every(Boolean), 'every worker of the queue starts')
+  const post = await gate.enter()
+  t.ok(post, 'the inbox POST is not refused')
+  t.equal(await gate.enter(), null, 'a second inbox POST finds its one place taken and no line')
+  post!()
+  for (const release of hanging) release!()
+  t.equal(gate.active, 0)
+})
+
 t.test('the queue\'s workers ("first") go before inbox POSTs waiting longer', async (t) => {
   const gate = new WorkShare({ ...roomy, concurrency: 1, waiting: 10 })
   const running = (await gate.enter())!
