@@ -160,6 +160,14 @@ t.test('no import cycle in data/, type-only imports included', async (t) => {
   t.same(cyclesOf(sources('data'), next), [])
 })
 
+/** What a compiled module imports, as written: its static imports (bare ones included) and, with `dynamic`, its `import()`s. */
+function specifiersIn(file: string, { dynamic = false } = {}): string[] {
+  const pattern = dynamic
+    ? /(?:^(?:import|export)\s[^;]*?\bfrom\s*|^import\s*|\bimport\s*\(\s*)"([^"]+)"/gm
+    : /(?:^(?:import|export)\s[^;]*?\bfrom\s*|^import\s*)"([^"]+)"/gm
+  return [...readFileSync(file, 'utf8').matchAll(pattern)].map((m) => m[1])
+}
+
 /** svc's own imports of each compiled module under dist/ (static and dynamic; type-only imports are gone there), by path under dist/. */
 function compiledImports(): Map<string, string[]> {
   const dist = join(root, 'dist')
@@ -168,8 +176,7 @@ function compiledImports(): Map<string, string[]> {
     (readdirSync(join(dist, dir), { recursive: true, encoding: 'utf8' }) as string[]).map((path) => join(dir, path)),
   )
   for (const module of modules.filter((path) => path.endsWith('.js') && !path.startsWith('server/web/'))) {
-    const text = readFileSync(join(dist, module), 'utf8')
-    const specifiers = [...text.matchAll(/(?:^(?:import|export)\s[^;]*?\bfrom\s*|^import\s*|\bimport\s*\(\s*)"(\.[^"]+)"/gm)].map((m) => m[1])
+    const specifiers = specifiersIn(join(dist, module), { dynamic: true }).filter((specifier) => specifier.startsWith('.'))
     next.set(
       module,
       specifiers.map((specifier) => relative(dist, resolve(dist, dirname(module), specifier))),
@@ -231,8 +238,7 @@ function packagesLoadedBy(entry: string): Set<string> {
   const visit = (file: string): void => {
     if (seen.has(file)) return
     seen.add(file)
-    for (const [, specifier] of readFileSync(file, 'utf8').matchAll(/^(?:import|export)\s[^;]*?\bfrom\s*"([^"]+)";?$|^import\s*"([^"]+)";?$/gm)) {
-      if (specifier === undefined) continue
+    for (const specifier of specifiersIn(file)) {
       if (specifier.startsWith('.')) visit(resolve(dirname(file), specifier))
       else packages.add(specifier)
     }

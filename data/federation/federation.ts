@@ -142,8 +142,8 @@ export class FederationService {
   async fetch(request: Request): Promise<Response | null> {
     if (!this.site) return null
     const path = new URL(request.url).pathname
-    if (request.method === 'POST' && INBOX_PATH.test(path)) return this.inTurn({ waitMs: INBOX_WAIT_MS }, () => this.answer(request, path))
-    return this.answer(request, path)
+    if (request.method === 'POST' && INBOX_PATH.test(path)) return this.inTurn({ waitMs: INBOX_WAIT_MS }, () => this.answer(request, path, true))
+    return this.answer(request, path, false)
   }
 
   /** Runs `work` in its turn of federation's share; `rate_limited` when none comes within `waitMs`. */
@@ -167,11 +167,11 @@ export class FederationService {
     }
   }
 
-  private async answer(request: Request, path: string): Promise<Response | null> {
+  private async answer(request: Request, path: string, inboxPost: boolean): Promise<Response | null> {
     let federation = await this.load()
     const gone = await this.tombstone(federation, request, path)
     if (gone) return gone
-    if (request.method === 'POST' && INBOX_PATH.test(path)) {
+    if (inboxPost) {
       if (await this.fromBlocked(request)) return new Response('Forbidden: this instance does not federate with your server', { status: 403 })
       const { signedWithRfc9421Only, verifyRfc9421 } = await import('./rfc9421.js')
       if (signedWithRfc9421Only(request)) {

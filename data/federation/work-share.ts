@@ -170,8 +170,8 @@ export class WorkShare {
     return this.credit > 0 && (first || this.runningOthers < this.options.concurrency)
   }
 
+  /** Starts a piece: always right after `startable` brought the credit up to date. */
   private start({ first }: Line): Release {
-    this.account()
     this.running++
     if (!first) this.runningOthers++
     const spentBefore = this.spent
