@@ -9,14 +9,14 @@ import { DomainError, type EventRow, type Store } from '../../../data/index.js'
 import { followRow, postRow, userRow } from '../../fixtures/rows.js'
 
 type Tap = Parameters<Parameters<typeof tap.test>[0]>[0]
-export type OpenStore = () => Promise<Store>
+export type OpenStore = (t: Tap) => Promise<Store>
 export type ReopenStore = (store: Store) => Promise<Store>
 
 const tick = () => new Promise((resolve) => setImmediate(resolve))
 
 export function storeContract(t: Tap, openStore: OpenStore, reopenStore: ReopenStore): void {
   const open = async (t: Tap): Promise<Store> => {
-    const store = await openStore()
+    const store = await openStore(t)
     t.teardown(() => store.close())
     return store
   }
@@ -385,7 +385,7 @@ export function storeContract(t: Tap, openStore: OpenStore, reopenStore: ReopenS
   })
 
   t.test('events survive closing and reopening, and their sequence goes on after the last one', async (t) => {
-    const first = await openStore()
+    const first = await openStore(t)
     const alice = await first.transact((tx) => {
       const alice = tx.users.insert(userRow('alice'))
       tx.emit('user.created', { user: alice })
@@ -430,7 +430,7 @@ export function storeContract(t: Tap, openStore: OpenStore, reopenStore: ReopenS
   })
 
   t.test('trimming the front of the event log keeps the rest, across a reopen', async (t) => {
-    const first = await openStore()
+    const first = await openStore(t)
     for (let i = 0; i < 5; i++) await first.transact((tx) => tx.emit('user.created', { user: { ...userRow(`user${i}`), id: i + 1 } }))
     await first.transact((tx) => tx.event_log.removeBelow(4))
     const store = await reopen(t, first)
@@ -441,7 +441,7 @@ export function storeContract(t: Tap, openStore: OpenStore, reopenStore: ReopenS
   })
 
   t.test('a closed store refuses transactions', async (t) => {
-    const store = await openStore()
+    const store = await openStore(t)
     await store.close()
     await t.rejects(
       store.transact((tx) => tx.users.insert(userRow('alice'))),
