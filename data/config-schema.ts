@@ -120,6 +120,10 @@ export const configSchema = z.strictObject({
         .prefault({}),
     })
     .prefault({}),
+  /** A port on 127.0.0.1 where `svc serve` answers Prometheus' `GET /metrics`, off the public port; null: no metrics (`--metrics-port` wins). */
+  metrics_port: z.int().min(1).max(65535).nullable().default(null),
+  /** The least severe log entry written: `info` has a line per request, `warn` only what went wrong. */
+  log_level: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
   /** Seals (iron) the web sign-in cookie of the OAuth pages; generated at first start and kept in the file. */
   session_secret: z
     .string()

@@ -34,6 +34,7 @@ const allowedMethods = (server: Server, path: string): string[] =>
 const errorMeta = (err: Boom.Boom, request: Request): Meta => {
   const status = err.output.statusCode
   const meta: Meta = { code: status, error_id: randomUUID().replace(/-/g, '') }
+  request.app.errorId = meta.error_id
   if (isDomainError(err)) {
     meta.error_message = status === 400 ? `Bad Request: ${err.message}` : err.message
     if (err.slug) meta.error_slug = err.slug
@@ -44,7 +45,8 @@ const errorMeta = (err: Boom.Boom, request: Request): Meta => {
     meta.error_message = err.output.payload.message.startsWith('Bad Request') ? err.output.payload.message : `Bad Request: ${err.output.payload.message}`
   } else if (status >= 500) {
     meta.error_message = 'Internal Server Error'
-    request.log(['error'], err)
+    // The operator finds the cause in the log under the id the caller was shown.
+    request.log(['error'], { msg: 'unexpected error', error_id: meta.error_id, err })
   } else {
     meta.error_message = err.output.payload.message || err.output.payload.error
   }

@@ -41,5 +41,7 @@ declare module '@hapi/hapi' {
   }
   interface RequestApplicationState {
     viewer?: Viewer
+    /** The `error_id` of the error this request was answered with, for the log. */
+    errorId?: string
   }
 }

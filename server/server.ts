@@ -21,10 +21,17 @@ import { allRoutes } from './routes/index.js'
 import { VALIDATION_PREFS } from './validation.js'
 import { setWireHeader } from './wire-headers.js'
 import { serveUserStreamWebSockets } from './streams/websocket.js'
+import type { Logger } from 'pino'
+import { requestLogPlugin } from './logs/request-log.js'
+import type { InstanceMetrics } from './metrics/instance-metrics.js'
 
 export interface ServerOptions {
   port?: number
   host?: string
+  /** Log a line per request and the causes of unexpected errors (`svc serve`); tests leave it out. */
+  logger?: Logger
+  /** Count requests in these metrics (`svc serve` with a metrics port). */
+  metrics?: InstanceMetrics
 }
 
 export async function createServer(domain: Domain, options: ServerOptions = {}): Promise<Server> {
@@ -55,6 +62,8 @@ export async function createServer(domain: Domain, options: ServerOptions = {}):
     router: { stripTrailingSlash: true },
   })
   trustRequests(server, domain.config)
+  if (options.logger) await server.register({ plugin: requestLogPlugin, options: { logger: options.logger } })
+  if (options.metrics) await server.register(options.metrics.plugin)
   await server.register(Inert)
   await server.register(formBodyPlugin)
   await server.register({ plugin: authPlugin, options: { domain } })
@@ -66,6 +75,7 @@ export async function createServer(domain: Domain, options: ServerOptions = {}):
   serveUserStreamWebSockets(server, domain.streams.hub, domain.views)
   // Open streams would hold hapi's stop until its timeout: they end first, each keeping its position for the client's resume.
   server.ext('onPreStop', async () => {
+    domain.health.markStopping()
     domain.streams.appHub.disconnectAll('the server is shutting down; reconnect to resume where you were')
     await domain.streams.hub.disconnectAll('the server is shutting down; reconnect with your connection_id')
   })

@@ -94,6 +94,7 @@ const LAYERS: readonly (readonly string[])[] = [
   ['files'],
   ['explore', 'public', 'search', 'streams', 'moderation'],
   ['federation'],
+  ['instance'],
   ['domain'],
   ['admin'],
   ['index'],

@@ -5,7 +5,7 @@
  */
 import type { Command } from 'commander'
 import { openDomain, type Domain } from '../../data/index.js'
-import type { AdminSocket } from '../../server/index.js'
+import type { AdminSocket, MetricsServer } from '../../server/index.js'
 import { environmentOf } from '../environment.js'
 import type { Io } from '../io.js'
 import { dataDirOf, domainOptionsOf } from './data-dir.js'
@@ -18,6 +18,7 @@ interface ServeFlags {
   publicUrl?: string
   store?: string
   bus?: string
+  metricsPort?: string
 }
 
 const portOf = (value: string): number => {
@@ -55,7 +56,7 @@ const stopSignals = (log: (line: string) => void): { stopped: Promise<string>; r
 }
 
 export function serveCommand(program: Command, io: Io): void {
-  const log = (line: string) => io.stderr.write(`svc: ${line}\n`)
+  let log = (line: string): void => void io.stderr.write(`svc: ${line}\n`)
   program
     .command('serve')
     .description('run the server (initialises the data dir on first run)')
@@ -68,14 +69,18 @@ export function serveCommand(program: Command, io: Io): void {
       "a redis:// URL linking the nodes of an instance on PostgreSQL: events and rate limits (default $SVC_BUS_URL, else the config's bus)",
     )
     .option('--store <url>', "a postgres:// URL: keep the data in PostgreSQL (default $SVC_STORE_URL, else the config's store, else the data dir)")
+    .option('--metrics-port <n>', "serve Prometheus metrics at http://127.0.0.1:N/metrics (default: the config's metrics_port, else none)")
     .action(async (flags: ServeFlags) => {
       const env = environmentOf(io.env)
       const port = portOf(flags.port ?? env.port ?? '8080')
+      const metricsFlag = flags.metricsPort === undefined ? undefined : portOf(flags.metricsPort)
       if (flags.publicUrl !== undefined && !/^https?:\/\/[^/]/.test(flags.publicUrl)) throw new Error(`invalid public URL ${flags.publicUrl}`)
       const { stopped, release } = stopSignals(log)
       boundHeapGrowth(process.execArgv, env.nodeOptions)
       let admin: AdminSocket | undefined
+      let metrics: MetricsServer | undefined
       let domain: Domain | undefined
+      let stopLogging = () => {}
       // The server's modules load while the store opens (reading its files leaves the thread idle), not before.
       const serverModules = import('../../server/index.js')
       // Awaited below; should the store fail to open first, a failed load is not reported twice.
@@ -87,14 +92,28 @@ export function serveCommand(program: Command, io: Io): void {
         })
         if (env.federationAllowPrivate) domain.config.federation.allow_private_addresses = true
         await domain.start()
-        const { createServer, serveAdminSocket } = await serverModules
+        const { createServer, serveAdminSocket, makeLogger, instanceMetrics, serveMetrics } = await serverModules
         if (env.rateLimitOff) domain.config.rate_limits.enabled = false
-        const server = await createServer(domain, { port, host: flags.host })
+        const logger = makeLogger(io.stdout, domain.config.log_level)
+        // Each line said on stderr (which tools read) is in the log too, and so is every warning the process emits.
+        log = (line) => {
+          io.stderr.write(`svc: ${line}\n`)
+          logger.info(line)
+        }
+        const onWarning = (warning: Error) => logger.warn({ warning: warning.name, cause: warning.message }, warning.message)
+        process.on('warning', onWarning)
+        stopLogging = () => process.off('warning', onWarning)
+        const metricsPort = metricsFlag ?? domain.config.metrics_port ?? undefined
+        const counted = metricsPort === undefined ? undefined : instanceMetrics(domain)
+        const server = await createServer(domain, { port, host: flags.host, logger, metrics: counted })
         await server.start()
         const wildcard = ['0.0.0.0', '::'].includes(flags.host)
         const localUrl = `${server.info.protocol}://${wildcard ? 'localhost' : server.info.host}:${server.info.port}`
-        admin = await serveAdminSocket(domain, { baseUrl: domain.config.public_url || localUrl, log })
+        admin = await serveAdminSocket(domain, { baseUrl: domain.config.public_url || localUrl, log: (line) => log(line) })
+        // Before the line that says it listens: whoever waits for that line finds the metrics up too.
+        if (counted && metricsPort !== undefined) metrics = await serveMetrics(counted.registry, metricsPort)
         log(`listening on ${server.info.uri} (data dir ${domain.dataDir}, admin socket ${admin.path})`)
+        if (metrics) log(`metrics at ${metrics.url}`)
         // After the line that says it listens, which tools wait for as the first.
         if (env.testPasswordCost !== undefined)
           log(`warning: SVC_TEST_PASSWORD_COST=${env.testPasswordCost} hashes new passwords cheaply, for test suites only`)
@@ -105,10 +124,12 @@ export function serveCommand(program: Command, io: Io): void {
         log(`stopping on ${await stopped}`)
         await server.stop({ timeout: 10_000 })
       } finally {
+        await metrics?.close()
         await admin?.close()
         await domain?.close()
         release()
       }
       log('stopped')
+      stopLogging()
     })
 }

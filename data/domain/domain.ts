@@ -52,6 +52,7 @@ import type { ProfileService } from '../users/profile.js'
 import type { UserImageService } from '../users/user-images.js'
 import type { UserViewService } from '../users/user-views.js'
 import type { UserService } from '../users/users.js'
+import type { HealthService } from '../instance/health.js'
 
 /** Accounts and what is shown of them. */
 export interface UserServices {
@@ -169,6 +170,8 @@ export interface Domain {
   readonly public: PublicReadService
   /** Bounds how many searches scan at once (post, user and channel search share it). */
   readonly scanGate: ScanGate
+  /** Whether the instance can serve now, and the numbers its metrics show. */
+  readonly health: HealthService
   /**
    * Runs what has effects beyond opening, once: seeds a fresh store's explore
    * streams, registers the web client, sweeps orphaned images and files (on

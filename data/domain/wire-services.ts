@@ -50,6 +50,7 @@ import { RelationService } from '../relations/relations.js'
 import { ChannelSearchService } from '../search/channel-search.js'
 import { PostSearchService } from '../search/post-search.js'
 import { ScanGate } from '../search/scan-gate.js'
+import { HealthService } from '../instance/health.js'
 import { UserSearchService } from '../search/user-search.js'
 import { FileLinks } from '../security/file-links.js'
 import type { PasswordHasher } from '../security/passwords.js'
@@ -228,6 +229,7 @@ export function wireServices({ dataDir, config, store, events, moderated, domain
     federation,
     public: new PublicReadService(store, posts, postViews, access, messageViews),
     scanGate,
+    health: new HealthService(store, events, streamHub, appStreamHub),
     start: async ({ federate = true } = {}) => {
       if (started) return
       started = true

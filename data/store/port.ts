@@ -102,5 +102,7 @@ export interface Store {
   /** Writes a snapshot and drops the journal it covers. */
   compact(): Promise<void>
   stats(): StoreStats
+  /** Resolves when the store can serve reads and writes now; `unavailable` when it cannot (closed, its database unreachable). */
+  ping(): Promise<void>
   close(): Promise<void>
 }

@@ -210,6 +210,18 @@ export class StreamHub implements StreamWatcher {
     return this.byId.size
   }
 
+  /** How loaded the hub is, for metrics: connected streams, their backlogs together, and how far the furthest behind is from the head. */
+  load(): { connected: number; backlog: number; lag: number } {
+    const head = this.events.head()
+    let backlog = 0
+    let lag = 0
+    for (const conn of this.byId.values()) {
+      backlog += conn.queue.length
+      lag = Math.max(lag, head - this.cursorOf(conn))
+    }
+    return { connected: this.byId.size, backlog, lag }
+  }
+
   /** The connected consumers as they are now, for the admin console (read-only). */
   snapshot(): HubSnapshot {
     const connections = [...this.byId.values()].map((conn): ConnectionSnapshot => ({

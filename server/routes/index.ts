@@ -31,6 +31,7 @@ import { broadcastPageRoutes } from './channels/broadcast-page.js'
 import { tokenRoutes } from './auth/token.js'
 import { textRoutes } from './instance/text.js'
 import { configRoutes } from './instance/config.js'
+import { healthRoutes } from './instance/health.js'
 import { userStreamRoutes } from './streams/user-streams.js'
 import { appStreamRoutes } from './streams/app-streams.js'
 import { webClientRoutes } from './web/web-client.js'
@@ -71,6 +72,7 @@ export const allRoutes = (domain: Domain): SvcRoute[] => {
     ...placeRoutes(domain.places),
     ...textRoutes(domain.text),
     ...configRoutes(),
+    ...healthRoutes(domain.health),
     ...appRoutes(auth, shared),
     ...oauthRoutes(auth, shared),
     ...oauthFlowRoutes(auth),

@@ -4,6 +4,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { svc, svcJson } from '../fixtures/svc-in-process.js'
 import { initDir, serve, svcProcess, tempDir } from '../fixtures/svc-process.js'
+import { freePort } from '../fixtures/free-port.js'
 
 /** Sends raw lines to the admin socket; answers the answer lines. */
 const talk = (path: string, lines: string[], answers: number): Promise<any[]> =>
@@ -88,4 +89,52 @@ t.test('a mistake in config.json stops serve with one line naming the file and t
   const broken = await svc(['user', 'list', '--data-dir', dir])
   t.not(broken.code, 0)
   t.equal(broken.stderr, `svc: ${path} is not valid JSON: invalid symbol at line 1, column 24\n`)
+})
+
+t.test('svc serve logs a JSON line per request on stdout, answers its probes, and serves metrics on 127.0.0.1 only', async (t) => {
+  const dir = await initDir(t)
+  const metricsPort = await freePort()
+  const path = join(dir, 'config.json')
+  writeFileSync(path, JSON.stringify({ ...JSON.parse(readFileSync(path, 'utf8')), metrics_port: metricsPort }))
+  const server = await serve(dir)
+  t.teardown(() => server.stop())
+  t.equal((await fetch(`${server.url}/livez`)).status, 200)
+  t.equal((await fetch(`${server.url}/readyz`)).status, 200)
+  t.equal((await fetch(`${server.url}/stream/0/posts/stream/global`)).status, 200)
+  const missing = await (await fetch(`${server.url}/stream/0/users/@nobody`)).json()
+  t.equal((await fetch(`${server.url}/metrics`)).status, 404, 'no metrics on the public port')
+  const metrics = await (await fetch(`http://127.0.0.1:${metricsPort}/metrics`)).text()
+  t.match(metrics, /^svc_http_request_duration_seconds_count\{method="GET",route="\/posts\/stream\/global",status="200"\} 1$/m)
+  t.match(metrics, /^svc_user_streams_connected 0$/m)
+  t.match(server.stderr(), `svc: metrics at http://127.0.0.1:${metricsPort}/metrics`)
+  t.equal(await server.stop(), 0)
+  const lines = server
+    .stdout()
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => JSON.parse(line))
+  t.match(lines[0], { level: 30, msg: /^listening on http:\/\/127\.0\.0\.1:\d+/ }, 'what stderr says is in the log too')
+  t.match(
+    lines.find((line) => line.route === '/posts/stream/global'),
+    { method: 'GET', path: '/posts/stream/global', status: 200, duration_ms: Number },
+  )
+  t.match(
+    lines.find((line) => line.route === '/users/{user_id}'),
+    { status: 404, error_id: missing.meta.error_id },
+  )
+  t.match(lines.at(-1), { msg: 'stopped' })
+})
+
+t.test('--metrics-port wins over the config; a bad one is refused with one line', async (t) => {
+  const dir = await initDir(t)
+  const [configured, metricsPort] = [await freePort(), await freePort()]
+  const path = join(dir, 'config.json')
+  writeFileSync(path, JSON.stringify({ ...JSON.parse(readFileSync(path, 'utf8')), metrics_port: configured }))
+  const server = await serve(dir, ['--metrics-port', String(metricsPort)])
+  t.teardown(() => server.stop())
+  t.equal((await fetch(`http://127.0.0.1:${metricsPort}/metrics`)).status, 200)
+  await t.rejects(fetch(`http://127.0.0.1:${configured}/metrics`), 'nothing on the configured port')
+  const bad = await svc(['serve', '--data-dir', tempDir(t), '--port', '0', '--metrics-port', 'nine'])
+  t.not(bad.code, 0)
+  t.equal(bad.stderr, 'svc: invalid port nine\n')
 })

@@ -330,6 +330,10 @@ export class FileStore implements Store {
     return ids
   }
 
+  async ping(): Promise<void> {
+    if (this.closed) throw new DomainError('unavailable', 'the store is closed')
+  }
+
   stats(): StoreStats {
     const rows: Record<string, number> = {}
     for (const [name, table] of this.tables) rows[name] = table.size

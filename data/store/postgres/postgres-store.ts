@@ -193,6 +193,15 @@ export class PostgresStore implements Store {
     if (this.closed) throw new DomainError('unavailable', 'the store is closed')
   }
 
+  async ping(): Promise<void> {
+    if (this.closed) throw new DomainError('unavailable', 'the store is closed')
+    try {
+      await this.sql`SELECT 1`
+    } catch (err) {
+      throw asStoreError(err)
+    }
+  }
+
   stats(): StoreStats {
     return { rows: Object.fromEntries(this.rowCounts), journalBytes: 0, snapshots: 0, lastCompactionMs: null }
   }

@@ -1,0 +1,29 @@
+/**
+ * `svc serve`'s logger (pino): one JSON object per line where the output is
+ * not a terminal (the operator contract's promise, for a log collector),
+ * pino-pretty's readable lines on a terminal.
+ */
+import { pino, type DestinationStream, type Logger } from 'pino'
+import pretty from 'pino-pretty'
+import type { InstanceConfig } from '../../data/index.js'
+import { REDACTED_PATHS } from './request-log.js'
+
+/** Where log lines go: a stream that may be a terminal. */
+export interface LogOutput {
+  write(text: string): unknown
+  isTTY?: boolean
+}
+
+export function makeLogger(output: LogOutput, level: InstanceConfig['log_level']): Logger {
+  // A reader of the log that goes away (`svc serve | head`, a collector restarting) must not stop the server: the write fails, the server goes on.
+  if (typeof (output as NodeJS.WritableStream).on === 'function') (output as NodeJS.WritableStream).on('error', () => undefined)
+  const options = {
+    level,
+    base: { pid: process.pid },
+    timestamp: pino.stdTimeFunctions.isoTime,
+    redact: { paths: REDACTED_PATHS, censor: '[redacted]' },
+  }
+  if (output.isTTY)
+    return pino(options, pretty({ destination: output as NodeJS.WritableStream, colorize: true, ignore: 'pid', translateTime: 'SYS:HH:MM:ss.l' }))
+  return pino(options, output as DestinationStream)
+}
