@@ -94,7 +94,7 @@ const LAYERS: readonly (readonly string[])[] = [
   ['files'],
   ['explore', 'public', 'search', 'streams', 'moderation'],
   ['federation'],
-  ['instance'],
+  ['instance', 'backup'],
   ['domain'],
   ['admin'],
   ['index'],

@@ -12,6 +12,7 @@ import { placesCommand } from './places.js'
 import { consoleCommand } from './console.js'
 import { storeCommand } from './store.js'
 import { federationCommand } from './federation.js'
+import { backupCommand } from './backup.js'
 import { operationRunner } from './run-operation.js'
 
 /** Registers the commands, each reading and writing through `io`. */
@@ -28,4 +29,5 @@ export function registerCommands(program: Command, io: Io): void {
   placesCommand(program, io, run)
   storeCommand(program, io)
   federationCommand(program, io, run)
+  backupCommand(program, io, run)
 }

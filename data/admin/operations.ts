@@ -5,6 +5,7 @@
  * Arguments are plain JSON; each operation checks them.
  */
 import { accountOperations } from './account-operations.js'
+import { backupOperations } from './backup-operations.js'
 import { exploreOperations } from './explore-operations.js'
 import { federationOperations } from './federation-operations.js'
 import { moderationOperations } from './moderation-operations.js'
@@ -16,6 +17,7 @@ export const adminOperations = {
   ...exploreOperations,
   ...placeOperations,
   ...federationOperations,
+  ...backupOperations,
 }
 
 export type AdminOperationName = keyof typeof adminOperations

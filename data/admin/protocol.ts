@@ -26,6 +26,7 @@
 import { join } from 'node:path'
 import type { DeliveryReport } from '../federation/federation.js'
 import type { PlaceStats } from '../places/places.js'
+import type { BackupResult } from '../backup/backup-archive.js'
 
 export const adminSocketPath = (dataDir: string): string => join(dataDir, 'admin.sock')
 
@@ -136,6 +137,7 @@ export interface AdminResults {
   'federation.blocks': DomainBlock[]
   'federation.retry': DeliveriesChange
   'federation.drop': DeliveriesChange
+  'backup.create': BackupResult
 }
 
 /** What retrying or dropping the deliveries to a host did: how many were waiting for it. */

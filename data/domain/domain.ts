@@ -53,6 +53,7 @@ import type { UserImageService } from '../users/user-images.js'
 import type { UserViewService } from '../users/user-views.js'
 import type { UserService } from '../users/users.js'
 import type { HealthService } from '../instance/health.js'
+import type { BackupService } from '../backup/backups.js'
 
 /** Accounts and what is shown of them. */
 export interface UserServices {
@@ -172,6 +173,8 @@ export interface Domain {
   readonly scanGate: ScanGate
   /** Whether the instance can serve now, and the numbers its metrics show. */
   readonly health: HealthService
+  /** Backups of the instance taken while it serves (the embedded store). */
+  readonly backups: BackupService
   /**
    * Runs what has effects beyond opening, once: seeds a fresh store's explore
    * streams, registers the web client, sweeps orphaned images and files (on

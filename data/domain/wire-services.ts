@@ -51,6 +51,7 @@ import { ChannelSearchService } from '../search/channel-search.js'
 import { PostSearchService } from '../search/post-search.js'
 import { ScanGate } from '../search/scan-gate.js'
 import { HealthService } from '../instance/health.js'
+import { BackupService } from '../backup/backups.js'
 import { UserSearchService } from '../search/user-search.js'
 import { FileLinks } from '../security/file-links.js'
 import type { PasswordHasher } from '../security/passwords.js'
@@ -230,6 +231,7 @@ export function wireServices({ dataDir, config, store, events, moderated, domain
     public: new PublicReadService(store, posts, postViews, access, messageViews),
     scanGate,
     health: new HealthService(store, events, streamHub, appStreamHub),
+    backups: new BackupService(dataDir, store),
     start: async ({ federate = true } = {}) => {
       if (started) return
       started = true

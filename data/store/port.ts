@@ -83,6 +83,16 @@ export interface StoreStats {
   lastCompactionMs: number | null
 }
 
+/** The store at one commit, as `checkpoint` hands it over. */
+export interface StoreCheckpoint {
+  /** The folder the files are in. */
+  dir: string
+  /** Each file with the bytes of it that belong to this commit (the newest journal grows past them as commits go on). */
+  files: { name: string; bytes: number }[]
+  /** Each table's last id handed out: the event log's is the newest event this commit holds. */
+  lastIds: Record<string, number>
+}
+
 export interface Store {
   readonly read: Readers
   /**
@@ -102,6 +112,13 @@ export interface Store {
   /** Writes a snapshot and drops the journal it covers. */
   compact(): Promise<void>
   stats(): StoreStats
+  /**
+   * The embedded store only (absent on PostgreSQL, whose database has its own
+   * tools): runs `work` at one commit, handing it the store's files that hold
+   * every commit up to it. Writes wait while `work` runs: it should take hold
+   * of the files (hard links), not copy them.
+   */
+  checkpoint?<T>(work: (point: StoreCheckpoint) => Promise<T>): Promise<T>
   /** Resolves when the store can serve reads and writes now; `unavailable` when it cannot (closed, its database unreachable). */
   ping(): Promise<void>
   close(): Promise<void>

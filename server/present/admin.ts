@@ -109,6 +109,8 @@ const presenters: AdminPresenters = {
   'federation.blocks': (_ctx, blocks) => blocks.map(presentDomainBlock),
   'federation.retry': (_ctx, change) => change,
   'federation.drop': (_ctx, change) => change,
+  // A path, a position and a size: plain data already.
+  'backup.create': (_ctx, result) => result,
 }
 
 /** The answer of operation `name` as the admin edges show it. */

@@ -32,6 +32,7 @@ import { tokenRoutes } from './auth/token.js'
 import { textRoutes } from './instance/text.js'
 import { configRoutes } from './instance/config.js'
 import { healthRoutes } from './instance/health.js'
+import { apiDocumentRoutes } from './instance/api-document.js'
 import { userStreamRoutes } from './streams/user-streams.js'
 import { appStreamRoutes } from './streams/app-streams.js'
 import { webClientRoutes } from './web/web-client.js'
@@ -46,7 +47,9 @@ import { federationRoutes } from './federation/federation.js'
 export const allRoutes = (domain: Domain): SvcRoute[] => {
   const shared = sharedOf(domain)
   const { users, relations, posts, channels, auth, streams, config } = domain
-  return [
+  const routes: SvcRoute[] = []
+  routes.push(...apiDocumentRoutes(routes, config))
+  routes.push(
     ...userRoutes(users, shared),
     ...profileRoutes(users, shared),
     ...userSearchRoutes(users, shared),
@@ -82,5 +85,6 @@ export const allRoutes = (domain: Domain): SvcRoute[] => {
     ...federationRoutes(domain.federation),
     ...broadcastPageRoutes(domain.public),
     ...webClientRoutes(auth.apps, config),
-  ]
+  )
+  return routes
 }

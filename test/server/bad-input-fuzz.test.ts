@@ -256,8 +256,9 @@ interface Failure {
 /** What is wrong with an answer, or null: a 5xx, or JSON that is not the envelope as the status asks. */
 function problemOf(route: RequestRoute, res: { statusCode: number; payload: string; headers: Record<string, unknown> }): string | null {
   if (res.statusCode >= 500) return 'a 5xx'
-  // The token endpoint answers RFC 6749 bodies, not the envelope.
-  if (route.path.endsWith('/oauth/access_token') || !String(res.headers['content-type'] ?? '').startsWith('application/json')) return null
+  // The token endpoint answers RFC 6749 bodies, and the API document OpenAPI's shape, not the envelope.
+  if (route.path.endsWith('/oauth/access_token') || route.path === '/openapi.json' || !String(res.headers['content-type'] ?? '').startsWith('application/json'))
+    return null
   let body: any
   try {
     body = JSON.parse(res.payload)

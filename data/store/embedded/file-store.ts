@@ -38,7 +38,7 @@ import { acquireLock } from '../lock.js'
 import { MemoryTable, type Entry } from './memory-table.js'
 import type { EventRow } from '../../model/event.js'
 import { layoutOps } from './op-layout.js'
-import type { EventsListener, Key, Range, Readers, Row, Store, StoreStats, TableReader, Tx } from '../port.js'
+import type { EventsListener, Key, Range, Readers, Row, Store, StoreCheckpoint, StoreStats, TableReader, Tx } from '../port.js'
 import type { Op } from '../ops.js'
 import { applyOp, replayJournal } from './replay.js'
 import { journalFile, RowFiles, snapshotFile } from './row-files.js'
@@ -97,6 +97,9 @@ export class FileStore implements Store {
   /** The newest snapshot's number; 0 while there is none. */
   private snapshotNo = 0
   private closed = false
+  /** Checkpoints under way: no compaction starts, and one already started leaves the older files in place until none is. */
+  private pins = 0
+  private unpinned: (() => void)[] = []
   private readonly eventListeners = new Set<EventsListener>()
   /** Batches of committed transactions not yet handed on, in commit (and so seq) order. */
   private readonly undelivered: EventBatch[] = []
@@ -275,7 +278,7 @@ export class FileStore implements Store {
   }
 
   private maybeCompact(): void {
-    if (this.compacting || this.closed || this.journal.bytes < this.compactBytes) return
+    if (this.compacting || this.closed || this.pins > 0 || this.journal.bytes < this.compactBytes) return
     this.compact().catch((err) => {
       process.emitWarning(`svc: snapshot failed: ${(err as Error).message}`)
     })
@@ -317,6 +320,8 @@ export class FileStore implements Store {
     // Every row is now read from the new snapshot or the new journal; the index file points into the old ones.
     await removeIndexFile(this.dir)
     this.files.closeBelow(snapshotFile(next))
+    // A checkpoint may be taking hold of the older files: they go once it has.
+    while (this.pins > 0) await new Promise<void>((resolve) => this.unpinned.push(resolve))
     const files = await readdir(this.dir)
     for (const n of numbered(files, 'journal').filter((n) => n < next)) await removeGradually(join(this.dir, `journal-${n}.jsonl`))
     for (const n of numbered(files, 'snapshot').filter((n) => n < next)) await removeGradually(join(this.dir, `snapshot-${n}.jsonl`))
@@ -328,6 +333,35 @@ export class FileStore implements Store {
     const ids: Record<string, number> = {}
     for (const [name, table] of this.tables) ids[name] = table.seq
     return ids
+  }
+
+  async checkpoint<T>(work: (point: StoreCheckpoint) => Promise<T>): Promise<T> {
+    if (this.closed) throw new DomainError('unavailable', 'the store is closed')
+    // A compaction under way finishes first, outside the commit chain, so writes never wait on a snapshot being written.
+    while (this.compacting) await this.compacting.catch(() => undefined)
+    this.pins++
+    try {
+      const run = this.chain.then(async () => {
+        this.refuseIfBroken()
+        await this.journal.drain()
+        const files: StoreCheckpoint['files'] = []
+        const size = async (name: string) => (await stat(join(this.dir, name))).size
+        if (this.snapshotNo > 0) {
+          const name = `snapshot-${this.snapshotNo}.jsonl`
+          files.push({ name, bytes: await size(name) })
+        }
+        for (const n of numbered(await readdir(this.dir), 'journal').filter((n) => n >= this.snapshotNo && n <= this.journalNo)) {
+          const name = `journal-${n}.jsonl`
+          files.push({ name, bytes: n === this.journalNo ? this.journal.end : await size(name) })
+        }
+        return work({ dir: this.dir, files, lastIds: this.lastIds() })
+      })
+      this.chain = run.catch(() => undefined)
+      return await run
+    } finally {
+      this.pins--
+      if (this.pins === 0) for (const resolve of this.unpinned.splice(0)) resolve()
+    }
   }
 
   async ping(): Promise<void> {

@@ -1,0 +1,51 @@
+/** `GET /openapi.json`: the OpenAPI 3 document of every route the server serves, made from the routes' own schemas. */
+import t from 'tap'
+import { makeInstance } from '../../fixtures/instance.js'
+
+t.test('every route the server serves is in the document, at the address clients call', async (t) => {
+  const svc = await makeInstance(t)
+  const res = await svc.server.inject('/openapi.json')
+  t.equal(res.statusCode, 200)
+  t.match(res.headers['content-type'], /^application\/json/)
+  const doc = JSON.parse(res.payload)
+  t.equal(doc.openapi, '3.0.3')
+  t.match(doc.info, { title: 'svc (svc)', version: String })
+  const missing: string[] = []
+  for (const route of svc.server.table()) {
+    if (route.path === '/{p*}') continue
+    const rootOnly = route.settings.plugins?.svc?.rootOnly
+    const path = (rootOnly ? route.path : `/stream/0${route.path}`).replace(/\{(\w+)[?*]\d*\}/g, '{$1}')
+    if (!doc.paths[path]?.[route.method]) missing.push(`${route.method} ${path}`)
+  }
+  t.same(missing, [], 'no route left out')
+  t.ok(Object.keys(doc.paths).length > 100)
+})
+
+t.test('an operation names its parameters, its body and who may call it, as the route checks them', async (t) => {
+  const svc = await makeInstance(t)
+  const doc = JSON.parse((await svc.server.inject('/openapi.json')).payload)
+  const lookup = doc.paths['/stream/0/posts/{post_id}'].get
+  t.match(
+    lookup.parameters.find((p: any) => p.in === 'path'),
+    { name: 'post_id', required: true, schema: { type: 'string', pattern: String } },
+  )
+  t.match(
+    lookup.parameters.find((p: any) => p.name === 'include_annotations'),
+    { in: 'query', required: false, schema: { type: 'boolean' } },
+  )
+  t.same(lookup.security, [{}, { userToken: [] }, { appToken: [] }], 'no token needed, a user or an app token used')
+  t.same(doc.paths['/stream/0/posts/stream/unified'].get.security, [{ userToken: ['stream'] }], 'a user token with stream')
+  t.same(
+    doc.paths['/stream/0/channels/{channel_id}'].get.security,
+    [{ userToken: ['public_messages'] }, { userToken: ['messages'] }, { appToken: [] }],
+    'a user token with either messaging scope, or an app token',
+  )
+  const create = doc.paths['/stream/0/posts'].post
+  t.same(create.security, [{ userToken: ['write_post'] }], 'a user token with write_post')
+  t.same(create['x-svc-scopes'], ['write_post'])
+  // The route's joi schema bounds the text's length before the domain counts its characters.
+  t.equal(create.requestBody.content['application/json'].schema.properties.text.maxLength, 20000, "the body's limits are the route's")
+  t.ok(doc.paths['/oauth/access_token'].post, 'OAuth at the root')
+  t.notOk(doc.paths['/stream/0/oauth/access_token'], 'and only there')
+  t.match(doc.components.securitySchemes, { userToken: { type: 'http', scheme: 'bearer' }, appToken: { type: 'http', scheme: 'bearer' } })
+})
