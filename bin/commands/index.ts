@@ -13,6 +13,8 @@ import { consoleCommand } from './console.js'
 import { storeCommand } from './store.js'
 import { federationCommand } from './federation.js'
 import { backupCommand } from './backup.js'
+import { reportCommand } from './moderation/report.js'
+import { postCommand } from './moderation/post.js'
 import { operationRunner } from './run-operation.js'
 
 /** Registers the commands, each reading and writing through `io`. */
@@ -30,4 +32,6 @@ export function registerCommands(program: Command, io: Io): void {
   storeCommand(program, io)
   federationCommand(program, io, run)
   backupCommand(program, io, run)
+  reportCommand(program, io, run)
+  postCommand(program, io, run)
 }

@@ -30,7 +30,17 @@ const RETRY_MS = 100
 const HELD = Symbol('held')
 
 /** Operations that only read: the others report the data dir they changed. */
-const READS = new Set(['app.list', 'user.list', 'token.list', 'explore.list', 'places.stats', 'federation.queue', 'federation.blocks', 'backup.create'])
+const READS = new Set([
+  'app.list',
+  'user.list',
+  'token.list',
+  'explore.list',
+  'places.stats',
+  'federation.queue',
+  'federation.blocks',
+  'backup.create',
+  'report.list',
+])
 
 /** Runs the operation on the data dir itself; answers HELD when a server took the dir first. */
 async function runDirectly(io: Io, dir: string, name: string, args: AdminArgs): Promise<unknown> {

@@ -9,6 +9,7 @@ import type { Domain } from '../domain/domain.js'
 import type { AdminArgs, AdminOperation } from './admin-operation.js'
 import { invalid, notFound } from '../errors.js'
 import type { UserRow } from '../model/user.js'
+import type { PostRemoval } from './protocol.js'
 
 const text = (args: AdminArgs, key: string): string => {
   const value = args[key]
@@ -35,4 +36,20 @@ export const moderationOperations = {
   'user.reset-password': async (domain, args) => domain.users.moderation.resetPassword((await account(domain, args)).id, text(args, 'password')),
   /** `{client_id}` → the deleted app's row; its tokens are revoked. Errors: `invalid`, `not_found`. */
   'app.delete': async (domain, args) => domain.auth.apps.delete((await domain.auth.apps.require(text(args, 'client_id'))).id),
+  /** `{id, reason}` → the removed post, its author's username and how many open reports of it were resolved. Errors: `invalid`, `not_found`. */
+  'post.delete': async (domain, args): Promise<PostRemoval> => {
+    const id = typeof args.id === 'string' && /^\d{1,15}$/.test(args.id) ? Number(args.id) : args.id
+    if (typeof id !== 'number' || !Number.isSafeInteger(id) || id < 1) throw invalid('id must be a post id')
+    const { post, reports, already } = await domain.users.moderation.removePost(id, text(args, 'reason'))
+    const [author] = await domain.users.accounts.getMany([post.user_id])
+    return {
+      id: post.id,
+      author: author?.username ?? `#${post.user_id}`,
+      text: post.text,
+      created_at: post.created_at,
+      removed: post.removed ?? null,
+      already_deleted: already,
+      reports_resolved: reports,
+    }
+  },
 } satisfies Record<string, AdminOperation>

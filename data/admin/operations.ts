@@ -6,6 +6,7 @@
  */
 import { accountOperations } from './account-operations.js'
 import { backupOperations } from './backup-operations.js'
+import { reportOperations } from './report-operations.js'
 import { exploreOperations } from './explore-operations.js'
 import { federationOperations } from './federation-operations.js'
 import { moderationOperations } from './moderation-operations.js'
@@ -18,6 +19,7 @@ export const adminOperations = {
   ...placeOperations,
   ...federationOperations,
   ...backupOperations,
+  ...reportOperations,
 }
 
 export type AdminOperationName = keyof typeof adminOperations

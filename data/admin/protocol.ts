@@ -27,6 +27,7 @@ import { join } from 'node:path'
 import type { DeliveryReport } from '../federation/federation.js'
 import type { PlaceStats } from '../places/places.js'
 import type { BackupResult } from '../backup/backup-archive.js'
+import type { ReportFacts } from '../moderation/reports.js'
 
 export const adminSocketPath = (dataDir: string): string => join(dataDir, 'admin.sock')
 
@@ -138,12 +139,28 @@ export interface AdminResults {
   'federation.retry': DeliveriesChange
   'federation.drop': DeliveriesChange
   'backup.create': BackupResult
+  'post.delete': PostRemoval
+  'report.list': ReportFacts[]
+  'report.resolve': ReportFacts
 }
 
 /** What retrying or dropping the deliveries to a host did: how many were waiting for it. */
 export interface DeliveriesChange {
   host: string
   deliveries: number
+}
+
+/** A post the operator removed: whose, what it said, why, and the reports of it that closed. */
+export interface PostRemoval {
+  id: number
+  author: string
+  text: string
+  created_at: string
+  /** Why and when the operator removed it; null for a post its author deleted. */
+  removed: { reason: string; at: string } | null
+  /** It was deleted before this call, which changed nothing. */
+  already_deleted: boolean
+  reports_resolved: number
 }
 
 /** A block of another server as the CLI and the console show it. */

@@ -54,6 +54,7 @@ import type { UserViewService } from '../users/user-views.js'
 import type { UserService } from '../users/users.js'
 import type { HealthService } from '../instance/health.js'
 import type { BackupService } from '../backup/backups.js'
+import type { ReportService } from '../moderation/reports.js'
 
 /** Accounts and what is shown of them. */
 export interface UserServices {
@@ -175,6 +176,8 @@ export interface Domain {
   readonly health: HealthService
   /** Backups of the instance taken while it serves (the embedded store). */
   readonly backups: BackupService
+  /** Users' reports of posts, and the operator's queue of them. */
+  readonly reports: ReportService
   /**
    * Runs what has effects beyond opening, once: seeds a fresh store's explore
    * streams, registers the web client, sweeps orphaned images and files (on

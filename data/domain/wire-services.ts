@@ -52,6 +52,7 @@ import { PostSearchService } from '../search/post-search.js'
 import { ScanGate } from '../search/scan-gate.js'
 import { HealthService } from '../instance/health.js'
 import { BackupService } from '../backup/backups.js'
+import { ReportService } from '../moderation/reports.js'
 import { UserSearchService } from '../search/user-search.js'
 import { FileLinks } from '../security/file-links.js'
 import type { PasswordHasher } from '../security/passwords.js'
@@ -232,6 +233,7 @@ export function wireServices({ dataDir, config, store, events, moderated, domain
     scanGate,
     health: new HealthService(store, events, streamHub, appStreamHub),
     backups: new BackupService(dataDir, store),
+    reports: new ReportService(store, posts, relations),
     start: async ({ federate = true } = {}) => {
       if (started) return
       started = true

@@ -103,6 +103,9 @@ export function touchesOf(event: DomainEvent): readonly Touch[] | typeof EVERYTH
     case 'file.deleted':
     case 'user_stream.taken':
     case 'user_stream.changed':
+    // A report shows in no answer but the operator's (the mute it brings is an event of its own).
+    case 'report.created':
+    case 'report.resolved':
       return []
     default:
       return EVERYTHING

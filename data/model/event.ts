@@ -15,6 +15,7 @@ import type { FederationDomainBlockRow } from './federation.js'
 import type { PostRow } from './post.js'
 import type { TokenRow } from './token.js'
 import type { UserRow } from './user.js'
+import type { ReportRow } from './report.js'
 
 export interface DomainEvents {
   'app.created': { app: AppRow }
@@ -78,6 +79,9 @@ export interface DomainEvents {
   'federation.domain_blocked': { block: FederationDomainBlockRow }
   'federation.domain_unblocked': { block: FederationDomainBlockRow }
   'federation.activity_received': { id: string | null; type: string; actor: string; recipient_id: number | null; activity: Record<string, unknown> }
+  /** A user reported a post to the operator; `resolved` when the operator closed the report. */
+  'report.created': { report: ReportRow }
+  'report.resolved': { report: ReportRow }
   /** A stream's subscriptions changed, or it was deleted, on `node` (emitted only where processes share the store). */
   'user_stream.changed': { connection_id: string; node: string }
 }

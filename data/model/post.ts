@@ -36,6 +36,8 @@ export interface PostRow {
   app_id: number
   created_at: string
   is_deleted?: boolean
+  /** Set when the operator removed the post (`svc post delete`): why and when, kept with the deleted post. */
+  removed?: { reason: string; at: string }
   /** Set on a post from another server. */
   remote?: RemotePost
 }

@@ -6,7 +6,8 @@
  * 100k posts never makes one giant journal line; each step's own event goes
  * out as it would for the user's own action.
  */
-import { notFound } from '../errors.js'
+import { invalid, notFound } from '../errors.js'
+import type { PostRow } from '../model/post.js'
 import type { UserRow } from '../model/user.js'
 import { revokeAllTokens } from '../auth/tokens.js'
 import { deletePostIn } from '../posts/posts.js'
@@ -29,6 +30,35 @@ export class ModerationService {
     /** Where the files' bytes live: a deleted account's go with its rows. */
     private readonly fileBytes?: Pick<FileBytes, 'remove'>,
   ) {}
+
+  /**
+   * The operator removes post `postId`, as its author deleting it would (its
+   * reposts go too), keeping `reason` with the deleted post; the open
+   * reports of it are resolved with that reason. A post deleted already
+   * (by its author or the operator) is answered unchanged, `already` set.
+   * Answers the post and how many reports were resolved. Errors:
+   * `not_found`, `invalid` (no reason). Emits `post.deleted` per post,
+   * `report.resolved` per report.
+   */
+  async removePost(postId: number, reason: string): Promise<{ post: PostRow; reports: number; already: boolean }> {
+    const why = typeof reason === 'string' ? reason.trim() : ''
+    if (why === '') throw invalid('a reason is required: it is kept with the removed post')
+    return this.store.transact(async (tx) => {
+      const post = await tx.posts.get(postId)
+      if (!post || post.remote)
+        throw notFound(`post ${postId} not found${post?.remote ? ' here: it is another server’s; block its author or domain instead' : ''}`)
+      if (post.is_deleted) return { post, reports: 0, already: true }
+      const at = isoNow()
+      const removed = await deletePostIn(tx, tx.posts.put({ ...post, removed: { reason: why, at } }))
+      let reports = 0
+      for (const report of await tx.reports.getMany(await tx.reports.ids('open', 1, { limit: ALL }))) {
+        if (report.kind !== 'post' || report.target_id !== post.id) continue
+        tx.emit('report.resolved', { report: tx.reports.put({ ...report, resolved_at: at, resolution: `post removed: ${why}` }) })
+        reports++
+      }
+      return { post: removed, reports, already: false }
+    })
+  }
 
   /**
    * Suspends the account: from the commit on it cannot sign in or use a

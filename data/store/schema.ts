@@ -172,6 +172,12 @@ export const schema: { [K in TableName]: TableDef<Rows[K]> } = {
   federation_domain_blocks: {
     domain: { key: (b) => b.domain, unique: true },
   },
+  reports: {
+    /** One report per reporter and post: reporting again answers the first. */
+    reporter_target: { key: (r) => `${r.reporter_id}:${r.kind}:${r.target_id}`, unique: true },
+    /** The queue the operator works through. */
+    open: { key: (r) => (r.resolved_at === undefined ? 1 : undefined) },
+  },
 }
 
 export const tableNames = Object.keys(schema) as TableName[]

@@ -23,6 +23,7 @@ import type { BlockRow, FollowRow, MuteRow } from '../model/relation.js'
 import type { AuthCodeRow, DelegateTokenRow, TokenRow } from '../model/token.js'
 import type { LogCursorRow, StreamSubscriptionRow, UserStreamRow } from '../model/stream.js'
 import type { UserRow } from '../model/user.js'
+import type { ReportRow } from '../model/report.js'
 
 export interface Rows {
   users: UserRow
@@ -64,6 +65,8 @@ export interface Rows {
   federation_hosts: FederationHostRow
   /** The operator's blocks of other servers. */
   federation_domain_blocks: FederationDomainBlockRow
+  /** Users' reports of posts, for the operator. */
+  reports: ReportRow
 }
 
 export type TableName = keyof Rows

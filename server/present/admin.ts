@@ -111,6 +111,10 @@ const presenters: AdminPresenters = {
   'federation.drop': (_ctx, change) => change,
   // A path, a position and a size: plain data already.
   'backup.create': (_ctx, result) => result,
+  // Usernames, text and times: plain data already.
+  'post.delete': (_ctx, removal) => removal,
+  'report.list': (_ctx, reports) => reports,
+  'report.resolve': (_ctx, report) => report,
 }
 
 /** The answer of operation `name` as the admin edges show it. */

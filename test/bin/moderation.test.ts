@@ -93,3 +93,74 @@ t.test('through the running server, suspending alice revokes her token at once',
   t.equal((await me()).status, 401, 'the server refuses her token')
   t.match(await svcJson(['app', 'delete', app.client_id, ...d]), { client_id: app.client_id })
 })
+
+t.test('an operator lists the reports users made and resolves one with a note', async (t) => {
+  const dir = await initDir(t)
+  const d = ['--data-dir', dir]
+  const domain = await openDomain(dir)
+  try {
+    const alice = await domain.users.accounts.create({ username: 'alice' })
+    const bob = await domain.users.accounts.create({ username: 'bob' })
+    const post = await domain.posts.core.create({ user: alice }, { text: 'cheap watches, click here' })
+    await domain.reports.reportPost({ user: bob }, post.id, 'spam')
+  } finally {
+    await domain.close()
+  }
+  const listed = await svcJson(['report', 'list', ...d])
+  t.match(listed, [
+    { id: Number, post_id: Number, reporter: 'bob', author: 'alice', reason: 'spam', content: { text: 'cheap watches, click here' }, resolved_at: null },
+  ])
+  const text = await svc(['report', 'list', ...d])
+  t.match(text.stdout, /^#\d+ {2}post \d+ by @alice, reported by @bob .*\n {4}"cheap watches, click here" {2}reason: spam\n$/)
+  const resolved = await svcJson(['report', 'resolve', String(listed[0].id), '--note', 'account warned', ...d])
+  t.match(resolved, { resolved_at: String, resolution: 'account warned' })
+  t.equal((await svc(['report', 'list', ...d])).stdout, 'no open reports\n')
+  t.equal((await svcJson(['report', 'list', '--all', ...d])).length, 1)
+  const unknown = await svc(['report', 'resolve', '999', ...d])
+  t.not(unknown.code, 0)
+  t.equal(unknown.stderr.split('\n').filter(Boolean).at(-1), 'svc: report 999 not found')
+})
+
+t.test('an operator removes a reported post with a reason: gone for everyone, the reason kept, its reports resolved', async (t) => {
+  const dir = await initDir(t)
+  const d = ['--data-dir', dir]
+  let postId = 0
+  let repostId = 0
+  const domain = await openDomain(dir)
+  try {
+    const alice = await domain.users.accounts.create({ username: 'alice' })
+    const bob = await domain.users.accounts.create({ username: 'bob' })
+    const post = await domain.posts.core.create({ user: alice }, { text: 'my neighbour lives at 12 Elm Street' })
+    postId = post.id
+    repostId = (await domain.posts.reposts.repost({ user: bob }, post.id)).id
+    await domain.reports.reportPost({ user: bob }, post.id, 'doxxing')
+  } finally {
+    await domain.close()
+  }
+  const missing = await svc(['post', 'delete', String(postId), ...d])
+  t.not(missing.code, 0, 'no reason, no removal')
+  t.match(missing.stderr, /--reason/)
+  const removed = await svcJson(['post', 'delete', String(postId), '--reason', 'personal information', ...d])
+  t.match(removed, {
+    id: postId,
+    author: 'alice',
+    text: 'my neighbour lives at 12 Elm Street',
+    removed: { reason: 'personal information', at: String },
+    already_deleted: false,
+    reports_resolved: 1,
+  })
+  t.match((await svcJson(['report', 'list', '--all', ...d]))[0], { resolved_at: String, resolution: 'post removed: personal information' })
+  const after = await openDomain(dir)
+  try {
+    t.match(await after.posts.core.get(postId), { is_deleted: true, removed: { reason: 'personal information' } }, 'the reason is kept with the post')
+    t.match(await after.posts.core.get(repostId), { is_deleted: true }, 'its reposts went with it')
+  } finally {
+    await after.close()
+  }
+  t.equal(
+    (await svc(['post', 'delete', String(postId), '--reason', 'again', ...d])).stdout,
+    `post ${postId} by @alice was deleted already (removed: personal information): nothing done\n`,
+  )
+  const unknown = await svc(['post', 'delete', '999', '--reason', 'x', ...d])
+  t.equal(unknown.stderr.split('\n').filter(Boolean).at(-1), 'svc: post 999 not found')
+})

@@ -98,6 +98,13 @@ export const pgMigrations: readonly PgMigration[] = [
       await createTable(sql, 'federation_domain_blocks')
     },
   },
+  {
+    version: 6,
+    description: 'users’ reports of posts to the operator',
+    async up(sql) {
+      await createTable(sql, 'reports')
+    },
+  },
 ]
 
 export const PG_FORMAT = pgMigrations[pgMigrations.length - 1].version

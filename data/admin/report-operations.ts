@@ -1,0 +1,22 @@
+/** The admin operations of reports: the operator's queue of what users reported, and closing a report. */
+import { invalid } from '../errors.js'
+import type { AdminArgs, AdminOperation } from './admin-operation.js'
+
+const idOf = (args: AdminArgs): number => {
+  const id = typeof args.id === 'string' && /^\d{1,15}$/.test(args.id) ? Number(args.id) : args.id
+  if (typeof id !== 'number' || !Number.isSafeInteger(id) || id < 1) throw invalid('id must be a report id')
+  return id
+}
+
+export const reportOperations = {
+  /** `{all?}` → the open reports (every one with `all`), oldest first. */
+  'report.list': async (domain, args) => {
+    if (args.all !== undefined && typeof args.all !== 'boolean') throw invalid('all must be true or false')
+    return domain.reports.list({ all: args.all === true })
+  },
+  /** `{id, note?}` → the report, closed with the note. */
+  'report.resolve': async (domain, args) => {
+    if (args.note !== undefined && typeof args.note !== 'string') throw invalid('note must be text')
+    return domain.reports.factsOf(await domain.reports.resolve(idOf(args), args.note as string | undefined))
+  },
+} satisfies Record<string, AdminOperation>
