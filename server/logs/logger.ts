@@ -3,7 +3,7 @@
  * not a terminal (the operator contract's promise, for a log collector),
  * pino-pretty's readable lines on a terminal.
  */
-import { pino, type DestinationStream, type Logger } from 'pino'
+import { destination, pino, type DestinationStream, type Logger } from 'pino'
 import pretty from 'pino-pretty'
 import type { InstanceConfig } from '../../data/index.js'
 import { REDACTED_PATHS } from './request-log.js'
@@ -25,5 +25,8 @@ export function makeLogger(output: LogOutput, level: InstanceConfig['log_level']
   }
   if (output.isTTY)
     return pino(options, pretty({ destination: output as NodeJS.WritableStream, colorize: true, ignore: 'pid', translateTime: 'SYS:HH:MM:ss.l' }))
+  // The process's own stdout is written in 4 kB batches (pino's destination, flushed at exit): a line a request would be a
+  // write a request. A kill -9 may lose the last few lines; no acknowledged write depends on them.
+  if (output === process.stdout) return pino(options, destination({ dest: 1, minLength: 4096, sync: false }))
   return pino(options, output as DestinationStream)
 }
