@@ -49,3 +49,22 @@ t.test('an operation names its parameters, its body and who may call it, as the 
   t.notOk(doc.paths['/stream/0/oauth/access_token'], 'and only there')
   t.match(doc.components.securitySchemes, { userToken: { type: 'http', scheme: 'bearer' }, appToken: { type: 'http', scheme: 'bearer' } })
 })
+
+t.test('the same document as a page to read: every operation, who may call it, its parameters and body', async (t) => {
+  const svc = await makeInstance(t)
+  const doc = JSON.parse((await svc.server.inject('/openapi.json')).payload)
+  const res = await svc.server.inject('/openapi')
+  t.equal(res.statusCode, 200)
+  t.match(res.headers['content-type'], /^text\/html/)
+  const page = res.payload
+  const missing = Object.entries(doc.paths).flatMap(([path, methods]) =>
+    Object.keys(methods as object)
+      .map((method) => `<code>${method.toUpperCase()} ${path}</code>`)
+      .filter((heading) => !page.includes(heading)),
+  )
+  t.same(missing, [], 'every operation has its heading')
+  t.match(page, /<code>POST \/stream\/0\/posts<\/code><\/h2><p>Who may call it: a user token with write_post\.<\/p>/)
+  t.match(page, /<code>text<\/code><\/td><td><\/td><td>string, up to 20000 characters<\/td>/)
+  t.match(page, /<code>post_id<\/code><\/td><td>path<\/td><td>yes<\/td>/)
+  t.match(page, /Who may call it: no token, or a user token, or an app token\./, 'routes open to anyone say so')
+})
