@@ -128,8 +128,8 @@ export function serveCommand(program: Command, io: Io): void {
         await admin?.close()
         await domain?.close()
         release()
+        stopLogging()
       }
       log('stopped')
-      stopLogging()
     })
 }
