@@ -68,7 +68,7 @@ function Screen({ client }: { client: AdminClient }) {
     else if (input === '?') showHelp()
     else if (input === '/') search.start()
     else if (key.escape && filter !== '') search.clear()
-    else if (/^[1-9]$/.test(input) && Number(input) <= tabs.length) go(Number(input) - 1)
+    else if (/^[0-9]$/.test(input) && (Number(input) + 9) % 10 < tabs.length) go((Number(input) + 9) % 10)
     else if (key.leftArrow || (key.tab && key.shift)) go((current - 1 + tabs.length) % tabs.length)
     else if (key.rightArrow || key.tab) go((current + 1) % tabs.length)
   }, dialog === null)

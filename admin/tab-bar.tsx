@@ -10,7 +10,8 @@ import { useColumns } from './use-columns.js'
 const NAME = 'svc'
 const HELP = '? help'
 
-const label = (i: number, title: string): string => ` ${i + 1} ${title} `
+/** The tenth tab is 0, the key beside 9. */
+const label = (i: number, title: string): string => ` ${(i + 1) % 10} ${title} `
 
 /** The tabs' labels that fit in `width` columns beside the console's name. */
 export function tabLabels(tabs: readonly Pick<Tab, 'title' | 'short'>[], current: number, width: number): string[] {
@@ -19,7 +20,7 @@ export function tabLabels(tabs: readonly Pick<Tab, 'title' | 'short'>[], current
   if (full.join('').length <= room) return full
   const short = tabs.map((t, i) => label(i, t.short))
   if (short.join('').length <= room) return short
-  return tabs.map((t, i) => (i === current ? label(i, t.short) : ` ${i + 1} `))
+  return tabs.map((t, i) => (i === current ? label(i, t.short) : ` ${(i + 1) % 10} `))
 }
 
 export function TabBar({ tabs, current }: { tabs: readonly Tab[]; current: number }) {

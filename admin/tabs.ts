@@ -10,6 +10,7 @@ import { EventsView, eventsKeys } from './views/events-view.js'
 import { ExploreView, exploreKeys } from './views/explore-view.js'
 import { FederationView, federationKeys } from './views/federation-view.js'
 import { FiltersView, filtersKeys } from './views/filters-view.js'
+import { ReportsView, reportsKeys } from './views/reports-view.js'
 import type { KeyDoc } from './views/key-help.js'
 import { StreamsView, streamsKeys } from './views/streams-view.js'
 import { TokensView, tokensKeys } from './views/tokens-view.js'
@@ -35,12 +36,13 @@ export const tabs: readonly Tab[] = [
   { title: 'App streams', short: 'AppS', View: AppStreamsView, keys: appStreamsKeys },
   { title: 'Filters', short: 'Filt', View: FiltersView, keys: filtersKeys },
   { title: 'Federation', short: 'Fed', View: FederationView, keys: federationKeys },
+  { title: 'Reports', short: 'Rep', View: ReportsView, keys: reportsKeys },
 ]
 
 export const globalKeys: readonly KeyDoc[] = [
   ['Tab →', 'next tab'],
   ['S-Tab ←', 'previous tab'],
-  ['1-9', 'go to that tab'],
+  ['1-9, 0', 'go to that tab (0 is the tenth)'],
   ['↑↓', 'select a row'],
   ['PgUp PgDn', 'a page up, down'],
   ['Home End', 'first row, last row'],

@@ -13,6 +13,7 @@ import {
   type EventTail,
   type FederationPicture,
   type FiltersPicture,
+  type ReportFacts,
   type UserStreamsPicture,
 } from '../../data/index.js'
 import type { AdminClient } from '../../admin/admin-client.js'
@@ -64,6 +65,32 @@ export function fakeInstance() {
     { id: '1', client_id: 'c-patter', name: 'Patter', link: '', redirect_uris: ['http://patter.example/cb'], created_at: '2025-01-01T00:00:00.000Z' },
     { id: '2', client_id: FELIX_CLIENT_ID, name: 'Felix', link: '', redirect_uris: [], created_at: '2025-01-02T00:00:00.000Z' },
   ]
+  let reports: ReportFacts[] = [
+    {
+      id: 1,
+      kind: 'post',
+      post_id: 42,
+      reporter: 'bob',
+      author: 'robo',
+      reason: 'spam',
+      content: { text: 'cheap watches', created_at: '2025-03-04T10:00:00.000Z' },
+      created_at: '2025-03-04T11:00:00.000Z',
+      resolved_at: null,
+      resolution: null,
+    },
+    {
+      id: 2,
+      kind: 'post',
+      post_id: 7,
+      reporter: 'alice',
+      author: 'bob',
+      reason: null,
+      content: { text: 'you again', created_at: '2025-03-04T12:00:00.000Z' },
+      created_at: '2025-03-04T12:30:00.000Z',
+      resolved_at: null,
+      resolution: null,
+    },
+  ]
   const user = (args: Args): AdminUser => {
     const found = users.find((u) => u.username === args.username)
     if (!found) throw new Error(`no user ${String(args.username)}`)
@@ -113,6 +140,26 @@ export function fakeInstance() {
     'user.reset-password': (args) => {
       if (typeof args.password !== 'string' || args.password.length < 8) throw new Error('password must be at least 8 characters')
       return user(args)
+    },
+    'report.list': () => reports,
+    'report.resolve': (args) => {
+      const found = reports.find((r) => r.id === args.id)
+      if (!found) throw new Error(`report ${String(args.id)} not found`)
+      reports = reports.filter((r) => r !== found)
+      return { ...found, resolved_at: '2025-03-06T09:00:00.000Z', resolution: (args.note as string | undefined) ?? null }
+    },
+    'post.delete': (args) => {
+      const of = reports.filter((r) => r.post_id === args.id)
+      reports = reports.filter((r) => r.post_id !== args.id)
+      return {
+        id: args.id,
+        author: of[0]?.author ?? 'alice',
+        text: of[0]?.content.text ?? '',
+        created_at: '',
+        removed: { reason: args.reason, at: '' },
+        already_deleted: false,
+        reports_resolved: of.length,
+      }
     },
     'app.list': () => apps,
     'app.delete': (args) => {
