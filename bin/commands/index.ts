@@ -15,6 +15,7 @@ import { federationCommand } from './federation.js'
 import { backupCommand } from './backup.js'
 import { reportCommand } from './moderation/report.js'
 import { postCommand } from './moderation/post.js'
+import { messageCommand } from './moderation/message.js'
 import { operationRunner } from './run-operation.js'
 
 /** Registers the commands, each reading and writing through `io`. */
@@ -34,4 +35,5 @@ export function registerCommands(program: Command, io: Io): void {
   backupCommand(program, io, run)
   reportCommand(program, io, run)
   postCommand(program, io, run)
+  messageCommand(program, io, run)
 }

@@ -9,12 +9,19 @@ import type { Domain } from '../domain/domain.js'
 import type { AdminArgs, AdminOperation } from './admin-operation.js'
 import { invalid, notFound } from '../errors.js'
 import type { UserRow } from '../model/user.js'
-import type { PostRemoval } from './protocol.js'
+import type { MessageRemoval, PostRemoval } from './protocol.js'
 
 const text = (args: AdminArgs, key: string): string => {
   const value = args[key]
   if (typeof value !== 'string' || value.length === 0) throw invalid(`${key} is required`)
   return value
+}
+
+/** `args.id`, a number or its digits, as the id of a `what`. Errors: `invalid`. */
+const idOf = (args: AdminArgs, what: string): number => {
+  const id = typeof args.id === 'string' && /^\d{1,15}$/.test(args.id) ? Number(args.id) : args.id
+  if (typeof id !== 'number' || !Number.isSafeInteger(id) || id < 1) throw invalid(`id must be a ${what} id`)
+  return id
 }
 
 /** The account named by `args.username`, suspended ones included. Errors: `invalid`, `not_found` (unknown or deleted). */
@@ -36,11 +43,22 @@ export const moderationOperations = {
   'user.reset-password': async (domain, args) => domain.users.moderation.resetPassword((await account(domain, args)).id, text(args, 'password')),
   /** `{client_id}` → the deleted app's row; its tokens are revoked. Errors: `invalid`, `not_found`. */
   'app.delete': async (domain, args) => domain.auth.apps.delete((await domain.auth.apps.require(text(args, 'client_id'))).id),
+  /** `{id, reason}` → the removed message, its channel and its author's username. Errors: `invalid`, `not_found`. */
+  'message.delete': async (domain, args): Promise<MessageRemoval> => {
+    const { message, already } = await domain.users.moderation.removeMessage(idOf(args, 'message'), text(args, 'reason'))
+    const [author] = await domain.users.accounts.getMany([message.user_id])
+    return {
+      id: message.id,
+      channel_id: message.channel_id,
+      author: author?.username ?? `#${message.user_id}`,
+      created_at: message.created_at,
+      removed: message.removed ?? null,
+      already_deleted: already,
+    }
+  },
   /** `{id, reason}` → the removed post, its author's username and how many open reports of it were resolved. Errors: `invalid`, `not_found`. */
   'post.delete': async (domain, args): Promise<PostRemoval> => {
-    const id = typeof args.id === 'string' && /^\d{1,15}$/.test(args.id) ? Number(args.id) : args.id
-    if (typeof id !== 'number' || !Number.isSafeInteger(id) || id < 1) throw invalid('id must be a post id')
-    const { post, reports, already } = await domain.users.moderation.removePost(id, text(args, 'reason'))
+    const { post, reports, already } = await domain.users.moderation.removePost(idOf(args, 'post'), text(args, 'reason'))
     const [author] = await domain.users.accounts.getMany([post.user_id])
     return {
       id: post.id,

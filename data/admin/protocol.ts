@@ -140,6 +140,7 @@ export interface AdminResults {
   'federation.drop': DeliveriesChange
   'backup.create': BackupResult
   'post.delete': PostRemoval
+  'message.delete': MessageRemoval
   'report.list': ReportFacts[]
   'report.resolve': ReportFacts
 }
@@ -161,6 +162,18 @@ export interface PostRemoval {
   /** It was deleted before this call, which changed nothing. */
   already_deleted: boolean
   reports_resolved: number
+}
+
+/** A message the operator removed: where, whose, why. */
+export interface MessageRemoval {
+  id: number
+  channel_id: number
+  author: string
+  created_at: string
+  /** Why and when the operator removed it; null for a message its author deleted. */
+  removed: { reason: string; at: string } | null
+  /** It was deleted before this call, which changed nothing. */
+  already_deleted: boolean
 }
 
 /** A block of another server as the CLI and the console show it. */

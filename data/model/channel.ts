@@ -60,6 +60,8 @@ export interface MessageRow {
   app_id: number
   created_at: string
   is_deleted?: boolean
+  /** Set when the operator removed the message (`svc message delete`): why and when. */
+  removed?: { reason: string; at: string }
   /** Set on a private message from another server: the direct Note it came as. */
   remote?: RemoteMessage
 }

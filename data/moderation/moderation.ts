@@ -8,6 +8,8 @@
  */
 import { invalid, notFound } from '../errors.js'
 import type { PostRow } from '../model/post.js'
+import type { MessageRow } from '../model/channel.js'
+import { subscriberIdsOf } from '../channels/subscriptions.js'
 import type { UserRow } from '../model/user.js'
 import { revokeAllTokens } from '../auth/tokens.js'
 import { deletePostIn } from '../posts/posts.js'
@@ -57,6 +59,32 @@ export class ModerationService {
         reports++
       }
       return { post: removed, reports, already: false }
+    })
+  }
+
+  /**
+   * The operator removes message `messageId` as its author deleting it
+   * would (its text goes), keeping `reason` with it. A message deleted
+   * already is answered unchanged, `already` set. Errors: `not_found`,
+   * `invalid` (no reason). Emits `message.deleted`.
+   */
+  async removeMessage(messageId: number, reason: string): Promise<{ message: MessageRow; already: boolean }> {
+    const why = typeof reason === 'string' ? reason.trim() : ''
+    if (why === '') throw invalid('a reason is required: it is kept with the removed message')
+    return this.store.transact(async (tx) => {
+      const message = await tx.messages.get(messageId)
+      const channel = message && (await tx.channels.get(message.channel_id))
+      if (!message || !channel || message.remote) throw notFound(`message ${messageId} not found${message?.remote ? ' here: it is another server’s' : ''}`)
+      if (message.is_deleted) return { message, already: true }
+      const removed = tx.messages.put({
+        ...message,
+        is_deleted: true,
+        text: '',
+        entities: { mentions: [], hashtags: [], links: [] },
+        removed: { reason: why, at: isoNow() },
+      })
+      tx.emit('message.deleted', { message: removed, channel, subscribed_user_ids: await subscriberIdsOf(tx, channel.id) })
+      return { message: removed, already: false }
     })
   }
 

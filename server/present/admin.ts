@@ -113,6 +113,7 @@ const presenters: AdminPresenters = {
   'backup.create': (_ctx, result) => result,
   // Usernames, text and times: plain data already.
   'post.delete': (_ctx, removal) => removal,
+  'message.delete': (_ctx, removal) => removal,
   'report.list': (_ctx, reports) => reports,
   'report.resolve': (_ctx, report) => report,
 }

@@ -7,6 +7,7 @@ import t from 'tap'
 import { openDomain } from '../../data/index.js'
 import { svc, svcJson } from '../fixtures/svc-in-process.js'
 import { initDir, serve } from '../fixtures/svc-process.js'
+import { openStore } from '../fixtures/open-store.js'
 
 /** What the data dir says of `username` once the command is done: signs in with `password`, and their live token count. */
 const account = async (dir: string, username: string, password: string) => {
@@ -163,4 +164,30 @@ t.test('an operator removes a reported post with a reason: gone for everyone, th
   )
   const unknown = await svc(['post', 'delete', '999', '--reason', 'x', ...d])
   t.equal(unknown.stderr.split('\n').filter(Boolean).at(-1), 'svc: post 999 not found')
+})
+
+t.test('an operator removes a message with a reason: its text gone for everyone, the reason kept', async (t) => {
+  const dir = await initDir(t)
+  const d = ['--data-dir', dir]
+  let messageId = 0
+  const domain = await openDomain(dir)
+  try {
+    const alice = await domain.users.accounts.create({ username: 'alice' })
+    await domain.users.accounts.create({ username: 'bob' })
+    const asAlice = { user: alice, token: { kind: 'user', scopes: ['messages'] } } as never
+    const { message } = await domain.channels.pm.send(asAlice, ['@bob'], { text: 'send me your password' })
+    messageId = message.id
+  } finally {
+    await domain.close()
+  }
+  const removed = await svcJson(['message', 'delete', String(messageId), '--reason', 'phishing', ...d])
+  t.match(removed, { id: messageId, author: 'alice', channel_id: Number, removed: { reason: 'phishing', at: String }, already_deleted: false })
+  const store = await openStore(dir)
+  try {
+    t.match(await store.read.messages.get(messageId), { is_deleted: true, text: '', removed: { reason: 'phishing' } }, 'its text gone, the reason kept')
+  } finally {
+    await store.close()
+  }
+  t.match((await svc(['message', 'delete', String(messageId), '--reason', 'again', ...d])).stdout, /was deleted already \(removed: phishing\): nothing done/)
+  t.equal((await svc(['message', 'delete', '999', '--reason', 'x', ...d])).stderr.split('\n').filter(Boolean).at(-1), 'svc: message 999 not found')
 })
