@@ -95,10 +95,12 @@ export function serveCommand(program: Command, io: Io): void {
         const { createServer, serveAdminSocket, makeLogger, instanceMetrics, serveMetrics } = await serverModules
         if (env.rateLimitOff) domain.config.rate_limits.enabled = false
         const logger = makeLogger(io.stdout, domain.config.log_level)
-        // Each line said on stderr (which tools read) is in the log too, and so is every warning the process emits.
+        // Each line said on stderr (which tools read) is in the log too, but on a terminal, where both would show it twice;
+        // every warning the process emits is in the log.
+        const mirrored = !(io.stdout as { isTTY?: boolean }).isTTY
         log = (line) => {
           io.stderr.write(`svc: ${line}\n`)
-          logger.info(line)
+          if (mirrored) logger.info(line)
         }
         const onWarning = (warning: Error) => logger.warn({ warning: warning.name, cause: warning.message }, warning.message)
         process.on('warning', onWarning)

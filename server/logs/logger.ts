@@ -14,6 +14,18 @@ export interface LogOutput {
   isTTY?: boolean
 }
 
+/** The request line's fields, shown in its message on a terminal. */
+const REQUEST_FIELDS = ['request_id', 'method', 'route', 'path', 'status', 'duration_ms', 'user_id', 'app', 'error_id']
+
+const requestLine = (log: Record<string, unknown>): string =>
+  [
+    `${String(log.method)} ${String(log.path)} ${String(log.status)} ${String(log.duration_ms)} ms`,
+    log.user_id ? `user ${String(log.user_id)}` : '',
+    log.error_id ? `error_id ${String(log.error_id)}` : '',
+  ]
+    .filter(Boolean)
+    .join('  ')
+
 export function makeLogger(output: LogOutput, level: InstanceConfig['log_level']): Logger {
   // A reader of the log that goes away (`svc serve | head`, a collector restarting) must not stop the server: the write fails, the server goes on.
   if (typeof (output as NodeJS.WritableStream).on === 'function') (output as NodeJS.WritableStream).on('error', () => undefined)
@@ -24,7 +36,18 @@ export function makeLogger(output: LogOutput, level: InstanceConfig['log_level']
     redact: { paths: REDACTED_PATHS, censor: '[redacted]' },
   }
   if (output.isTTY)
-    return pino(options, pretty({ destination: output as NodeJS.WritableStream, colorize: true, ignore: 'pid', translateTime: 'SYS:HH:MM:ss.l' }))
+    return pino(
+      options,
+      pretty({
+        destination: output as NodeJS.WritableStream,
+        colorize: true,
+        singleLine: true,
+        translateTime: 'SYS:HH:MM:ss.l',
+        // A request reads as one line a person scans; its id and the rest stay in the JSON a collector gets.
+        messageFormat: (log, key) => (log[key] === 'request' ? requestLine(log) : String(log[key])),
+        ignore: `pid,${REQUEST_FIELDS.join(',')}`,
+      }),
+    )
   // The process's own stdout is written in 4 kB batches (pino's destination, flushed at exit): a line a request would be a
   // write a request. A kill -9 may lose the last few lines; no acknowledged write depends on them.
   if (output === process.stdout) return pino(options, destination({ dest: 1, minLength: 4096, sync: false }))

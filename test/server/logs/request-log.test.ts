@@ -5,6 +5,7 @@
  * a password or a client secret, wherever the caller put them.
  */
 import t from 'tap'
+import { PassThrough } from 'node:stream'
 import type { Logger } from 'pino'
 import { makeLogger } from '../../../server/index.js'
 import { makeInstance } from '../../fixtures/instance.js'
@@ -113,4 +114,22 @@ t.test('a server without a logger logs nothing and answers alike', async (t) => 
   const res = await svc.call('GET', '/stream/0/posts/999999')
   t.equal(res.status, 404)
   t.notOk('logger' in svc.server, 'hapi-pino is not registered')
+})
+
+t.test('on a terminal each request is one readable line: method, path, status, time, and the error_id of an error', async (t) => {
+  const terminal = Object.assign(new PassThrough(), { isTTY: true })
+  let text = ''
+  terminal.on('data', (chunk: Buffer) => (text += chunk.toString()))
+  const svc = await makeInstance(t, {}, { logger: makeLogger(terminal, 'info') })
+  const alice = await svc.person('alice')
+  await svc.call('GET', '/stream/0/posts/stream/global', { token: alice.token })
+  const missing = await svc.call('GET', '/stream/0/posts/999999')
+  await new Promise((resolve) => setTimeout(resolve, 50))
+  const lines = text
+    .replace(/\x1b\[[0-9;]*m/g, '')
+    .split('\n')
+    .filter(Boolean)
+  t.match(lines[0], new RegExp(`^\\[\\d\\d:\\d\\d:\\d\\d\\.\\d{3}\\] INFO: GET /posts/stream/global 200 [\\d.]+ ms {2}user ${alice.user.id}$`))
+  t.match(lines[1], new RegExp(`INFO: GET /posts/999999 404 [\\d.]+ ms {2}error_id ${missing.body.meta.error_id}$`))
+  t.equal(lines.length, 2, 'a line each, no field lines under them')
 })
