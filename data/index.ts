@@ -13,6 +13,8 @@ export { verifyBackup, restoreBackup, type BackupService } from './backup/backup
 export type { BackupResult, BackupCheck } from './backup/backup-archive.js'
 export { REPORT_REASON_MAX, type ReportService, type ReportFacts } from './moderation/reports.js'
 export type { ReportRow } from './model/report.js'
+export type { InviteRow } from './model/invite.js'
+export { INVITE_USES_MAX, type InviteService } from './auth/invites.js'
 export type * from './model/entities.js'
 export type * from './model/user.js'
 export type * from './model/app.js'

@@ -16,6 +16,7 @@ import { backupCommand } from './backup.js'
 import { reportCommand } from './moderation/report.js'
 import { postCommand } from './moderation/post.js'
 import { messageCommand } from './moderation/message.js'
+import { inviteCommand } from './invite.js'
 import { operationRunner } from './run-operation.js'
 
 /** Registers the commands, each reading and writing through `io`. */
@@ -36,4 +37,5 @@ export function registerCommands(program: Command, io: Io): void {
   reportCommand(program, io, run)
   postCommand(program, io, run)
   messageCommand(program, io, run)
+  inviteCommand(program, io, run)
 }

@@ -1,5 +1,6 @@
 /**
- * The admin operations on accounts: apps, users and tokens. They run in the
+ * The admin operations on accounts: apps, users, tokens, and invitations
+ * to sign up while registration is closed. They run in the
  * server (through its admin socket) or on a domain the CLI opened itself, so
  * their arguments arrive as plain JSON and are checked here before the
  * services' own rules apply. They answer domain values; the edge presents
@@ -81,4 +82,11 @@ export const accountOperations = {
   'token.list': async (domain) => domain.auth.tokens.list(),
   /** `{token}` (access token or id) → the revoked token's facts. Errors: `not_found`, `unauthenticated` (already gone). */
   'token.revoke': async (domain, args) => domain.auth.tokens.revoke(await findToken(domain, text(args, 'token'))),
+  /** `{uses?}` (default 1) → the new invitation with its code, shown this once. Errors: `invalid`. */
+  'invite.create': async (domain, args) => {
+    if (args.uses !== undefined && typeof args.uses !== 'number') throw invalid('uses must be a number')
+    return domain.auth.invites.create(args.uses as number | undefined)
+  },
+  /** `{}` → every invitation, newest first (their codes are not kept). */
+  'invite.list': async (domain) => domain.auth.invites.list(),
 } satisfies Record<string, AdminOperation>

@@ -141,6 +141,8 @@ export interface AdminResults {
   'backup.create': BackupResult
   'post.delete': PostRemoval
   'message.delete': MessageRemoval
+  'invite.create': CreatedInvite
+  'invite.list': InviteFacts[]
   'report.list': ReportFacts[]
   'report.resolve': ReportFacts
 }
@@ -162,6 +164,20 @@ export interface PostRemoval {
   /** It was deleted before this call, which changed nothing. */
   already_deleted: boolean
   reports_resolved: number
+}
+
+/** An invitation as the CLI shows it: how many it admits and has left. */
+export interface InviteFacts {
+  id: number
+  uses: number
+  uses_left: number
+  created_at: string
+}
+
+/** A new invitation: its link (`/signup?invite=CODE` at the instance's address), shown this once. */
+export interface CreatedInvite extends InviteFacts {
+  code: string
+  link: string
 }
 
 /** A message the operator removed: where, whose, why. */

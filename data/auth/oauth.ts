@@ -14,6 +14,7 @@ import { isoNow } from '../time.js'
 import type { Viewer } from '../viewer.js'
 import type { AppService } from './apps.js'
 import type { DelegationService } from './delegation.js'
+import type { InviteService } from './invites.js'
 import type { SignInGuard } from './sign-in-guard.js'
 import { accountSuspended, parseScopes, type Scope, type TokenInfo, type TokenService } from './tokens.js'
 import { isModerated } from '../users/moderated-users.js'
@@ -70,6 +71,7 @@ export class OAuthService {
     private readonly delegation: DelegationService,
     private readonly settings: OAuthSettings,
     private readonly guard: SignInGuard,
+    private readonly invites: InviteService,
   ) {}
 
   /** Is anyone allowed to create an account at /signup? */
@@ -210,14 +212,18 @@ export class OAuthService {
   }
 
   /**
-   * Creates an account from the sign-up page. Errors: `forbidden` (open
-   * registration is off), `invalid`, `conflict` (as `UserService.create`).
-   * Emits `user.created`.
+   * Creates an account from the sign-up page: anyone's while registration
+   * is open, else only with an invitation's code (which it spends).
+   * Errors: `forbidden` (registration closed and no usable invitation),
+   * `invalid`, `conflict` (as `UserService.create`). Emits `user.created`,
+   * and `invite.used` for an invitation.
    */
-  async signUp(input: { username: string; password: string; name?: string }): Promise<UserRow> {
-    if (!this.settings.open_registration) throw forbidden('This instance does not allow open registration.')
+  async signUp(input: { username: string; password: string; name?: string; invite?: string }): Promise<UserRow> {
     if (input.password.length > 200) throw invalid('password must be at most 200 characters')
-    return this.users.create({ username: input.username, password: input.password, name: input.name || undefined, type: 'human' })
+    const make = () => this.users.create({ username: input.username, password: input.password, name: input.name || undefined, type: 'human' })
+    if (this.settings.open_registration) return make()
+    if (!input.invite) throw forbidden('This instance does not allow open registration.')
+    return this.invites.admit(input.invite, make)
   }
 
   private async client(input: GrantInput, passwordGrant: boolean, address: string): Promise<AppRow> {

@@ -55,6 +55,7 @@ import type { UserService } from '../users/users.js'
 import type { HealthService } from '../instance/health.js'
 import type { BackupService } from '../backup/backups.js'
 import type { ReportService } from '../moderation/reports.js'
+import type { InviteService } from '../auth/invites.js'
 
 /** Accounts and what is shown of them. */
 export interface UserServices {
@@ -84,6 +85,8 @@ export interface AuthServices {
   readonly delegation: DelegationService
   readonly oauth: OAuthService
   readonly signInFlow: SignInFlow
+  /** Invitations to sign up while registration is closed. */
+  readonly invites: InviteService
 }
 
 /** Posts and everything read or done around them. */

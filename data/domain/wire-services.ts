@@ -53,6 +53,7 @@ import { ScanGate } from '../search/scan-gate.js'
 import { HealthService } from '../instance/health.js'
 import { BackupService } from '../backup/backups.js'
 import { ReportService } from '../moderation/reports.js'
+import { InviteService } from '../auth/invites.js'
 import { UserSearchService } from '../search/user-search.js'
 import { FileLinks } from '../security/file-links.js'
 import type { PasswordHasher } from '../security/passwords.js'
@@ -112,7 +113,8 @@ export function wireServices({ dataDir, config, store, events, moderated, domain
   const files = new FileService(store, new FileBytes(join(dataDir, 'files')), config.limits, fileLinks, replacer, grants)
   const tokens = new TokenService(store, config.limits, (userId) => files.usedBy(userId))
   const delegation = new DelegationService(store, apps, tokens)
-  const oauth = new OAuthService(store, apps, accounts, tokens, delegation, config, signInGuard)
+  const invites = new InviteService(store)
+  const oauth = new OAuthService(store, apps, accounts, tokens, delegation, config, signInGuard, invites)
   const userViews = new UserViewService(store)
   const postViews = new PostViewService(store)
   const messageViews = new MessageViewService(store)
@@ -200,7 +202,7 @@ export function wireServices({ dataDir, config, store, events, moderated, domain
       core: relations,
       lists: new RelationListService(store, accounts),
     },
-    auth: { apps, tokens, delegation, oauth, signInFlow: new SignInFlow(oauth, accounts) },
+    auth: { apps, tokens, delegation, oauth, signInFlow: new SignInFlow(oauth, accounts), invites },
     posts: {
       core: posts,
       views: postViews,

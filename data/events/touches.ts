@@ -106,6 +106,8 @@ export function touchesOf(event: DomainEvent): readonly Touch[] | typeof EVERYTH
     // A report shows in no answer but the operator's (the mute it brings is an event of its own).
     case 'report.created':
     case 'report.resolved':
+    case 'invite.created':
+    case 'invite.used':
       return []
     default:
       return EVERYTHING

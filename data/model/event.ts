@@ -16,6 +16,7 @@ import type { PostRow } from './post.js'
 import type { TokenRow } from './token.js'
 import type { UserRow } from './user.js'
 import type { ReportRow } from './report.js'
+import type { InviteRow } from './invite.js'
 
 export interface DomainEvents {
   'app.created': { app: AppRow }
@@ -82,6 +83,9 @@ export interface DomainEvents {
   /** A user reported a post to the operator; `resolved` when the operator closed the report. */
   'report.created': { report: ReportRow }
   'report.resolved': { report: ReportRow }
+  /** The operator made an invitation; someone signed up with one. */
+  'invite.created': { invite: InviteRow }
+  'invite.used': { invite: InviteRow; user: UserRow }
   /** A stream's subscriptions changed, or it was deleted, on `node` (emitted only where processes share the store). */
   'user_stream.changed': { connection_id: string; node: string }
 }

@@ -178,6 +178,9 @@ export const schema: { [K in TableName]: TableDef<Rows[K]> } = {
     /** The queue the operator works through. */
     open: { key: (r) => (r.resolved_at === undefined ? 1 : undefined) },
   },
+  invites: {
+    code: { key: (i) => i.code_hash, unique: true },
+  },
 }
 
 export const tableNames = Object.keys(schema) as TableName[]

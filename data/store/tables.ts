@@ -24,6 +24,7 @@ import type { AuthCodeRow, DelegateTokenRow, TokenRow } from '../model/token.js'
 import type { LogCursorRow, StreamSubscriptionRow, UserStreamRow } from '../model/stream.js'
 import type { UserRow } from '../model/user.js'
 import type { ReportRow } from '../model/report.js'
+import type { InviteRow } from '../model/invite.js'
 
 export interface Rows {
   users: UserRow
@@ -67,6 +68,8 @@ export interface Rows {
   federation_domain_blocks: FederationDomainBlockRow
   /** Users' reports of posts, for the operator. */
   reports: ReportRow
+  /** The operator's invitations to sign up while registration is closed. */
+  invites: InviteRow
 }
 
 export type TableName = keyof Rows

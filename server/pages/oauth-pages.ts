@@ -61,11 +61,11 @@ export function consentPage(page: FlowPage, user: UserRow): string {
   )
 }
 
-export function signupPage(input: { csrf: string; next?: string; username?: string; name?: string; error?: string }): string {
+export function signupPage(input: { csrf: string; next?: string; username?: string; name?: string; error?: string; invite?: string }): string {
   return layout(
     'Create an account',
-    `<h1>Create an account</h1>${errorLine(input.error)}` +
-      `<form method="post" action="/signup">${hidden({ csrf: input.csrf, next: input.next })}` +
+    `<h1>Create an account</h1>${input.invite ? '<p>You were invited: this link makes your account.</p>' : ''}${errorLine(input.error)}` +
+      `<form method="post" action="/signup">${hidden({ csrf: input.csrf, next: input.next, invite: input.invite })}` +
       `<label for="username">Username</label><input type="text" id="username" name="username" autocomplete="username" required maxlength="20" pattern="[A-Za-z0-9_]{1,20}" value="${esc(input.username ?? '')}">` +
       `<p class="muted">1 to 20 letters, digits or _.</p>` +
       `<label for="name">Name</label><input type="text" id="name" name="name" maxlength="50" value="${esc(input.name ?? '')}">` +

@@ -13,6 +13,8 @@ import type {
   CuratedStream,
   DomainBlock,
   FederationDomainBlockRow,
+  InviteFacts,
+  InviteRow,
   UserRow,
   ExploreStreamRow,
   TokenFacts,
@@ -114,9 +116,13 @@ const presenters: AdminPresenters = {
   // Usernames, text and times: plain data already.
   'post.delete': (_ctx, removal) => removal,
   'message.delete': (_ctx, removal) => removal,
+  'invite.create': (ctx, { code, invite }) => ({ ...inviteFacts(invite), code, link: `${ctx.baseUrl}/signup?invite=${code}` }),
+  'invite.list': (_ctx, invites) => invites.map(inviteFacts),
   'report.list': (_ctx, reports) => reports,
   'report.resolve': (_ctx, report) => report,
 }
+
+const inviteFacts = (i: InviteRow): InviteFacts => ({ id: i.id, uses: i.uses, uses_left: i.uses_left, created_at: i.created_at })
 
 /** The answer of operation `name` as the admin edges show it. */
 export async function presentAdminResult<N extends AdminOperationName>(ctx: PresentContext, name: N, value: AdminValue<N>): Promise<AdminResults[N]> {

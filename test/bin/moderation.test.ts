@@ -191,3 +191,16 @@ t.test('an operator removes a message with a reason: its text gone for everyone,
   t.match((await svc(['message', 'delete', String(messageId), '--reason', 'again', ...d])).stdout, /was deleted already \(removed: phishing\): nothing done/)
   t.equal((await svc(['message', 'delete', '999', '--reason', 'x', ...d])).stderr.split('\n').filter(Boolean).at(-1), 'svc: message 999 not found')
 })
+
+t.test('an operator makes an invitation link and lists what is left of each', async (t) => {
+  const dir = await initDir(t)
+  const d = ['--data-dir', dir]
+  const made = await svcJson(['invite', 'create', '--uses', '3', ...d])
+  t.match(made, { id: Number, uses: 3, uses_left: 3, code: String, link: new RegExp(`^http://localhost:\\d+/signup\\?invite=${made.code}$`) })
+  const text = await svc(['invite', 'create', ...d])
+  t.match(text.stdout, /^http:\/\/localhost:\d+\/signup\?invite=[\w-]+\nadmits 1 person; the link is shown this once\n$/)
+  t.match((await svc(['invite', 'list', ...d])).stdout, /^#2 {2}1 of 1 left {2}made .*\n#1 {2}3 of 3 left {2}made .*\n$/)
+  const bad = await svc(['invite', 'create', '--uses', 'many', ...d])
+  t.not(bad.code, 0)
+  t.match(bad.stderr, /--uses must be a whole number, not many/)
+})

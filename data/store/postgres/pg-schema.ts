@@ -105,6 +105,13 @@ export const pgMigrations: readonly PgMigration[] = [
       await createTable(sql, 'reports')
     },
   },
+  {
+    version: 7,
+    description: 'the operator’s invitations to sign up',
+    async up(sql) {
+      await createTable(sql, 'invites')
+    },
+  },
 ]
 
 export const PG_FORMAT = pgMigrations[pgMigrations.length - 1].version

@@ -1,4 +1,4 @@
-/** The sign-up page (`/signup`), open when the instance allows open registration. */
+/** The sign-up page (`/signup`), open when the instance allows open registration, or to whoever follows an invitation's link (`?invite=`). */
 import Joi from 'joi'
 import type { AuthServices } from '../../../data/index.js'
 import { errorPage, expiredSessionPage, htmlResponse, invalidInputPage, pageHandler } from '../../pages/layout.js'
@@ -12,7 +12,11 @@ const next = Joi.string()
   .pattern(/^\/oauth\/(authenticate|authorize)(\?|$)/)
   .messages({ 'string.pattern.base': 'next must lead back to /oauth/authenticate or /oauth/authorize' })
 
-const closed = () => errorPage('Sign-up is closed', 'This instance does not allow open registration. Ask its operator for an account.')
+const closed = () => errorPage('Sign-up is closed', 'This instance does not allow open registration. Ask its operator for an account, or for an invitation.')
+
+const invite = Joi.string()
+  .max(100)
+  .pattern(/^[\w-]+$/)
 
 export const signupRoutes = (auth: AuthServices): SvcRoute[] => [
   {
@@ -22,14 +26,17 @@ export const signupRoutes = (auth: AuthServices): SvcRoute[] => [
     svc: { token: 'none', raw: true, rateAs: 'page' },
     options: {
       validate: {
-        query: Joi.object({ next }),
+        query: Joi.object({ next, invite }),
         failAction: invalidInputPage,
       },
     },
-    handler: (request, h) => {
-      if (!auth.signInFlow.signUpOpen) return htmlResponse(h, closed(), 403)
+    handler: async (request, h) => {
+      const code = request.query.invite as string | undefined
+      // While registration is closed, only a link that still admits someone shows the form.
+      const invited = !auth.signInFlow.signUpOpen && code !== undefined && (await auth.invites.admits(code))
+      if (!auth.signInFlow.signUpOpen && !invited) return htmlResponse(h, closed(), 403)
       const session = ensureSession(request, h)
-      return htmlResponse(h, signupPage({ csrf: session.csrf, next: request.query.next as string | undefined }))
+      return htmlResponse(h, signupPage({ csrf: session.csrf, next: request.query.next as string | undefined, ...(invited ? { invite: code } : {}) }))
     },
   },
   {
@@ -45,18 +52,23 @@ export const signupRoutes = (auth: AuthServices): SvcRoute[] => [
           username: Joi.string().max(100).required(),
           name: Joi.string().max(200).allow(''),
           password: Joi.string().max(200).required(),
+          invite,
         }),
         failAction: invalidInputPage,
       },
     },
     handler: pageHandler(async (request, h) => {
-      const body = request.payload as { csrf: string; next?: string; username: string; name?: string; password: string }
+      const body = request.payload as { csrf: string; next?: string; username: string; name?: string; password: string; invite?: string }
       const session = checkedSession(request, body.csrf)
       if (!session) return expiredSessionPage(h)
       const outcome = await auth.signInFlow.signUp(body)
       // A broken rule goes back to the form with what was typed, so the visitor can fix it.
       if (outcome.kind === 'retry') {
-        return htmlResponse(h, signupPage({ csrf: session.csrf, next: body.next, username: body.username, name: body.name, error: outcome.message }), 400)
+        return htmlResponse(
+          h,
+          signupPage({ csrf: session.csrf, next: body.next, username: body.username, name: body.name, error: outcome.message, invite: body.invite }),
+          400,
+        )
       }
       writeSession(h, newSession({ userId: outcome.user.id, epoch: outcome.user.session_epoch }))
       return outcome.next ? h.redirect(outcome.next) : htmlResponse(h, welcomePage(outcome.user))
