@@ -6,7 +6,7 @@
  * client_id, as the operator knows them.
  */
 import type { Domain } from '../domain/domain.js'
-import type { AdminArgs, AdminOperation } from './admin-operation.js'
+import { idOf, type AdminArgs, type AdminOperation } from './admin-operation.js'
 import { invalid, notFound } from '../errors.js'
 import type { UserRow } from '../model/user.js'
 import type { MessageRemoval, PostRemoval } from './protocol.js'
@@ -15,13 +15,6 @@ const text = (args: AdminArgs, key: string): string => {
   const value = args[key]
   if (typeof value !== 'string' || value.length === 0) throw invalid(`${key} is required`)
   return value
-}
-
-/** `args.id`, a number or its digits, as the id of a `what`. Errors: `invalid`. */
-const idOf = (args: AdminArgs, what: string): number => {
-  const id = typeof args.id === 'string' && /^\d{1,15}$/.test(args.id) ? Number(args.id) : args.id
-  if (typeof id !== 'number' || !Number.isSafeInteger(id) || id < 1) throw invalid(`id must be a ${what} id`)
-  return id
 }
 
 /** The account named by `args.username`, suspended ones included. Errors: `invalid`, `not_found` (unknown or deleted). */

@@ -1,12 +1,6 @@
 /** The admin operations of reports: the operator's queue of what users reported, and closing a report. */
 import { invalid } from '../errors.js'
-import type { AdminArgs, AdminOperation } from './admin-operation.js'
-
-const idOf = (args: AdminArgs): number => {
-  const id = typeof args.id === 'string' && /^\d{1,15}$/.test(args.id) ? Number(args.id) : args.id
-  if (typeof id !== 'number' || !Number.isSafeInteger(id) || id < 1) throw invalid('id must be a report id')
-  return id
-}
+import { idOf, type AdminOperation } from './admin-operation.js'
 
 export const reportOperations = {
   /** `{all?}` → the open reports (every one with `all`), oldest first. */
@@ -17,6 +11,6 @@ export const reportOperations = {
   /** `{id, note?}` → the report, closed with the note. */
   'report.resolve': async (domain, args) => {
     if (args.note !== undefined && typeof args.note !== 'string') throw invalid('note must be text')
-    return domain.reports.factsOf(await domain.reports.resolve(idOf(args), args.note as string | undefined))
+    return domain.reports.factsOf(await domain.reports.resolve(idOf(args, 'report'), args.note as string | undefined))
   },
 } satisfies Record<string, AdminOperation>

@@ -24,11 +24,10 @@ import type { Store, StoreCheckpoint } from '../store/port.js'
 import { FileStore } from '../store/embedded/file-store.js'
 import { BACKUP_FORMAT, DATA, MANIFEST, checkExtracted, entriesOf, type BackupCheck, type BackupManifest, type BackupResult } from './backup-archive.js'
 
-/** Entries of a data dir that a backup leaves out: what only a running process means, and what is derived or half-made. */
+/** Entries of a data dir that a backup leaves out: what only a running process means, and what is half-made (the store's files are the checkpoint's to name). */
 const LEFT_OUT = new Set(['svc.lock', 'admin.sock', 'backups', '.uploads'])
 const STAGING = '.backup-'
-const isLeftOut = (path: string): boolean =>
-  path.split('/').some((part) => LEFT_OUT.has(part) || part.startsWith(STAGING) || part.endsWith('.tmp')) || path === 'store/index.bin'
+const isLeftOut = (path: string): boolean => path.split('/').some((part) => LEFT_OUT.has(part) || part.startsWith(STAGING) || part.endsWith('.tmp'))
 
 const ON_POSTGRES =
   'this instance keeps its data in PostgreSQL: back the database up with its own tools (pg_dump -Fc, restored with pg_restore into an empty database) and copy config.json, files/, images/ and places/ of the data dir beside it'

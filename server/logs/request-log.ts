@@ -12,6 +12,7 @@ import type { Plugin, Request } from '@hapi/hapi'
 import hapiPino from 'hapi-pino'
 import type { Logger } from 'pino'
 import { viewerOf } from '../auth.js'
+import { outcomeOf } from '../request-outcome.js'
 
 /** Fields no log line may show, wherever an error or a log call puts them. */
 export const REDACTED_PATHS = [
@@ -34,13 +35,13 @@ export const REDACTED_PATHS = [
 /** The line of one answered request. */
 function requestLine(request: Request): Record<string, unknown> {
   const viewer = viewerOf(request)
-  const info = request.info
+  const { status, ms } = outcomeOf(request)
   return {
     method: request.method.toUpperCase(),
     route: request.route.path,
     path: request.path,
-    status: request.response && 'statusCode' in request.response ? request.response.statusCode : null,
-    duration_ms: Math.round(((info.completed || info.responded || Date.now()) - info.received) * 10) / 10,
+    status,
+    duration_ms: Math.round(ms * 10) / 10,
     ...(viewer.user ? { user_id: viewer.user.id } : {}),
     ...(viewer.app ? { app: viewer.app.client_id } : {}),
     ...(request.app.errorId ? { error_id: request.app.errorId } : {}),

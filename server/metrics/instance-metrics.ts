@@ -7,6 +7,7 @@
 import type { Plugin } from '@hapi/hapi'
 import client from 'prom-client'
 import type { Domain } from '../../data/index.js'
+import { outcomeOf } from '../request-outcome.js'
 
 const LATENCY_BUCKETS = [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10]
 
@@ -73,10 +74,8 @@ export function instanceMetrics(domain: Domain): InstanceMetrics {
     name: 'svc-metrics',
     register(server) {
       server.events.on('response', (request) => {
-        const info = request.info
-        const status = request.response && 'statusCode' in request.response ? String(request.response.statusCode) : 'none'
-        const seconds = ((info.completed || info.responded || Date.now()) - info.received) / 1000
-        requests.observe({ method: request.method.toUpperCase(), route: request.route.path, status }, seconds)
+        const { status, ms } = outcomeOf(request)
+        requests.observe({ method: request.method.toUpperCase(), route: request.route.path, status: status === null ? 'none' : String(status) }, ms / 1000)
       })
     },
   }

@@ -10,10 +10,11 @@ import { htmlResponse } from '../../pages/layout.js'
 import type { SvcRoute } from '../../route.js'
 
 export const apiDocumentRoutes = (routes: readonly SvcRoute[], config: InstanceConfig): SvcRoute[] => {
-  let document: string | null = null
+  let document: ReturnType<typeof openApiDocument> | null = null
+  let json: string | null = null
   let page: string | null = null
-  // Made at the first call, when `routes` holds every route (these included).
-  const made = () => openApiDocument(routes, { title: `${config.name} (svc)`, version: packageVersion() })
+  // Made once, at the first call of either, when `routes` holds every route (these included).
+  const made = () => (document ??= openApiDocument(routes, { title: `${config.name} (svc)`, version: packageVersion() }))
   return [
     {
       method: 'GET',
@@ -21,8 +22,8 @@ export const apiDocumentRoutes = (routes: readonly SvcRoute[], config: InstanceC
       rootOnly: true,
       svc: { token: 'none', raw: true },
       handler: (_request, h) => {
-        document ??= JSON.stringify(made())
-        return h.response(document).type('application/json; charset=utf-8')
+        json ??= JSON.stringify(made())
+        return h.response(json).type('application/json; charset=utf-8')
       },
     },
     {
