@@ -1,7 +1,9 @@
 /**
- * The open reports, oldest first: which post, whose, who reported it and
- * what it said when reported. `R` resolves the selected report with a note;
- * `X` removes the reported post with a reason (which resolves its reports).
+ * The open reports, oldest first: which post, account or message, whose,
+ * who reported it and what it said when reported. `R` resolves the
+ * selected report with a note; `X` acts on what it names: removes the post
+ * or the message with a reason, or suspends the account (each resolves its
+ * reports).
  */
 import type { ReportFacts } from '../../data/index.js'
 import { useKeys } from '../key-router.js'
@@ -13,7 +15,7 @@ import { shortTime, type ViewProps } from './view-props.js'
 
 const columns: readonly Column<ReportFacts>[] = [
   { title: 'ID', width: 4, value: (r) => String(r.id) },
-  { title: 'POST', width: 6, value: (r) => String(r.post_id) },
+  { title: 'WHAT', width: 10, value: (r) => whatOf(r) },
   { title: 'AUTHOR', width: 10, value: (r) => `@${r.author}` },
   { title: 'BY', width: 10, value: (r) => `@${r.reporter}` },
   { title: 'WHEN', width: 16, value: (r) => shortTime(r.created_at) },
@@ -22,8 +24,11 @@ const columns: readonly Column<ReportFacts>[] = [
 
 export const reportsKeys: readonly KeyDoc[] = [
   ['R', 'resolve the report, with a note on what was done'],
-  ['X', 'remove the reported post, with a reason (its reports resolve)'],
+  ['X', 'remove the reported post or message, with a reason, or suspend the reported account (its reports resolve)'],
 ]
+
+/** What a report names, in a few characters: `post 42`, `@bob`, `msg 7`. */
+export const whatOf = (r: ReportFacts): string => (r.kind === 'user' ? `@${r.author}` : `${r.kind === 'post' ? 'post' : 'msg'} ${r.post_id ?? r.message_id}`)
 
 export function ReportsView({ client, controls, active, refresh, filter }: ViewProps) {
   const { items, reload } = useAdminList<ReportFacts>(client, 'report.list', controls, refresh)
@@ -41,11 +46,20 @@ export function ReportsView({ client, controls, active, refresh, filter }: ViewP
       })
       return
     }
-    controls.ask(`remove post ${report.post_id} by @${report.author}? type the reason (Esc cancels)`, async (reason) => {
+    if (report.kind === 'user') {
+      controls.confirm(`suspend @${report.author}? their posts hide and their tokens stop working (y/n)`, async () => {
+        await client.call('user.suspend', { username: report.author })
+        reload()
+        return `suspended @${report.author}`
+      })
+      return
+    }
+    const [operation, id] = report.kind === 'post' ? (['post.delete', report.post_id] as const) : (['message.delete', report.message_id] as const)
+    controls.ask(`remove ${whatOf(report)} by @${report.author}? type the reason (Esc cancels)`, async (reason) => {
       if (reason.trim() === '') throw new Error('no reason given: nothing removed')
-      await client.call('post.delete', { id: report.post_id, reason: reason.trim() })
+      await client.call(operation, { id, reason: reason.trim() })
       reload()
-      return `removed post ${report.post_id}`
+      return `removed ${whatOf(report)}`
     })
   }, active)
 

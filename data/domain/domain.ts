@@ -179,7 +179,7 @@ export interface Domain {
   readonly health: HealthService
   /** Backups of the instance taken while it serves (the embedded store). */
   readonly backups: BackupService
-  /** Users' reports of posts, and the operator's queue of them. */
+  /** Users' reports of posts, accounts and messages, and the operator's queue of them. */
   readonly reports: ReportService
   /**
    * Runs what has effects beyond opening, once: seeds a fresh store's explore

@@ -235,7 +235,7 @@ export function wireServices({ dataDir, config, store, events, moderated, domain
     scanGate,
     health: new HealthService(store, events, streamHub, appStreamHub),
     backups: new BackupService(dataDir, store),
-    reports: new ReportService(store, posts, relations),
+    reports: new ReportService(store, posts, relations, messages, accounts),
     start: async ({ federate = true } = {}) => {
       if (started) return
       started = true

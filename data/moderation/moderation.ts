@@ -16,6 +16,7 @@ import { deletePostIn } from '../posts/posts.js'
 import type { PasswordHasher } from '../security/passwords.js'
 import type { Store, Tx } from '../store/port.js'
 import { isoNow } from '../time.js'
+import { resolveReportsOf } from './reports.js'
 import type { FileBytes } from '../files/file-bytes.js'
 import { storedNames } from '../files/files.js'
 import { checkPasswordRule, sessionEpochOf } from '../users/users.js'
@@ -52,12 +53,7 @@ export class ModerationService {
       if (post.is_deleted) return { post, reports: 0, already: true }
       const at = isoNow()
       const removed = await deletePostIn(tx, tx.posts.put({ ...post, removed: { reason: why, at } }))
-      let reports = 0
-      for (const report of await tx.reports.getMany(await tx.reports.ids('open', 1, { limit: ALL }))) {
-        if (report.kind !== 'post' || report.target_id !== post.id) continue
-        tx.emit('report.resolved', { report: tx.reports.put({ ...report, resolved_at: at, resolution: `post removed: ${why}` }) })
-        reports++
-      }
+      const reports = await resolveReportsOf(tx, 'post', post.id, `post removed: ${why}`, at)
       return { post: removed, reports, already: false }
     })
   }
@@ -66,7 +62,8 @@ export class ModerationService {
    * The operator removes message `messageId` as its author deleting it
    * would (its text goes), keeping `reason` with it. A message deleted
    * already is answered unchanged, `already` set. Errors: `not_found`,
-   * `invalid` (no reason). Emits `message.deleted`.
+   * `invalid` (no reason). Emits `message.deleted`, `report.resolved` per
+   * open report of the message.
    */
   async removeMessage(messageId: number, reason: string): Promise<{ message: MessageRow; already: boolean }> {
     const why = typeof reason === 'string' ? reason.trim() : ''
@@ -76,13 +73,15 @@ export class ModerationService {
       const channel = message && (await tx.channels.get(message.channel_id))
       if (!message || !channel || message.remote) throw notFound(`message ${messageId} not found${message?.remote ? ' here: it is another server’s' : ''}`)
       if (message.is_deleted) return { message, already: true }
+      const at = isoNow()
       const removed = tx.messages.put({
         ...message,
         is_deleted: true,
         text: '',
         entities: { mentions: [], hashtags: [], links: [] },
-        removed: { reason: why, at: isoNow() },
+        removed: { reason: why, at },
       })
+      await resolveReportsOf(tx, 'message', message.id, `message removed: ${why}`, at)
       tx.emit('message.deleted', { message: removed, channel, subscribed_user_ids: await subscriberIdsOf(tx, channel.id) })
       return { message: removed, already: false }
     })
@@ -95,7 +94,8 @@ export class ModerationService {
    * every token of it is revoked (in batches) and its pending authorization
    * codes are dropped.
    * Suspending twice answers the row again. Answers the suspended row.
-   * Errors: `not_found` (unknown or deleted). Emits `user.suspended` (once),
+   * Errors: `not_found` (unknown or deleted). Emits `user.suspended` (once)
+   * with `report.resolved` per open report of the account,
    * `token.deauthorized` per token.
    */
   async suspend(userId: number): Promise<UserRow> {
@@ -103,8 +103,10 @@ export class ModerationService {
       const row = await liveAccount(tx, userId)
       for (const id of await tx.auth_codes.ids('user', userId, { limit: ALL })) tx.auth_codes.remove(id)
       if (row.suspended_at !== undefined) return row
-      const user = tx.users.put({ ...row, suspended_at: isoNow(), session_epoch: sessionEpochOf(row) + 1 })
+      const at = isoNow()
+      const user = tx.users.put({ ...row, suspended_at: at, session_epoch: sessionEpochOf(row) + 1 })
       tx.emit('user.suspended', { user })
+      await resolveReportsOf(tx, 'user', userId, 'account suspended', at)
       return user
     })
     await revokeAllTokens(this.store, 'user', userId)

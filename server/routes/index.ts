@@ -16,7 +16,7 @@ import { postRoutes } from './posts/posts.js'
 import { relationRoutes } from './relations/relations.js'
 import { repostRoutes } from './posts/reposts.js'
 import { starRoutes } from './posts/stars.js'
-import { postReportRoutes } from './posts/post-report.js'
+import { reportRoutes } from './moderation/reports.js'
 import { userRoutes } from './users/users.js'
 import { profileRoutes } from './users/profile.js'
 import { userSearchRoutes } from './users/user-search.js'
@@ -59,7 +59,7 @@ export const allRoutes = (domain: Domain): SvcRoute[] => {
     ...relationRoutes(relations, shared),
     ...postRoutes(posts, shared),
     ...starRoutes(posts, shared),
-    ...postReportRoutes(domain.reports, shared),
+    ...reportRoutes(domain.reports, shared),
     ...repostRoutes(posts, shared),
     ...postStreamRoutes(posts, shared),
     ...exploreRoutes(domain.explore, shared),

@@ -70,6 +70,9 @@ export function fakeInstance() {
       id: 1,
       kind: 'post',
       post_id: 42,
+      user_id: null,
+      message_id: null,
+      channel_id: null,
       reporter: 'bob',
       author: 'robo',
       reason: 'spam',
@@ -82,11 +85,44 @@ export function fakeInstance() {
       id: 2,
       kind: 'post',
       post_id: 7,
+      user_id: null,
+      message_id: null,
+      channel_id: null,
       reporter: 'alice',
       author: 'bob',
       reason: null,
       content: { text: 'you again', created_at: '2025-03-04T12:00:00.000Z' },
       created_at: '2025-03-04T12:30:00.000Z',
+      resolved_at: null,
+      resolution: null,
+    },
+    {
+      id: 3,
+      kind: 'user',
+      post_id: null,
+      user_id: 3,
+      message_id: null,
+      channel_id: null,
+      reporter: 'alice',
+      author: 'robo',
+      reason: 'bot for hire',
+      content: { text: 'I post for money', name: 'Robo', created_at: '2025-02-03T08:00:00.000Z' },
+      created_at: '2025-03-04T13:00:00.000Z',
+      resolved_at: null,
+      resolution: null,
+    },
+    {
+      id: 4,
+      kind: 'message',
+      post_id: null,
+      user_id: null,
+      message_id: 9,
+      channel_id: 2,
+      reporter: 'alice',
+      author: 'bob',
+      reason: null,
+      content: { text: 'pay me now', created_at: '2025-03-04T14:00:00.000Z' },
+      created_at: '2025-03-04T14:30:00.000Z',
       resolved_at: null,
       resolution: null,
     },
@@ -126,7 +162,10 @@ export function fakeInstance() {
       return gone
     },
     'user.list': () => users,
-    'user.suspend': (args) => Object.assign(user(args), { suspended_at: '2025-03-06T09:00:00.000Z' }),
+    'user.suspend': (args) => {
+      reports = reports.filter((r) => !(r.kind === 'user' && r.author === args.username))
+      return Object.assign(user(args), { suspended_at: '2025-03-06T09:00:00.000Z' })
+    },
     'user.unsuspend': (args) => {
       const found = user(args)
       delete found.suspended_at
@@ -147,6 +186,18 @@ export function fakeInstance() {
       if (!found) throw new Error(`report ${String(args.id)} not found`)
       reports = reports.filter((r) => r !== found)
       return { ...found, resolved_at: '2025-03-06T09:00:00.000Z', resolution: (args.note as string | undefined) ?? null }
+    },
+    'message.delete': (args) => {
+      const of = reports.find((r) => r.message_id === args.id)
+      reports = reports.filter((r) => r.message_id !== args.id)
+      return {
+        id: args.id,
+        channel_id: of?.channel_id ?? 1,
+        author: of?.author ?? 'alice',
+        created_at: '',
+        removed: { reason: args.reason, at: '' },
+        already_deleted: false,
+      }
     },
     'post.delete': (args) => {
       const of = reports.filter((r) => r.post_id === args.id)

@@ -122,6 +122,31 @@ t.test('an operator lists the reports users made and resolves one with a note', 
   t.equal(unknown.stderr.split('\n').filter(Boolean).at(-1), 'svc: report 999 not found')
 })
 
+t.test('report list names reported accounts and messages too', async (t) => {
+  const dir = await initDir(t)
+  const d = ['--data-dir', dir]
+  const domain = await openDomain(dir)
+  try {
+    const alice = await domain.users.accounts.create({ username: 'alice' })
+    const bob = await domain.users.accounts.create({ username: 'bob' })
+    await domain.users.profiles.update({ user: alice }, { description: { text: 'deals every day' } })
+    const asAlice = { user: alice, token: { kind: 'user', scopes: ['messages'] } } as never
+    const { message } = await domain.channels.pm.send(asAlice, ['@bob'], { text: 'pay me' })
+    await domain.reports.reportUser({ user: bob }, '@alice', 'spammer')
+    await domain.reports.reportMessage({ user: bob, token: { kind: 'user', scopes: ['messages'] } } as never, message.channel_id, message.id)
+  } finally {
+    await domain.close()
+  }
+  const listed = await svcJson(['report', 'list', ...d])
+  t.match(listed, [
+    { kind: 'user', user_id: Number, post_id: null, author: 'alice', content: { text: 'deals every day' }, reason: 'spammer' },
+    { kind: 'message', message_id: Number, channel_id: Number, author: 'alice', content: { text: 'pay me' }, reason: null },
+  ])
+  const text = (await svc(['report', 'list', ...d])).stdout
+  t.match(text, /^#\d+ {2}account @alice, reported by @bob .*\n {4}"deals every day" {2}reason: spammer\n/)
+  t.match(text, /\n#\d+ {2}message \d+ \(channel \d+\) by @alice, reported by @bob .*\n {4}"pay me"\n$/)
+})
+
 t.test('an operator removes a reported post with a reason: gone for everyone, the reason kept, its reports resolved', async (t) => {
   const dir = await initDir(t)
   const d = ['--data-dir', dir]

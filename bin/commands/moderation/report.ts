@@ -10,16 +10,23 @@ const oneLine = (text: string, max = 80): string => {
   return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat
 }
 
+const subject = (r: ReportFacts): string =>
+  r.kind === 'user'
+    ? `account @${r.author}`
+    : r.kind === 'post'
+      ? `post ${r.post_id} by @${r.author}`
+      : `message ${r.message_id} (channel ${r.channel_id}) by @${r.author}`
+
 const describe = (r: ReportFacts): string =>
   [
-    `#${r.id}  post ${r.post_id} by @${r.author}, reported by @${r.reporter} ${r.created_at}${r.resolved_at ? `; resolved ${r.resolved_at}${r.resolution ? `: ${r.resolution}` : ''}` : ''}`,
+    `#${r.id}  ${subject(r)}, reported by @${r.reporter} ${r.created_at}${r.resolved_at ? `; resolved ${r.resolved_at}${r.resolution ? `: ${r.resolution}` : ''}` : ''}`,
     `    "${oneLine(r.content.text)}"${r.reason ? `  reason: ${oneLine(r.reason)}` : ''}`,
   ].join('\n')
 
 export function reportCommand(program: Command, io: Io, run: RunOperation): void {
-  const report = program.command('report').description("users' reports of posts")
+  const report = program.command('report').description("users' reports of posts, accounts and messages")
 
-  adminSubcommand(report, 'list', 'the open reports, oldest first, each with what the post said when reported')
+  adminSubcommand(report, 'list', 'the open reports, oldest first, each with what was said when reported')
     .option('--all', 'resolved reports too')
     .action(async (flags: AdminFlags & { all?: boolean }) => {
       const reports = await run(flags, 'report.list', { all: flags.all === true })

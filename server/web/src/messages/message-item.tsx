@@ -5,6 +5,7 @@ import { paths } from '../paths'
 import { Avatar } from '../ui/avatar'
 import { EntityText } from '../ui/entity-text'
 import { TimeAgo } from '../ui/time'
+import { ReportButton } from '../moderation/report-button'
 
 export function MessageItem({ message, mine }: { message: Message; mine: boolean }) {
   const user = message.user
@@ -27,6 +28,9 @@ export function MessageItem({ message, mine }: { message: Message; mine: boolean
           <p className="text">
             <EntityText text={message.text ?? ''} entities={message.entities} />
           </p>
+        )}
+        {!mine && !message.is_deleted && (
+          <ReportButton path={`/channels/${message.channel_id}/messages/${message.id}/report`} what="message" username={user.username} mutes={false} />
         )}
       </div>
     </article>

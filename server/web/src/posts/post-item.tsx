@@ -11,6 +11,7 @@ import { EntityText } from '../ui/entity-text'
 import { TimeAgo } from '../ui/time'
 import { PostPhotos } from './post-photos'
 import { ErrorLine } from '../ui/error-line'
+import { ReportButton } from '../moderation/report-button'
 
 export interface PostActions {
   onChange(post: Post): void
@@ -125,6 +126,7 @@ export function PostItem({ post, actions, selected = false, current = false, inR
                 {post.repost_of ? 'Delete repost' : 'Delete'}
               </button>
             )}
+            {shown.user.id !== me.id && <ReportButton path={`/posts/${shown.id}/report`} what="post" username={shown.user.username} mutes />}
           </footer>
         )}
         <ErrorLine message={error} />

@@ -1,10 +1,12 @@
 /** `/people/:username`: who they are, what the reader can do about them, and their posts. */
 import { Link } from 'wouter'
+import type { User } from '../../../api'
 import { useSession } from '../auth/session'
 import { paths } from '../paths'
 import { Timeline } from '../posts/timeline'
 import { ProfileHeader } from './profile-header'
 import { RelationButtons } from './relation-buttons'
+import { ReportButton } from '../moderation/report-button'
 import { useUser } from './use-user'
 
 /** What a failed read of a person shows: a plain "no such person" for the API's 404, its message otherwise. */
@@ -39,6 +41,9 @@ export function Profile({ username }: { username: string }) {
           </p>
         )}
         {token && me && !mine && <RelationButtons user={user} onChange={setUser} />}
+        {token && me && !mine && (
+          <ReportButton path={`/users/${user.id}/report`} what="account" username={user.username} mutes onReported={(answer) => setUser(answer as User)} />
+        )}
       </ProfileHeader>
       <Timeline
         path={`/users/${user.id}/posts`}
