@@ -17,6 +17,8 @@ import {
   MAX_ADMIN_LINE,
   type AdminArgs,
   type AdminOperationName,
+  type AdminProgress,
+  type AdminProgressLine,
   type AdminRequest,
   type AdminResponse,
   type AdminResults,
@@ -28,19 +30,29 @@ import { presentAdminResult } from './present/admin.js'
 
 /**
  * Runs admin operation `name` on `domain`; answers its presented result
- * (`baseUrl` makes the users' image and profile URLs).
+ * (`baseUrl` makes the users' image and profile URLs). A long operation
+ * tells `progress` how far it has got.
  * Errors: `invalid` (unknown operation), then the operation's own.
  */
-export async function runAdminOperation(domain: Domain, name: string, args: AdminArgs, baseUrl: string): Promise<unknown> {
+export async function runAdminOperation(domain: Domain, name: string, args: AdminArgs, baseUrl: string, progress?: AdminProgress): Promise<unknown> {
   if (!isAdminOperation(name)) throw invalid(`unknown admin operation ${name}`)
-  return runKnown(domain, name, args, baseUrl)
+  return runKnown(domain, name, args, baseUrl, progress)
 }
 
-async function runKnown<N extends AdminOperationName>(domain: Domain, name: N, args: AdminArgs, baseUrl: string): Promise<AdminResults[N]> {
+async function runKnown<N extends AdminOperationName>(
+  domain: Domain,
+  name: N,
+  args: AdminArgs,
+  baseUrl: string,
+  progress?: AdminProgress,
+): Promise<AdminResults[N]> {
   // The table's entry for N answers AdminValue<N>; TypeScript cannot follow a generic key into the table.
-  const value = (await adminOperations[name](domain, args)) as AdminValue<N>
+  const value = (await adminOperations[name](domain, args, progress)) as AdminValue<N>
   return presentAdminResult({ views: domain.views, viewer: anonymous, baseUrl, options: {} }, name, value)
 }
+
+/** How often a long operation's progress is told at most. */
+const PROGRESS_EVERY_MS = 100
 
 const ignoreMissing = (err: NodeJS.ErrnoException) => {
   if (err.code !== 'ENOENT') throw err
@@ -75,7 +87,7 @@ export async function serveAdminSocket(domain: Domain, options: { baseUrl: strin
   const sockets = new Set<Socket>()
   const watching = new Set<Watches>()
 
-  const answer = async (line: string, watches: Watches): Promise<AdminResponse | null> => {
+  const answer = async (line: string, watches: Watches, tell: (line: AdminProgressLine) => void): Promise<AdminResponse | null> => {
     let request: AdminRequest
     try {
       request = JSON.parse(line) as AdminRequest
@@ -91,7 +103,14 @@ export async function serveAdminSocket(domain: Domain, options: { baseUrl: strin
         return null
       }
       if (request.op === 'unwatch') return { id: request.id, ok: true, result: watches.unwatch(args.watch) }
-      return { id: request.id, ok: true, result: await runAdminOperation(domain, request.op, args, options.baseUrl) }
+      let told = 0
+      const progress: AdminProgress = (done, total) => {
+        // A line a tenth of a second at most, and the last one always: a bar needs no more.
+        if (done < total && Date.now() - told < PROGRESS_EVERY_MS) return
+        told = Date.now()
+        tell({ id: request.id, progress: { done, total } })
+      }
+      return { id: request.id, ok: true, result: await runAdminOperation(domain, request.op, args, options.baseUrl, progress) }
     } catch (err) {
       if (isDomainError(err)) return { id: request.id, ok: false, error: { code: err.code, message: err.message } }
       options.log(`admin operation ${request.op} failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`)
@@ -101,7 +120,7 @@ export async function serveAdminSocket(domain: Domain, options: { baseUrl: strin
 
   const server = createServer((socket) => {
     sockets.add(socket)
-    const send = (response: AdminResponse) => {
+    const send = (response: AdminResponse | AdminProgressLine) => {
       if (!socket.destroyed && socket.writable) socket.write(JSON.stringify(response) + '\n')
     }
     const watches = new Watches(domain, send, options.log)
@@ -128,7 +147,7 @@ export async function serveAdminSocket(domain: Domain, options: { baseUrl: strin
         buffered = buffered.slice(end + 1)
         if (line.trim() === '') continue
         const job = queue.then(async () => {
-          const response = await answer(line, watches)
+          const response = await answer(line, watches, send)
           if (response) send(response)
         })
         queue = job

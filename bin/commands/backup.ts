@@ -11,6 +11,7 @@ import { copyStore, redactUrl, restoreBackup, verifyBackup, type BackupCheck } f
 import type { Io } from '../io.js'
 import { adminSubcommand, printResult, type AdminFlags } from './admin-command.js'
 import { dataDirOf, reportDataDir, storeOf } from './data-dir.js'
+import { progressReporter } from './progress.js'
 import type { RunOperation } from './run-operation.js'
 
 const megabytes = (bytes: number): string => `${(bytes / 1e6).toFixed(1)} MB`
@@ -33,7 +34,19 @@ export function backupCommand(program: Command, io: Io, run: RunOperation): void
     .action(async (flags: AdminFlags & { to?: string }) => {
       // The server that holds the store writes the file: it is told the path as this command means it.
       const to = resolve(process.cwd(), flags.to ?? defaultName())
-      const result = await run(flags, 'backup.create', { to })
+      const progress = await progressReporter(
+        io,
+        'backing up {bar} {percentage}% | {written} of {total_mb}',
+        (done, total) => `backing up: ${megabytes(done)} of ${megabytes(total)} read`,
+      )
+      let result
+      try {
+        result = await run(flags, 'backup.create', { to }, (done, total) =>
+          progress.update(done, total, { written: megabytes(done), total_mb: megabytes(total) }),
+        )
+      } finally {
+        progress.stop()
+      }
       printResult(io, flags, result, () => `backed up to ${result.file} (${megabytes(result.bytes)}): everything up to event ${result.events_position}`)
     })
 

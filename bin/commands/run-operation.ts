@@ -14,14 +14,23 @@ import {
   openDomain,
   type AdminArgs,
   type AdminOperationName,
+  type AdminProgress,
   type AdminResults,
 } from '../../data/index.js'
 import { environmentOf } from '../environment.js'
 import type { Io } from '../io.js'
 import { domainOptionsOf, existingDataDirOf, reportDataDir } from './data-dir.js'
 
-/** Runs admin operation `name` for the data dir named by `opts`; answers its result in the protocol's shape. */
-export type RunOperation = <N extends AdminOperationName>(opts: { dataDir?: string }, name: N, args: AdminArgs) => Promise<AdminResults[N]>
+/**
+ * Runs admin operation `name` for the data dir named by `opts`; answers its
+ * result in the protocol's shape. A long one tells `progress` how far it got.
+ */
+export type RunOperation = <N extends AdminOperationName>(
+  opts: { dataDir?: string },
+  name: N,
+  args: AdminArgs,
+  progress?: AdminProgress,
+) => Promise<AdminResults[N]>
 
 /** How long to wait for a server that holds the data dir to answer (it may be starting up). */
 const PATIENCE_MS = 10_000
@@ -43,7 +52,7 @@ const READS = new Set([
 ])
 
 /** Runs the operation on the data dir itself; answers HELD when a server took the dir first. */
-async function runDirectly(io: Io, dir: string, name: string, args: AdminArgs): Promise<unknown> {
+async function runDirectly(io: Io, dir: string, name: string, args: AdminArgs, progress?: AdminProgress): Promise<unknown> {
   let domain
   try {
     domain = await openDomain(dir, domainOptionsOf(io, {}))
@@ -57,7 +66,8 @@ async function runDirectly(io: Io, dir: string, name: string, args: AdminArgs): 
     await domain.start({ federate: false })
     // Loaded only here: an operation a running server takes needs none of the server's modules in this process.
     const { runAdminOperation } = await import('../../server/index.js')
-    return await runAdminOperation(domain, name, args, domain.config.public_url.replace(/\/$/, '') || `http://localhost:${environmentOf(io.env).port ?? 8080}`)
+    const baseUrl = domain.config.public_url.replace(/\/$/, '') || `http://localhost:${environmentOf(io.env).port ?? 8080}`
+    return await runAdminOperation(domain, name, args, baseUrl, progress)
   } finally {
     await domain.close()
   }
@@ -66,11 +76,11 @@ async function runDirectly(io: Io, dir: string, name: string, args: AdminArgs): 
 /** Runs operations with `io`'s environment, reporting on its stderr. */
 export const operationRunner =
   (io: Io): RunOperation =>
-  async <N extends AdminOperationName>(opts: { dataDir?: string }, name: N, args: AdminArgs) =>
+  async <N extends AdminOperationName>(opts: { dataDir?: string }, name: N, args: AdminArgs, progress?: AdminProgress) =>
     // Both ways answer what the server's admin presenter made of operation N.
-    (await runSomewhere(io, opts, name, args)) as AdminResults[N]
+    (await runSomewhere(io, opts, name, args, progress)) as AdminResults[N]
 
-async function runSomewhere(io: Io, opts: { dataDir?: string }, name: string, args: AdminArgs): Promise<unknown> {
+async function runSomewhere(io: Io, opts: { dataDir?: string }, name: string, args: AdminArgs, progress?: AdminProgress): Promise<unknown> {
   const dir = await existingDataDirOf(io, opts)
   const socket = adminSocketPath(dir)
   const deadline = Date.now() + PATIENCE_MS
@@ -80,14 +90,14 @@ async function runSomewhere(io: Io, opts: { dataDir?: string }, name: string, ar
   for (;;) {
     const holder = lockHolder(dir)
     if (holder === null) {
-      const result = await runDirectly(io, dir, name, args)
+      const result = await runDirectly(io, dir, name, args, progress)
       if (result !== HELD) {
         report('opened directly')
         return result
       }
     } else {
       try {
-        const result = await callAdminSocket(socket, name, args)
+        const result = await callAdminSocket(socket, name, args, progress)
         report(`through the server, process ${holder}`)
         return result
       } catch (err) {

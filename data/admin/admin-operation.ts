@@ -5,7 +5,10 @@ import { invalid } from '../errors.js'
 /** An operation's arguments as they arrive: plain JSON, unchecked. */
 export type AdminArgs = Record<string, unknown>
 
-export type AdminOperation = (domain: Domain, args: AdminArgs) => Promise<unknown>
+/** How far a long operation has got (`done` of `total`, in its own unit), for a progress bar where it was asked. */
+export type AdminProgress = (done: number, total: number) => void
+
+export type AdminOperation = (domain: Domain, args: AdminArgs, progress?: AdminProgress) => Promise<unknown>
 
 /** `args.id`, a number or its digits, as the id of a `what` (a post, a report). Errors: `invalid`. */
 export const idOf = (args: AdminArgs, what: string): number => {

@@ -4,8 +4,8 @@ import type { AdminOperation } from './admin-operation.js'
 
 export const backupOperations = {
   /** `{to}` (an absolute path, not there yet) → the backup written there: `{file, events_position, bytes}`. */
-  'backup.create': async (domain, args) => {
+  'backup.create': async (domain, args, progress) => {
     if (typeof args.to !== 'string') throw invalid('to is required: the file to write the backup to')
-    return domain.backups.create(args.to)
+    return domain.backups.create(args.to, progress)
   },
 } satisfies Record<string, AdminOperation>

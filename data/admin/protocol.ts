@@ -45,6 +45,12 @@ export interface AdminFailure {
 
 export type AdminResponse = { id?: number | string; ok: true; result: unknown } | { id?: number | string; ok: false; error: AdminFailure }
 
+/** Sent before the answer of a long operation (a backup), now and then: how far it has got. */
+export interface AdminProgressLine {
+  id?: number | string
+  progress: { done: number; total: number }
+}
+
 /** A request line longer than this is refused; no admin operation needs as much. */
 export const MAX_ADMIN_LINE = 1 << 20
 

@@ -5,7 +5,7 @@
  */
 import { createConnection } from 'node:net'
 import { DomainError, isErrorCode } from '../errors.js'
-import type { AdminFailure, AdminRequest, AdminResponse } from './protocol.js'
+import type { AdminFailure, AdminProgressLine, AdminRequest, AdminResponse } from './protocol.js'
 
 /** Nobody answers on the socket: no server, or one starting or stopping. */
 export class AdminSocketUnreachable extends Error {
@@ -20,10 +20,12 @@ const errorOf = (error: AdminFailure): Error => (isErrorCode(error.code) ? new D
 
 /**
  * Sends one admin operation to the server listening on `path`; answers its
- * result. Rejects with `AdminSocketUnreachable` when it cannot connect, with
- * a `DomainError` (same code and message) when the operation failed.
+ * result. A long operation's progress lines before the answer go to
+ * `onProgress`. Rejects with `AdminSocketUnreachable` when it cannot
+ * connect, with a `DomainError` (same code and message) when the operation
+ * failed.
  */
-export function callAdminSocket(path: string, op: string, args: Record<string, unknown>): Promise<unknown> {
+export function callAdminSocket(path: string, op: string, args: Record<string, unknown>, onProgress?: (done: number, total: number) => void): Promise<unknown> {
   return new Promise((resolve, reject) => {
     let connected = false
     let buffered = ''
@@ -34,15 +36,24 @@ export function callAdminSocket(path: string, op: string, args: Record<string, u
     socket.setEncoding('utf8')
     socket.on('data', (chunk: string) => {
       buffered += chunk
-      const end = buffered.indexOf('\n')
-      if (end < 0) return
-      socket.end()
-      try {
-        const response = JSON.parse(buffered.slice(0, end)) as AdminResponse
-        if (response.ok) resolve(response.result)
-        else reject(errorOf(response.error))
-      } catch (err) {
-        reject(new Error(`bad answer from the admin socket: ${(err as Error).message}`))
+      let end: number
+      while ((end = buffered.indexOf('\n')) >= 0) {
+        const line = buffered.slice(0, end)
+        buffered = buffered.slice(end + 1)
+        try {
+          const message = JSON.parse(line) as AdminResponse | AdminProgressLine
+          if ('progress' in message) {
+            onProgress?.(message.progress.done, message.progress.total)
+            continue
+          }
+          socket.end()
+          if (message.ok) resolve(message.result)
+          else reject(errorOf(message.error))
+        } catch (err) {
+          socket.end()
+          reject(new Error(`bad answer from the admin socket: ${(err as Error).message}`))
+        }
+        return
       }
     })
     socket.on('error', (err) => reject(connected ? err : new AdminSocketUnreachable(path, err)))

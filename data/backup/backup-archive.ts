@@ -69,12 +69,16 @@ export async function filesUnder(root: string): Promise<string[]> {
     .sort()
 }
 
-/** The manifest entries of the data dir copy at `dataRoot`. */
-export async function entriesOf(dataRoot: string): Promise<ManifestEntry[]> {
+/** The manifest entries of the data dir copy at `dataRoot`; `hashed` hears the bytes read so far of all there are. */
+export async function entriesOf(dataRoot: string, hashed?: (done: number, total: number) => void): Promise<ManifestEntry[]> {
+  const sized = await Promise.all((await filesUnder(dataRoot)).map(async (path) => ({ path, bytes: (await stat(join(dataRoot, path))).size })))
+  const total = sized.reduce((sum, e) => sum + e.bytes, 0)
   const entries: ManifestEntry[] = []
-  for (const path of await filesUnder(dataRoot)) {
-    const full = join(dataRoot, path)
-    entries.push({ path, bytes: (await stat(full)).size, sha256: await sha256Of(full) })
+  let done = 0
+  for (const { path, bytes } of sized) {
+    entries.push({ path, bytes, sha256: await sha256Of(join(dataRoot, path)) })
+    done += bytes
+    hashed?.(done, total)
   }
   return entries
 }

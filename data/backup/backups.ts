@@ -11,10 +11,13 @@
  * compacted meanwhile: an upload's bytes never change once written.
  */
 import { randomBytes } from 'node:crypto'
-import { constants } from 'node:fs'
+import { constants, createWriteStream } from 'node:fs'
 import { chmod, link, mkdir, mkdtemp, open, readdir, rename, rm, stat, writeFile } from 'node:fs/promises'
 import { basename, dirname, isAbsolute, join, relative, sep } from 'node:path'
 import { tmpdir } from 'node:os'
+import { Transform } from 'node:stream'
+import { pipeline } from 'node:stream/promises'
+import { createGzip } from 'node:zlib'
 import * as tar from 'tar'
 import { DomainError, invalid } from '../errors.js'
 import { PRIVATE_DIR, PRIVATE_FILE } from '../disk/file-modes.js'
@@ -38,8 +41,13 @@ export class BackupService {
     private readonly store: Store,
   ) {}
 
-  /** Writes a backup of the instance to `to` (an absolute path, not there yet). Errors: `invalid` (the path, or PostgreSQL), `conflict` (the file exists). */
-  async create(to: string): Promise<BackupResult> {
+  /**
+   * Writes a backup of the instance to `to` (an absolute path, not there
+   * yet), telling `progress` the bytes read of twice the data's (each file
+   * is read to hash it, then to archive it). Errors: `invalid` (the path,
+   * or PostgreSQL), `conflict` (the file exists).
+   */
+  async create(to: string, progress?: (done: number, total: number) => void): Promise<BackupResult> {
     if (typeof to !== 'string' || !isAbsolute(to)) throw invalid('the backup file must be an absolute path')
     if (!this.store.checkpoint) throw invalid(ON_POSTGRES)
     if (await exists(to)) throw new DomainError('conflict', `${to} exists already: choose another file`)
@@ -62,12 +70,23 @@ export class BackupService {
         svc_version: packageVersion(),
         created_at: new Date().toISOString(),
         events_position: point.lastIds.event_log ?? 0,
-        entries: await entriesOf(data),
+        entries: await entriesOf(data, (done, total) => progress?.(done, 2 * total)),
       }
+      const bytes = manifest.entries.reduce((sum, e) => sum + e.bytes, 0)
       await writeFile(join(stage, MANIFEST), JSON.stringify(manifest, null, 2) + '\n', { mode: PRIVATE_FILE })
       const partial = `${to}.${randomBytes(4).toString('hex')}.tmp`
       try {
-        await tar.c({ gzip: true, file: partial, cwd: stage, portable: true }, [MANIFEST, DATA])
+        let archived = 0
+        // Counted before gzip: the tar stream is the files' bytes with their headers, so the count tracks what was read.
+        const counted = new Transform({
+          transform(chunk: Buffer, _encoding, next) {
+            archived += chunk.length
+            progress?.(bytes + Math.min(archived, bytes), 2 * bytes)
+            next(null, chunk)
+          },
+        })
+        await pipeline(tar.c({ cwd: stage, portable: true }, [MANIFEST, DATA]), counted, createGzip(), createWriteStream(partial, { mode: PRIVATE_FILE }))
+        progress?.(2 * bytes, 2 * bytes)
         await chmod(partial, PRIVATE_FILE)
         await fsyncPath(partial)
         // A link, not a rename: a file that appeared at `to` meanwhile is refused, never replaced.

@@ -7,8 +7,10 @@
  */
 import t from 'tap'
 import { createConnection, type Socket } from 'node:net'
+import { join } from 'node:path'
 import { setTimeout as sleep } from 'node:timers/promises'
 import {
+  callAdminSocket,
   watchAdminSocket,
   type AdminResponse,
   type AppStreamSink,
@@ -264,4 +266,23 @@ t.test("the console's watch tells of the lost server and watches again once a se
   await svc.people('dave')
   await until(() => pictures.at(-1)!.events.some((e) => e.summary === '@dave'), 'a picture from the new server')
   t.pass('watching again')
+})
+
+t.test('a backup tells its progress over the socket before its answer: rising, to the whole', async (t) => {
+  const svc = await makeInstance(t)
+  const [alice] = await svc.people('alice')
+  for (let i = 0; i < 20; i++) await svc.call('POST', '/stream/0/posts', { token: alice.token, payload: { text: `post ${i} ${'x'.repeat(200)}` } })
+  const admin = await serving(t, svc)
+  const heard: [number, number][] = []
+  const to = join(t.testdir(), 'backup.tar.gz')
+  const result = (await callAdminSocket(admin.path, 'backup.create', { to }, (done, total) => heard.push([done, total]))) as { file: string }
+  t.equal(result.file, to, 'the answer came after the progress')
+  t.ok(heard.length >= 2, `progress was told (${heard.length} lines)`)
+  const [done, total] = heard.at(-1)!
+  t.equal(done, total, 'the last line says all of it is done')
+  t.ok(total > 0 && heard.every(([, n]) => n === total), 'one total throughout')
+  t.ok(
+    heard.every(([d], i) => i === 0 || d >= heard[i - 1][0]),
+    'never going back',
+  )
 })
