@@ -6,8 +6,48 @@ import type { UpgradeProbe } from './streams/websocket.js'
 /** Which token an endpoint takes (the spec's Token column). `none` still reads a token when one is sent. */
 export type TokenKind = 'none' | 'any' | 'user' | 'app'
 
+/** The API objects (server/api/) a route answers, by their type's name. */
+export type ApiObjectName =
+  | 'AppStream'
+  | 'Channel'
+  | 'Config'
+  | 'ExploreStream'
+  | 'File'
+  | 'Filter'
+  | 'Interaction'
+  | 'Marker'
+  | 'Message'
+  | 'PaginatedChannel'
+  | 'PaginatedFile'
+  | 'PaginatedInteraction'
+  | 'PaginatedMessage'
+  | 'PaginatedPost'
+  | 'PaginatedToken'
+  | 'PaginatedUser'
+  | 'Place'
+  | 'PlaceHit'
+  | 'Post'
+  | 'ProcessedText'
+  | 'Token'
+  | 'User'
+
+/**
+ * What `data` holds in a route's success answer: an API object, a list of
+ * them (`Post[]`; a paginated list's items are `PaginatedPost`, each with
+ * its `pagination_id`), ids (`string[]`), a `number`, or a map of ids
+ * (`object`).
+ */
+export type ApiAnswer = ApiObjectName | `${ApiObjectName}[]` | 'string[]' | 'number' | 'object'
+
 export interface SvcRouteConfig {
   token: TokenKind
+  /**
+   * For the API document: what an enveloped route's success answers in
+   * `data`; `false` for one whose success is no envelope (bytes, a
+   * redirect, a stream, 204 No Content); several when it depends on the
+   * request (a list by ids, or a page). Every API route says (a test checks).
+   */
+  answer?: ApiAnswer | readonly ApiAnswer[] | false
   /** The token needs at least one of these scopes (user tokens only). */
   scopes?: readonly Scope[]
   /** Leave the route out of rate limiting (avatar and cover redirects, image files, the web client's built files). */

@@ -3,12 +3,16 @@
  * (joi-to-json turns each route's joi schemas into OpenAPI schemas), so it
  * cannot drift from what the server checks: paths (the API's under
  * `/stream/0`, the pages, OAuth and streams at the root), parameters,
- * bodies, and who may call each route (token kind and scopes).
+ * bodies, who may call each route (token kind and scopes), and what it
+ * answers: the API objects' schemas are made from their TypeScript types
+ * (server/api/, kept in api-schemas.ts), and each route names its answer.
  */
 import joiToJson from 'joi-to-json'
 import Joi from 'joi'
 import type { RouteOptionsValidate } from '@hapi/hapi'
+import type { ApiAnswer } from '../hapi-types.js'
 import { API_PREFIX, type SvcRoute } from '../route.js'
+import { API_SCHEMAS } from './api-schemas.js'
 
 type Schema = Record<string, unknown>
 
@@ -24,7 +28,22 @@ interface Parameter {
 const parse = joiToJson as unknown as typeof joiToJson.parse
 
 /** OpenAPI's schema of a joi schema; `null` when the route checks with something else. */
-const schemaOf = (schema: unknown): Schema | null => (Joi.isSchema(schema) ? (parse(schema, 'open-api') as Schema) : null)
+const schemaOf = (schema: unknown): Schema | null => (Joi.isSchema(schema) ? (parse(schema, 'open-api-3.1') as Schema) : null)
+
+const COMPONENTS = '#/components/schemas/'
+
+/** The API objects' schemas with their references pointing into the document's components. */
+const componentSchemas = (): Record<string, unknown> =>
+  JSON.parse(JSON.stringify(API_SCHEMAS).replaceAll('"#/definitions/', `"${COMPONENTS}`)) as Record<string, unknown>
+
+/** The schema of `data` for a route's answer, or one of its answers. */
+const answerSchema = (answer: ApiAnswer | readonly ApiAnswer[]): Schema => {
+  if (typeof answer !== 'string') return answer.length === 1 ? answerSchema(answer[0]) : { oneOf: answer.map((a) => answerSchema(a)) }
+  if (answer === 'string[]') return { type: 'array', items: { type: 'string' } }
+  if (answer === 'number') return { type: 'integer' }
+  if (answer === 'object') return { type: 'object' }
+  return answer.endsWith('[]') ? { type: 'array', items: { $ref: COMPONENTS + answer.slice(0, -2) } } : { $ref: COMPONENTS + answer }
+}
 
 /** hapi's `{name?}` and `{name*}` are OpenAPI's `{name}`. */
 const openApiPath = (path: string): string => path.replace(/\{(\w+)[?*]\d*\}/g, '{$1}')
@@ -57,14 +76,21 @@ const SECURITY: Record<SvcRoute['svc']['token'], (scopes: string[]) => Requireme
   app: () => [{ appToken: [] }],
 }
 
-const ENVELOPE: Schema = {
+const META: Schema = { $ref: `${COMPONENTS}Meta` }
+
+/** The envelope around `data` (the answer's schema; absent on an error). */
+const envelope = (data?: Schema): Schema => ({
   type: 'object',
   description: 'The envelope: `data` (the answer) and `meta` (`code`, paging markers; `error_message`, `error_id` and `error_slug` on errors)',
-  properties: {
-    data: {},
-    meta: { type: 'object', properties: { code: { type: 'integer' }, error_message: { type: 'string' }, error_id: { type: 'string' } } },
-  },
-}
+  properties: { ...(data ? { data } : {}), meta: META },
+  required: data ? ['data', 'meta'] : ['meta'],
+})
+
+/** A route's success: its answer in the envelope, or what a route with no envelope does. */
+const successOf = (answer: ApiAnswer | readonly ApiAnswer[] | false | undefined): Record<string, Schema> =>
+  answer === false
+    ? { default: { description: 'Bytes, a redirect, a stream or no content, as the route says; errors in the envelope' } }
+    : { '200': { description: 'The answer, in the envelope', content: { 'application/json': { schema: envelope(answer ? answerSchema(answer) : {}) } } } }
 
 function operationOf(route: SvcRoute, method: string, path: string): Schema {
   const validate = route.options?.validate
@@ -79,16 +105,16 @@ function operationOf(route: SvcRoute, method: string, path: string): Schema {
     security: SECURITY[route.svc.token](scopes),
     'x-svc-token': route.svc.token,
     ...(scopes.length > 0 ? { 'x-svc-scopes': scopes } : {}),
+    ...(route.svc.answer ? { 'x-svc-answer': route.svc.answer } : {}),
     responses: raw
       ? { default: { description: 'A page, a redirect or the answer of the OAuth protocol, as the route says' } }
-      : {
-          '200': { description: 'The answer, in the envelope', content: { 'application/json': { schema: ENVELOPE } } },
-          default: { description: 'An error, in the envelope', content: { 'application/json': { schema: ENVELOPE } } },
-        },
+      : route.svc.answer === false
+        ? successOf(false)
+        : { ...successOf(route.svc.answer), default: { description: 'An error, in the envelope', content: { 'application/json': { schema: envelope() } } } },
   }
 }
 
-/** The OpenAPI 3.0 document of `routes`, as the server mounts them. */
+/** The OpenAPI 3.1 document of `routes`, as the server mounts them. */
 export function openApiDocument(routes: readonly SvcRoute[], info: { title: string; version: string }): Schema {
   const paths: Record<string, Record<string, Schema>> = {}
   for (const route of routes) {
@@ -101,11 +127,12 @@ export function openApiDocument(routes: readonly SvcRoute[], info: { title: stri
     }
   }
   return {
-    openapi: '3.0.3',
+    openapi: '3.1.0',
     info: { ...info, description: 'The App.net Stream API as svc serves it: every route, its parameters and who may call it.' },
     servers: [{ url: '/' }],
     paths,
     components: {
+      schemas: componentSchemas(),
       securitySchemes: {
         userToken: { type: 'http', scheme: 'bearer', description: "A user's token (also `?access_token=`); the operation names the scopes it needs" },
         appToken: { type: 'http', scheme: 'bearer', description: "An app's token, from the client credentials grant" },

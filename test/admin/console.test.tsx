@@ -36,7 +36,7 @@ t.test('Tab and right go to the next tab, left to the previous one, round the en
   ui.press(keys.left)
   await ui.until('@alice')
   ui.press(keys.left)
-  t.match(await ui.until('cheap watches'), /› 1\s+42\s+@robo/, 'left of the first tab is the last, Reports')
+  t.match(await ui.until('cheap watches'), /› 1\s+post 42\s+@robo/, 'left of the first tab is the last, Reports')
   ui.press('4')
   t.match(await ui.until('c-patter'), /› 1\s+Patter\s+c-patter/, 'a number goes to its tab')
 })

@@ -21,7 +21,7 @@ export const appRoutes = (auth: AuthServices, shared: Shared): SvcRoute[] => [
   {
     method: 'GET',
     path: '/apps/me/tokens',
-    svc: { token: 'app' },
+    svc: { token: 'app', answer: 'PaginatedToken[]' },
     options: { validate: { query: Joi.object({ ...commonQuery, ...userGeneralQuery, ...tokenPageQuery }) } },
     handler: async (request) => {
       const { since_id, before_id, count } = request.query as { since_id?: number; before_id?: number; count: number }
@@ -33,7 +33,7 @@ export const appRoutes = (auth: AuthServices, shared: Shared): SvcRoute[] => [
   {
     method: 'GET',
     path: '/apps/me/tokens/user_ids',
-    svc: { token: 'app' },
+    svc: { token: 'app', answer: 'string[]' },
     options: { validate: { query: Joi.object(commonQuery) } },
     handler: async (request) => ok((await auth.tokens.userIdsForApp(viewerOf(request))).map(String)),
   },

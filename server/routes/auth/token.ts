@@ -37,7 +37,7 @@ export const tokenRoutes = (auth: AuthServices, shared: Shared): SvcRoute[] => [
     method: 'GET',
     path: '/token',
     // `none` because a delegation check carries Basic credentials, not a token; plain inspection checks below.
-    svc: { token: 'none' },
+    svc: { token: 'none', answer: 'Token' },
     options: {
       validate: {
         query: Joi.object({
@@ -61,7 +61,7 @@ export const tokenRoutes = (auth: AuthServices, shared: Shared): SvcRoute[] => [
   {
     method: 'DELETE',
     path: '/token',
-    svc: { token: 'any' },
+    svc: { token: 'any', answer: 'Token' },
     options: { validate: { query: Joi.object({ ...commonQuery, ...userGeneralQuery }) } },
     handler: async (request, h) => {
       const info = await auth.tokens.deauthorize(viewerOf(request), sessionClaimOf(request))

@@ -54,7 +54,7 @@ export const channelRoutes = (channels: ChannelServices, shared: Shared): SvcRou
   {
     method: 'POST',
     path: '/channels',
-    svc: { token: 'user', scopes: MESSAGING_SCOPES },
+    svc: { token: 'user', scopes: MESSAGING_SCOPES, answer: 'Channel' },
     options: { validate: { query: channelQuery, payload: createPayload } },
     handler: async (request) => {
       const { type, readers, writers, editors, annotations, auto_subscribe } = request.payload as Record<string, never>
@@ -65,7 +65,7 @@ export const channelRoutes = (channels: ChannelServices, shared: Shared): SvcRou
   {
     method: 'GET',
     path: '/channels/{channel_id}',
-    svc: { token: 'any', scopes: MESSAGING_SCOPES },
+    svc: { token: 'any', scopes: MESSAGING_SCOPES, answer: 'Channel' },
     options: { validate: { params: channelParams, query: channelQuery } },
     handler: async (request) => {
       const channel = await channels.core.get(viewerOf(request), Number(request.params.channel_id))
@@ -76,7 +76,7 @@ export const channelRoutes = (channels: ChannelServices, shared: Shared): SvcRou
     // With `ids`: those channels (asked by id, so inactive ones too); without: the user's inbox.
     method: 'GET',
     path: '/channels',
-    svc: { token: 'any' },
+    svc: { token: 'any', answer: ['Channel[]', 'PaginatedChannel[]'] },
     options: { validate: { query: channelListQuery.keys({ ids: idList(200) }) } },
     handler: async (request) => {
       const ctx = contextOf(request, shared.views)
@@ -91,7 +91,7 @@ export const channelRoutes = (channels: ChannelServices, shared: Shared): SvcRou
   ...(['PUT', 'PATCH'] as const).map((method): SvcRoute => ({
     method,
     path: '/channels/{channel_id}',
-    svc: { token: 'user', scopes: MESSAGING_SCOPES },
+    svc: { token: 'user', scopes: MESSAGING_SCOPES, answer: 'Channel' },
     options: { validate: { params: channelParams, query: channelQuery, payload: updatePayload } },
     handler: async (request) => {
       const { readers, writers, annotations, auto_subscribe } = request.payload as Record<string, never>
@@ -102,7 +102,7 @@ export const channelRoutes = (channels: ChannelServices, shared: Shared): SvcRou
   {
     method: 'DELETE',
     path: '/channels/{channel_id}',
-    svc: { token: 'user' },
+    svc: { token: 'user', answer: 'Channel' },
     options: { validate: { params: channelParams, query: channelQuery } },
     handler: async (request) => {
       const channel = await channels.core.deactivate(viewerOf(request), Number(request.params.channel_id))
@@ -112,7 +112,7 @@ export const channelRoutes = (channels: ChannelServices, shared: Shared): SvcRou
   {
     method: 'GET',
     path: '/users/me/channels',
-    svc: { token: 'user', scopes: MESSAGING_SCOPES },
+    svc: { token: 'user', scopes: MESSAGING_SCOPES, answer: 'PaginatedChannel[]' },
     options: { validate: { query: channelListQuery } },
     handler: async (request) => {
       const ctx = contextOf(request, shared.views)
@@ -123,7 +123,7 @@ export const channelRoutes = (channels: ChannelServices, shared: Shared): SvcRou
   {
     method: 'GET',
     path: '/channels/search',
-    svc: { token: 'user', scopes: MESSAGING_SCOPES },
+    svc: { token: 'user', scopes: MESSAGING_SCOPES, answer: 'PaginatedChannel[]' },
     options: {
       validate: {
         query: channelListQuery.keys({

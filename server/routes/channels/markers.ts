@@ -19,7 +19,7 @@ export const markerRoutes = (channels: ChannelServices): SvcRoute[] => [
     method: 'POST',
     path: '/posts/marker',
     // Where a person has read to moves as they read: a write to the store, but not one the write limit is for.
-    svc: { token: 'user', rateAs: 'read' },
+    svc: { token: 'user', rateAs: 'read', answer: ['Marker', 'Marker[]'] },
     options: {
       validate: {
         query: Joi.object({ ...commonQuery, reset_read_id: flag().default(false) }),

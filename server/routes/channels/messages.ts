@@ -39,7 +39,7 @@ export const messageRoutes = (channels: ChannelServices, shared: Shared): SvcRou
   {
     method: 'POST',
     path: '/channels/{channel_id}/messages',
-    svc: { token: 'user', scopes: MESSAGING_SCOPES },
+    svc: { token: 'user', scopes: MESSAGING_SCOPES, answer: 'Message' },
     options: {
       validate: {
         params: Joi.object({ channel_id: Joi.alternatives(idParam(), Joi.string().valid('pm')).required() }),
@@ -60,7 +60,7 @@ export const messageRoutes = (channels: ChannelServices, shared: Shared): SvcRou
   {
     method: 'DELETE',
     path: '/channels/{channel_id}/messages/{message_id}',
-    svc: { token: 'user', scopes: MESSAGING_SCOPES },
+    svc: { token: 'user', scopes: MESSAGING_SCOPES, answer: 'Message' },
     options: { validate: { params: messageParams, query: messageQuery } },
     handler: async (request) => {
       const message = await channels.messages.delete(viewerOf(request), Number(request.params.channel_id), Number(request.params.message_id))
@@ -70,7 +70,7 @@ export const messageRoutes = (channels: ChannelServices, shared: Shared): SvcRou
   {
     method: 'GET',
     path: '/channels/{channel_id}/messages/{message_id}',
-    svc: { token: 'any' },
+    svc: { token: 'any', answer: 'Message' },
     options: { validate: { params: messageParams, query: messageQuery } },
     handler: async (request) => {
       const message = await channels.messages.get(viewerOf(request), Number(request.params.channel_id), Number(request.params.message_id))
@@ -80,7 +80,7 @@ export const messageRoutes = (channels: ChannelServices, shared: Shared): SvcRou
   {
     method: 'GET',
     path: '/channels/{channel_id}/messages',
-    svc: { token: 'user', scopes: MESSAGING_SCOPES },
+    svc: { token: 'user', scopes: MESSAGING_SCOPES, answer: 'PaginatedMessage[]' },
     options: { validate: { params: channelParams, query: listQuery } },
     handler: async (request) => {
       const ctx = contextOf(request, shared.views)
@@ -94,7 +94,7 @@ export const messageRoutes = (channels: ChannelServices, shared: Shared): SvcRou
   {
     method: 'GET',
     path: '/channels/messages',
-    svc: { token: 'any' },
+    svc: { token: 'any', answer: 'Message[]' },
     options: { validate: { query: messageQuery.keys({ ids: idList(200).required() }) } },
     handler: async (request) => {
       const messages = await channels.messages.getMany(viewerOf(request), (request.query.ids as string[]).map(Number))
@@ -104,7 +104,7 @@ export const messageRoutes = (channels: ChannelServices, shared: Shared): SvcRou
   {
     method: 'GET',
     path: '/users/me/messages',
-    svc: { token: 'user', scopes: MESSAGING_SCOPES },
+    svc: { token: 'user', scopes: MESSAGING_SCOPES, answer: 'PaginatedMessage[]' },
     options: { validate: { query: listQuery } },
     handler: async (request) => {
       const ctx = contextOf(request, shared.views)

@@ -21,7 +21,7 @@ type ChannelAction = 'subscribe' | 'unsubscribe' | 'mute' | 'unmute'
 const toggle = (channels: ChannelServices, shared: Shared, method: 'POST' | 'DELETE', noun: 'subscribe' | 'mute', action: ChannelAction): SvcRoute => ({
   method,
   path: `/channels/{channel_id}/${noun}`,
-  svc: { token: 'user', scopes: MESSAGING_SCOPES },
+  svc: { token: 'user', scopes: MESSAGING_SCOPES, answer: 'Channel' },
   options: { validate: { params: channelParams, query: channelQuery } },
   handler: async (request) => {
     const channel = await channels.subscriptions[action](viewerOf(request), Number(request.params.channel_id))
@@ -37,7 +37,7 @@ export const subscriptionRoutes = (channels: ChannelServices, shared: Shared): S
   {
     method: 'GET',
     path: '/channels/{channel_id}/subscribers',
-    svc: { token: 'any', scopes: MESSAGING_SCOPES },
+    svc: { token: 'any', scopes: MESSAGING_SCOPES, answer: 'PaginatedUser[]' },
     options: { validate: { params: channelParams, query: Joi.object({ ...commonQuery, ...userGeneralQuery, ...paginationQuery }) } },
     handler: async (request) => {
       const ctx = contextOf(request, shared.views)
@@ -51,7 +51,7 @@ export const subscriptionRoutes = (channels: ChannelServices, shared: Shared): S
   {
     method: 'GET',
     path: '/channels/{channel_id}/subscribers/ids',
-    svc: { token: 'any', scopes: MESSAGING_SCOPES },
+    svc: { token: 'any', scopes: MESSAGING_SCOPES, answer: 'string[]' },
     options: { validate: { params: channelParams, query: bare } },
     handler: async (request) => {
       const ids = await channels.subscriptions.subscriberIds(viewerOf(request), Number(request.params.channel_id))
@@ -61,7 +61,7 @@ export const subscriptionRoutes = (channels: ChannelServices, shared: Shared): S
   {
     method: 'GET',
     path: '/channels/subscribers/ids',
-    svc: { token: 'any', scopes: MESSAGING_SCOPES },
+    svc: { token: 'any', scopes: MESSAGING_SCOPES, answer: 'object' },
     options: { validate: { query: bare.keys({ ids: idList(200).required() }) } },
     handler: async (request) => {
       const byChannel = await channels.subscriptions.subscriberIdsMany(viewerOf(request), (request.query.ids as string[]).map(Number))
@@ -71,7 +71,7 @@ export const subscriptionRoutes = (channels: ChannelServices, shared: Shared): S
   {
     method: 'GET',
     path: '/users/me/channels/muted',
-    svc: { token: 'user', scopes: MESSAGING_SCOPES },
+    svc: { token: 'user', scopes: MESSAGING_SCOPES, answer: 'Channel[]' },
     options: { validate: { query: channelQuery } },
     handler: async (request) => {
       // This list ignores the channel general parameters: the channels are shown as they are by default.
@@ -87,14 +87,14 @@ export const subscriptionRoutes = (channels: ChannelServices, shared: Shared): S
   ).map(([kind, type]): SvcRoute => ({
     method: 'GET',
     path: `/users/me/channels/${kind}/num_unread`,
-    svc: { token: 'user', scopes: ['messages'] },
+    svc: { token: 'user', scopes: ['messages'], answer: 'number' },
     options: { validate: { query: bare } },
     handler: async (request) => ok(await channels.inbox.numUnread(viewerOf(request), type)),
   })),
   {
     method: 'DELETE',
     path: '/users/me/channels/broadcast/num_unread',
-    svc: { token: 'user', scopes: ['messages'] },
+    svc: { token: 'user', scopes: ['messages'], answer: 'number' },
     options: { validate: { query: bare } },
     handler: async (request) => ok(await channels.inbox.markBroadcastsRead(viewerOf(request))),
   },

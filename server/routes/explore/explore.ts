@@ -13,7 +13,7 @@ export const exploreRoutes = (explore: Domain['explore'], shared: Shared): SvcRo
   {
     method: 'GET',
     path: '/posts/stream/explore',
-    svc: { token: 'none' },
+    svc: { token: 'none', answer: 'ExploreStream[]' },
     options: { validate: { query: Joi.object(commonQuery) } },
     handler: async (request) => {
       const ctx = contextOf(request, shared.views)
@@ -23,7 +23,7 @@ export const exploreRoutes = (explore: Domain['explore'], shared: Shared): SvcRo
   {
     method: 'GET',
     path: '/posts/stream/explore/{slug}',
-    svc: { token: 'none' },
+    svc: { token: 'none', answer: 'PaginatedPost[]' },
     options: {
       validate: {
         params: Joi.object({

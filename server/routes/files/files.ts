@@ -101,7 +101,7 @@ export const fileRoutes = (
     {
       method: 'POST',
       path: '/files',
-      svc: { token: 'user', scopes: UPLOAD_SCOPES },
+      svc: { token: 'user', scopes: UPLOAD_SCOPES, answer: 'File' },
       options: { ...uploadOptions(uploading, false, limits.storage + 1024 * 1024), validate: { query } },
       handler: async (request) => {
         const { input, content, derived } = await createBodyOf(request)
@@ -112,7 +112,7 @@ export const fileRoutes = (
     {
       method: 'PUT',
       path: '/files/{file_id}/content',
-      svc: { token: 'user' },
+      svc: { token: 'user', answer: false },
       options: { ...uploadOptions(uploading, true), validate: { params: fileParams, query } },
       // Success has no body (adn §12.4); the file is fetched as usual.
       handler: async (request, h) => {
@@ -124,7 +124,7 @@ export const fileRoutes = (
       ['/files/{file_id}/content/{derived_key}', ...(method === 'POST' ? ['/files/{file_id}/{derived_key}'] : [])].map((path): SvcRoute => ({
         method,
         path,
-        svc: { token: 'user' },
+        svc: { token: 'user', answer: 'File' },
         options: { ...uploadOptions(uploading, true), validate: { params: derivedParams, query } },
         handler: async (request) => {
           const upload = derivedOf(request, request.params.derived_key as string)
@@ -135,7 +135,7 @@ export const fileRoutes = (
     {
       method: 'GET',
       path: '/files/{file_id}',
-      svc: { token: 'none' },
+      svc: { token: 'none', answer: 'File' },
       options: { validate: { params: fileParams, query } },
       handler: async (request) => {
         const { file, access } = await files.get(viewerOf(request), fileId(request), tokensOf(request))
@@ -145,7 +145,7 @@ export const fileRoutes = (
     {
       method: 'GET',
       path: '/files',
-      svc: { token: 'user', scopes: ['files'] },
+      svc: { token: 'user', scopes: ['files'], answer: 'File[]' },
       options: { validate: { query: query.keys({ ids: idList(MAX_FILE_IDS).required() }) } },
       handler: async (request) => {
         const found = await files.getMany(viewerOf(request), (request.query.ids as string[]).map(Number))
@@ -155,7 +155,7 @@ export const fileRoutes = (
     {
       method: 'GET',
       path: '/users/me/files',
-      svc: { token: 'user', scopes: ['files'] },
+      svc: { token: 'user', scopes: ['files'], answer: 'PaginatedFile[]' },
       options: { validate: { query: listQuery } },
       handler: async (request) => {
         const q = request.query as Record<string, never>
@@ -177,7 +177,7 @@ export const fileRoutes = (
     ...(['PUT', 'PATCH'] as const).map((method): SvcRoute => ({
       method,
       path: '/files/{file_id}',
-      svc: { token: 'user' },
+      svc: { token: 'user', answer: 'File' },
       options: { validate: { params: fileParams, query, payload: changesPayload } },
       handler: async (request) => {
         const { name, public: isPublic, annotations } = (request.payload ?? {}) as Record<string, unknown>
@@ -188,7 +188,7 @@ export const fileRoutes = (
     {
       method: 'DELETE',
       path: '/files/{file_id}',
-      svc: { token: 'user' },
+      svc: { token: 'user', answer: 'File' },
       options: { validate: { params: fileParams, query } },
       handler: async (request) => {
         const viewer = viewerOf(request)

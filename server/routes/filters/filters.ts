@@ -46,7 +46,7 @@ export const filterRoutes = (filters: Domain['filters'], shared: Shared): SvcRou
   {
     method: 'POST',
     path: '/filters',
-    svc: { token: 'user' },
+    svc: { token: 'user', answer: 'Filter' },
     options: { validate: { query, payload: filterBody } },
     handler: async (request) => {
       const viewer = viewerOf(request)
@@ -56,7 +56,7 @@ export const filterRoutes = (filters: Domain['filters'], shared: Shared): SvcRou
   {
     method: 'GET',
     path: '/filters',
-    svc: { token: 'user' },
+    svc: { token: 'user', answer: 'Filter[]' },
     options: { validate: { query } },
     handler: async (request) => {
       const viewer = viewerOf(request)
@@ -66,7 +66,7 @@ export const filterRoutes = (filters: Domain['filters'], shared: Shared): SvcRou
   {
     method: 'DELETE',
     path: '/filters',
-    svc: { token: 'user' },
+    svc: { token: 'user', answer: 'Filter[]' },
     options: { validate: { query } },
     handler: async (request) => {
       const viewer = viewerOf(request)
@@ -76,7 +76,7 @@ export const filterRoutes = (filters: Domain['filters'], shared: Shared): SvcRou
   {
     method: 'GET',
     path: '/filters/{filter_id}',
-    svc: { token: 'user' },
+    svc: { token: 'user', answer: 'Filter' },
     options: { validate: { params, query } },
     handler: async (request) => {
       const viewer = viewerOf(request)
@@ -86,7 +86,7 @@ export const filterRoutes = (filters: Domain['filters'], shared: Shared): SvcRou
   {
     method: 'PUT',
     path: '/filters/{filter_id}',
-    svc: { token: 'user' },
+    svc: { token: 'user', answer: 'Filter' },
     options: { validate: { params, query, payload: filterBody } },
     handler: async (request) => {
       const viewer = viewerOf(request)
@@ -97,7 +97,7 @@ export const filterRoutes = (filters: Domain['filters'], shared: Shared): SvcRou
   {
     method: 'DELETE',
     path: '/filters/{filter_id}',
-    svc: { token: 'user' },
+    svc: { token: 'user', answer: 'Filter' },
     options: { validate: { params, query } },
     handler: async (request) => {
       const viewer = viewerOf(request)

@@ -20,7 +20,7 @@ export const imageRoutes = (users: UserServices): SvcRoute[] => [
     method: 'GET',
     path: '/images/{file}',
     // Every avatar on a timeline is one of these, as the avatar redirects are.
-    svc: { token: 'none', unlimited: true },
+    svc: { token: 'none', unlimited: true, answer: false },
     options: {
       validate: {
         params: Joi.object({

@@ -9,7 +9,7 @@ export const configRoutes = (): SvcRoute[] => [
   {
     method: 'GET',
     path: '/config',
-    svc: { token: 'none' },
+    svc: { token: 'none', answer: 'Config' },
     options: { validate: { query: Joi.object({ ...commonQuery }) } },
     handler: () => ok(clientConfig()),
   },

@@ -15,7 +15,7 @@ export const textRoutes = (texts: TextService): SvcRoute[] => [
   {
     method: 'POST',
     path: '/text/process',
-    svc: { token: 'any' },
+    svc: { token: 'any', answer: 'ProcessedText' },
     options: { validate: { query: Joi.object(commonQuery), payload: processPayload } },
     handler: async (request) => {
       const { text, entities } = request.payload as { text: string; entities?: Record<string, never> }

@@ -24,7 +24,7 @@ export const reportRoutes = (reports: ReportService, shared: Shared): SvcRoute[]
   {
     method: 'POST',
     path: '/posts/{post_id}/report',
-    svc: { token: 'user' },
+    svc: { token: 'user', answer: 'Post' },
     options: {
       validate: {
         params: Joi.object({ post_id: idParam().required() }),
@@ -40,7 +40,7 @@ export const reportRoutes = (reports: ReportService, shared: Shared): SvcRoute[]
   {
     method: 'POST',
     path: '/users/{user_id}/report',
-    svc: { token: 'user' },
+    svc: { token: 'user', answer: 'User' },
     options: {
       validate: {
         params: Joi.object({ user_id: userRef().required() }),
@@ -56,7 +56,7 @@ export const reportRoutes = (reports: ReportService, shared: Shared): SvcRoute[]
   {
     method: 'POST',
     path: '/channels/{channel_id}/messages/{message_id}/report',
-    svc: { token: 'user', scopes: MESSAGING_SCOPES },
+    svc: { token: 'user', scopes: MESSAGING_SCOPES, answer: 'Message' },
     options: {
       validate: {
         params: Joi.object({ channel_id: idParam().required(), message_id: idParam().required() }),

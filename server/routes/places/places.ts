@@ -60,7 +60,7 @@ export const placeRoutes = (places: Domain['places']): SvcRoute[] => [
   {
     method: 'GET',
     path: '/places/search',
-    svc: { token: 'user' },
+    svc: { token: 'user', answer: 'PlaceHit[]' },
     options: { validate: { query: searchQuery } },
     handler: async (request) => {
       const { latitude, longitude, q, radius, count, remove_closed } = request.query as Record<string, never>
@@ -70,7 +70,7 @@ export const placeRoutes = (places: Domain['places']): SvcRoute[] => [
   {
     method: 'GET',
     path: '/places/{factual_id}',
-    svc: { token: 'any' },
+    svc: { token: 'any', answer: 'Place' },
     options: {
       validate: {
         params: Joi.object({ factual_id: Joi.string().max(100).required() }),

@@ -20,7 +20,7 @@ export const interactionRoutes = (posts: PostServices, shared: Shared): SvcRoute
   {
     method: 'GET',
     path: '/users/me/interactions',
-    svc: { token: 'user' },
+    svc: { token: 'user', answer: 'PaginatedInteraction[]' },
     options: { validate: { query: Joi.object({ ...commonQuery, ...postGeneralQuery, ...paginationQuery, interaction_actions: actionList() }) } },
     handler: async (request) =>
       presentInteractionPage(

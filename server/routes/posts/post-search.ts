@@ -61,7 +61,7 @@ export const postSearchRoutes = (posts: PostServices, shared: Shared): SvcRoute[
   {
     method: 'GET',
     path: '/posts/search',
-    svc: { token: 'any' },
+    svc: { token: 'any', answer: 'PaginatedPost[]' },
     options: { validate: { query: searchQuery } },
     handler: async (request) => {
       const ctx = contextOf(request, shared.views)

@@ -18,7 +18,7 @@ export const postStreamRoutes = (posts: PostServices, shared: Shared): SvcRoute[
   {
     method: 'GET',
     path: '/users/{user_id}/posts',
-    svc: { token: 'none' },
+    svc: { token: 'none', answer: 'PaginatedPost[]' },
     options: { validate: { params: userParams, query: listQuery } },
     handler: async (request) => {
       const answer = () =>
@@ -31,7 +31,7 @@ export const postStreamRoutes = (posts: PostServices, shared: Shared): SvcRoute[
   {
     method: 'GET',
     path: '/users/{user_id}/mentions',
-    svc: { token: 'any' },
+    svc: { token: 'any', answer: 'PaginatedPost[]' },
     options: { validate: { params: userParams, query: listQuery } },
     handler: async (request) => {
       const answer = () =>
@@ -44,7 +44,7 @@ export const postStreamRoutes = (posts: PostServices, shared: Shared): SvcRoute[
   {
     method: 'GET',
     path: '/posts/stream',
-    svc: { token: 'user', scopes: ['stream'] },
+    svc: { token: 'user', scopes: ['stream'], answer: 'PaginatedPost[]' },
     options: { validate: { query: personalQuery } },
     handler: async (request) =>
       answerSubscribing(request, shared.userStreams, { endpoint: 'posts/stream' }, () =>
@@ -54,7 +54,7 @@ export const postStreamRoutes = (posts: PostServices, shared: Shared): SvcRoute[
   {
     method: 'GET',
     path: '/posts/stream/unified',
-    svc: { token: 'user', scopes: ['stream'] },
+    svc: { token: 'user', scopes: ['stream'], answer: 'PaginatedPost[]' },
     options: { validate: { query: personalQuery } },
     handler: async (request) =>
       answerSubscribing(request, shared.userStreams, { endpoint: 'posts/stream/unified' }, () =>
@@ -64,14 +64,14 @@ export const postStreamRoutes = (posts: PostServices, shared: Shared): SvcRoute[
   {
     method: 'GET',
     path: '/posts/stream/global',
-    svc: { token: 'none' },
+    svc: { token: 'none', answer: 'PaginatedPost[]' },
     options: { validate: { query: listQuery } },
     handler: async (request) => presentPostList(contextOf(request, shared.views), await posts.streams.global(viewerOf(request), request.query)),
   },
   {
     method: 'GET',
     path: '/posts/tag/{hashtag}',
-    svc: { token: 'none' },
+    svc: { token: 'none', answer: 'PaginatedPost[]' },
     options: {
       validate: {
         params: Joi.object({
@@ -89,7 +89,7 @@ export const postStreamRoutes = (posts: PostServices, shared: Shared): SvcRoute[
   {
     method: 'GET',
     path: '/posts/{post_id}/replies',
-    svc: { token: 'any' },
+    svc: { token: 'any', answer: 'PaginatedPost[]' },
     options: { validate: { params: Joi.object({ post_id: idParam().required() }), query: listQuery } },
     handler: async (request) => {
       const postId = Number(request.params.post_id)

@@ -28,7 +28,7 @@ export const postRoutes = (posts: PostServices, shared: Shared): SvcRoute[] => [
   {
     method: 'POST',
     path: '/posts',
-    svc: { token: 'user', scopes: ['write_post'] },
+    svc: { token: 'user', scopes: ['write_post'], answer: 'Post' },
     options: { validate: { query: postQuery, payload: createPayload } },
     handler: async (request) => {
       const { text, reply_to, machine_only, annotations, entities } = (request.payload ?? {}) as CreatePostInput
@@ -39,7 +39,7 @@ export const postRoutes = (posts: PostServices, shared: Shared): SvcRoute[] => [
   {
     method: 'GET',
     path: '/posts/{post_id}',
-    svc: { token: 'none' },
+    svc: { token: 'none', answer: 'Post' },
     options: { validate: { params: postParams, query: postQuery } },
     handler: async (request) =>
       cachedAnswer(request, shared, async (ctx) => ok(await presentPost(ctx, await posts.core.find(viewerOf(request), Number(request.params.post_id))))),
@@ -47,7 +47,7 @@ export const postRoutes = (posts: PostServices, shared: Shared): SvcRoute[] => [
   {
     method: 'GET',
     path: '/posts',
-    svc: { token: 'any' },
+    svc: { token: 'any', answer: 'Post[]' },
     options: { validate: { query: postQuery.keys({ ids: idList(200).required() }) } },
     handler: async (request) => {
       const found = await posts.core.findMany(viewerOf(request), (request.query.ids as string[]).map(Number))
@@ -57,7 +57,7 @@ export const postRoutes = (posts: PostServices, shared: Shared): SvcRoute[] => [
   {
     method: 'DELETE',
     path: '/posts/{post_id}',
-    svc: { token: 'user', scopes: ['write_post'] },
+    svc: { token: 'user', scopes: ['write_post'], answer: 'Post' },
     options: { validate: { params: postParams, query: postQuery } },
     handler: async (request) => {
       const post = await posts.core.delete(viewerOf(request), Number(request.params.post_id))

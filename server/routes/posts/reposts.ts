@@ -17,7 +17,7 @@ export const repostRoutes = (posts: PostServices, shared: Shared): SvcRoute[] =>
   ...(['POST', 'DELETE'] as const).map((method): SvcRoute => ({
     method,
     path: '/posts/{post_id}/repost',
-    svc: { token: 'user', scopes: ['write_post'] },
+    svc: { token: 'user', scopes: ['write_post'], answer: 'Post' },
     options: { validate: { params: postParams, query: Joi.object({ ...commonQuery, ...postGeneralQuery }) } },
     handler: async (request) => {
       const post = await posts.reposts[method === 'POST' ? 'repost' : 'unrepost'](viewerOf(request), Number(request.params.post_id))
@@ -27,7 +27,7 @@ export const repostRoutes = (posts: PostServices, shared: Shared): SvcRoute[] =>
   {
     method: 'GET',
     path: '/posts/{post_id}/reposters',
-    svc: { token: 'any' },
+    svc: { token: 'any', answer: 'PaginatedUser[]' },
     options: { validate: { params: postParams, query: Joi.object({ ...commonQuery, ...userGeneralQuery, ...paginationQuery }) } },
     handler: async (request) => {
       const page = await posts.reposts.reposters(viewerOf(request), Number(request.params.post_id), request.query)

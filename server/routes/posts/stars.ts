@@ -17,7 +17,7 @@ export const starRoutes = (posts: PostServices, shared: Shared): SvcRoute[] => [
   ...(['POST', 'DELETE'] as const).map((method): SvcRoute => ({
     method,
     path: '/posts/{post_id}/star',
-    svc: { token: 'user', scopes: ['write_post'] },
+    svc: { token: 'user', scopes: ['write_post'], answer: 'Post' },
     options: { validate: { params: postParams, query: Joi.object({ ...commonQuery, ...postGeneralQuery }) } },
     handler: async (request) => {
       const post = await posts.stars[method === 'POST' ? 'star' : 'unstar'](viewerOf(request), Number(request.params.post_id))
@@ -27,7 +27,7 @@ export const starRoutes = (posts: PostServices, shared: Shared): SvcRoute[] => [
   {
     method: 'GET',
     path: '/posts/{post_id}/stars',
-    svc: { token: 'any' },
+    svc: { token: 'any', answer: 'PaginatedUser[]' },
     options: { validate: { params: postParams, query: Joi.object({ ...commonQuery, ...userGeneralQuery, ...paginationQuery }) } },
     handler: async (request) => {
       const page = await posts.stars.starrers(viewerOf(request), Number(request.params.post_id), request.query)
@@ -37,7 +37,7 @@ export const starRoutes = (posts: PostServices, shared: Shared): SvcRoute[] => [
   {
     method: 'GET',
     path: '/users/{user_id}/stars',
-    svc: { token: 'none' },
+    svc: { token: 'none', answer: 'PaginatedPost[]' },
     options: {
       validate: { params: Joi.object({ user_id: userRef().required() }), query: Joi.object({ ...commonQuery, ...postGeneralQuery, ...paginationQuery }) },
     },

@@ -26,7 +26,7 @@ const actionRoutes = (relations: RelationServices, shared: Shared): SvcRoute[] =
     (['POST', 'DELETE'] as const).map((method): SvcRoute => ({
       method,
       path: `/users/{user_id}/${path}`,
-      svc: { token: 'user', scopes: ['follow'] },
+      svc: { token: 'user', scopes: ['follow'], answer: 'User' },
       options: { validate: { params: userParams, query: userQuery } },
       handler: async (request) => {
         const target = await relations.core[method === 'POST' ? add : remove](viewerOf(request), request.params.user_id as string)
@@ -40,7 +40,7 @@ const followRoutes = (relations: RelationServices, shared: Shared): SvcRoute[] =
     {
       method: 'GET',
       path: `/users/{user_id}/${side}`,
-      svc: { token: 'any' },
+      svc: { token: 'any', answer: 'PaginatedUser[]' },
       options: { validate: { params: userParams, query: listQuery } },
       handler: async (request) => {
         const answer = async () => {
@@ -54,7 +54,7 @@ const followRoutes = (relations: RelationServices, shared: Shared): SvcRoute[] =
     {
       method: 'GET',
       path: `/users/{user_id}/${side}/ids`,
-      svc: { token: 'any' },
+      svc: { token: 'any', answer: 'string[]' },
       options: { validate: { params: userParams, query: Joi.object(commonQuery) } },
       handler: async (request) => ok(await relations.lists.followIds(viewerOf(request), request.params.user_id as string, side)),
     },
@@ -70,7 +70,7 @@ const privateRoutes = (relations: RelationServices, shared: Shared): SvcRoute[] 
     {
       method: 'GET',
       path: `/users/{user_id}/${path}`,
-      svc: { token: 'any' },
+      svc: { token: 'any', answer: 'User[]' },
       options: { validate: { params: userParams, query: userQuery } },
       handler: async (request) => {
         const users = await relations.lists.hidden(viewerOf(request), request.params.user_id as string, table)
@@ -80,7 +80,7 @@ const privateRoutes = (relations: RelationServices, shared: Shared): SvcRoute[] 
     {
       method: 'GET',
       path: `/users/${path}/ids`,
-      svc: { token: 'app' },
+      svc: { token: 'app', answer: 'object' },
       options: { validate: { query: Joi.object({ ...commonQuery, ids: idList(200).required() }) } },
       handler: async (request) => ok(await relations.lists.hiddenIds(viewerOf(request), (request.query.ids as string[]).map(Number), table)),
     },

@@ -42,7 +42,7 @@ export const appStreamRoutes = (streams: StreamServices, shared: Shared): SvcRou
   {
     method: 'POST',
     path: '/streams',
-    svc: { token: 'app' },
+    svc: { token: 'app', answer: 'AppStream' },
     options: { validate: { query: Joi.object(commonQuery), payload: streamBody.keys({ object_types: streamBody.extract('object_types').required() }) } },
     handler: async (request) =>
       ok(await presentAppStream(contextOf(request, shared.views), await streams.apps.create(viewerOf(request), inputOf(request.payload)))),
@@ -50,7 +50,7 @@ export const appStreamRoutes = (streams: StreamServices, shared: Shared): SvcRou
   {
     method: 'GET',
     path: '/streams',
-    svc: { token: 'app' },
+    svc: { token: 'app', answer: 'AppStream[]' },
     options: { validate: { query: Joi.object({ ...commonQuery, key: Joi.string().max(100) }) } },
     handler: async (request) =>
       ok(await presentAppStreams(contextOf(request, shared.views), await streams.apps.list(viewerOf(request), request.query.key as string | undefined))),
@@ -58,14 +58,14 @@ export const appStreamRoutes = (streams: StreamServices, shared: Shared): SvcRou
   {
     method: 'DELETE',
     path: '/streams',
-    svc: { token: 'app' },
+    svc: { token: 'app', answer: 'AppStream[]' },
     options: { validate: { query: Joi.object(commonQuery) } },
     handler: async (request) => ok(await presentAppStreams(contextOf(request, shared.views), await streams.apps.removeAll(viewerOf(request)))),
   },
   {
     method: 'GET',
     path: '/streams/{stream_id}',
-    svc: { token: 'app' },
+    svc: { token: 'app', answer: 'AppStream' },
     options: { validate: { params: Joi.object(streamId), query: Joi.object(commonQuery) } },
     handler: async (request) =>
       ok(await presentAppStream(contextOf(request, shared.views), await streams.apps.get(viewerOf(request), Number(request.params.stream_id)))),
@@ -73,7 +73,7 @@ export const appStreamRoutes = (streams: StreamServices, shared: Shared): SvcRou
   {
     method: 'PUT',
     path: '/streams/{stream_id}',
-    svc: { token: 'app' },
+    svc: { token: 'app', answer: 'AppStream' },
     options: { validate: { params: Joi.object(streamId), query: Joi.object(commonQuery), payload: streamBody } },
     handler: async (request) =>
       ok(
@@ -86,7 +86,7 @@ export const appStreamRoutes = (streams: StreamServices, shared: Shared): SvcRou
   {
     method: 'DELETE',
     path: '/streams/{stream_id}',
-    svc: { token: 'app' },
+    svc: { token: 'app', answer: 'AppStream' },
     options: { validate: { params: Joi.object(streamId), query: Joi.object(commonQuery) } },
     handler: async (request) =>
       ok(await presentAppStream(contextOf(request, shared.views), await streams.apps.remove(viewerOf(request), Number(request.params.stream_id)))),
@@ -95,7 +95,7 @@ export const appStreamRoutes = (streams: StreamServices, shared: Shared): SvcRou
     method: 'GET',
     path: '/channel/1/{endpoint_key}',
     rootOnly: true,
-    svc: { token: 'none' },
+    svc: { token: 'none', answer: false },
     options: {
       validate: {
         params: Joi.object({ endpoint_key: Joi.string().max(80).required() }),

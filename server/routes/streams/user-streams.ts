@@ -22,7 +22,7 @@ export const userStreamRoutes = (streams: StreamServices, shared: Shared): SvcRo
     method: 'GET',
     path: '/stream/user',
     rootOnly: true,
-    svc: { token: 'user' },
+    svc: { token: 'user', answer: false },
     options: { validate: { query: connectQuery } },
     handler: async (request, h) => {
       const probe = request.plugins[UPGRADE_PROBE] as UpgradeProbe | undefined
@@ -51,7 +51,7 @@ export const userStreamRoutes = (streams: StreamServices, shared: Shared): SvcRo
   {
     method: 'DELETE',
     path: '/users/me/streams/{connection_id}',
-    svc: { token: 'user' },
+    svc: { token: 'user', answer: false },
     options: { validate: { params: Joi.object(streamParams) } },
     handler: async (request, h) => {
       await streams.user.remove(viewerOf(request), request.params.connection_id as string)
@@ -61,7 +61,7 @@ export const userStreamRoutes = (streams: StreamServices, shared: Shared): SvcRo
   {
     method: 'DELETE',
     path: '/users/me/streams/{connection_id}/{subscription_id}',
-    svc: { token: 'user' },
+    svc: { token: 'user', answer: false },
     options: { validate: { params: Joi.object({ ...streamParams, subscription_id: Joi.string().max(64).required() }) } },
     handler: async (request, h) => {
       await streams.user.unsubscribe(viewerOf(request), request.params.connection_id as string, request.params.subscription_id as string)

@@ -33,14 +33,14 @@ export const profileRoutes = (users: UserServices, shared: Shared): SvcRoute[] =
   {
     method: 'GET',
     path: '/users/me',
-    svc: { token: 'user' },
+    svc: { token: 'user', answer: 'User' },
     options: { validate: { query: profileQuery } },
     handler: async (request) => ok(await presentUser(contextOf(request, shared.views), await users.accounts.resolve('me', viewerOf(request)))),
   },
   ...(['PUT', 'PATCH'] as const).map((method): SvcRoute => ({
     method,
     path: '/users/me',
-    svc: { token: 'user', scopes: ['update_profile'] },
+    svc: { token: 'user', scopes: ['update_profile'], answer: 'User' },
     options: { validate: { query: profileQuery, payload: profilePayload } },
     handler: async (request) => {
       const { name, locale, timezone, description, annotations } = (request.payload ?? {}) as ProfileInput

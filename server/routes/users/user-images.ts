@@ -27,7 +27,7 @@ const MULTIPART_OVERHEAD = 64 * 1024
 const upload = (users: UserServices, shared: Shared, kind: ImageKind): SvcRoute => ({
   method: 'POST',
   path: `/users/me/${kind}`,
-  svc: { token: 'user', scopes: ['update_profile'] },
+  svc: { token: 'user', scopes: ['update_profile'], answer: 'User' },
   options: {
     payload: {
       parse: true,
@@ -54,7 +54,7 @@ const upload = (users: UserServices, shared: Shared, kind: ImageKind): SvcRoute 
 const redirect = (users: UserServices, kind: ImageKind): SvcRoute => ({
   method: 'GET',
   path: `/users/{user_id}/${kind}`,
-  svc: { token: 'none', unlimited: true },
+  svc: { token: 'none', unlimited: true, answer: false },
   options: {
     validate: {
       params: Joi.object({ user_id: userRef().required() }),

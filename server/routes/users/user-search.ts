@@ -15,7 +15,7 @@ export const userSearchRoutes = (users: UserServices, shared: Shared): SvcRoute[
   {
     method: 'GET',
     path: '/users/search',
-    svc: { token: 'any' },
+    svc: { token: 'any', answer: 'PaginatedUser[]' },
     options: { validate: { query: searchQuery } },
     handler: async (request) => {
       const page = await users.search.search(viewerOf(request), { q: request.query.q as string }, request.query)

@@ -13,7 +13,7 @@ export const userRoutes = (users: UserServices, shared: Shared): SvcRoute[] => [
   {
     method: 'GET',
     path: '/users/{user_id}',
-    svc: { token: 'none' },
+    svc: { token: 'none', answer: 'User' },
     options: { validate: { params: Joi.object({ user_id: userRef().required() }), query: Joi.object({ ...commonQuery, ...userGeneralQuery }) } },
     handler: async (request) => {
       const user = await users.accounts.resolve(request.params.user_id as string, viewerOf(request))
@@ -23,7 +23,7 @@ export const userRoutes = (users: UserServices, shared: Shared): SvcRoute[] => [
   {
     method: 'GET',
     path: '/users',
-    svc: { token: 'any' },
+    svc: { token: 'any', answer: 'User[]' },
     options: { validate: { query: Joi.object({ ...commonQuery, ...userGeneralQuery, ids: idList(200).required() }) } },
     handler: async (request) => {
       const ids = (request.query.ids as string[]).map(Number)
