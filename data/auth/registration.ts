@@ -29,7 +29,7 @@ export const ACCOUNT_WAITING = 'account-waiting'
 export const accountWaiting = () => forbidden('Your account waits for the operator’s approval. You can sign in once they let you in.', ACCOUNT_WAITING)
 
 /** What `/signup` shows a visitor: the form (with the rules, whether the account will wait, whether an invitation admits them), or why not. */
-export type SignUpOffer = { open: true; mode: RegistrationMode; rules: string; invited: boolean; waits: boolean } | { open: false; reason: string }
+export type SignUpOffer = { open: true; rules: string; invited: boolean; waits: boolean } | { open: false; reason: string }
 
 export interface SignUpInput {
   username: string
@@ -82,7 +82,7 @@ export class RegistrationService {
     if (mode === 'closed') return { open: false, reason: REFUSALS.closed }
     // In `open` mode a link changes nothing; elsewhere it admits directly, without waiting.
     const invited = mode !== 'open' && invite !== undefined && (await this.invites.admits(invite))
-    if (invited || this.signUpOffered) return { open: true, mode, rules, invited, waits: mode === 'approval' && !invited }
+    if (invited || this.signUpOffered) return { open: true, rules, invited, waits: mode === 'approval' && !invited }
     return { open: false, reason: invite === undefined ? REFUSALS.invite : 'This invitation is used up or unknown. Ask the operator for another.' }
   }
 

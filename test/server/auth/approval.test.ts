@@ -133,3 +133,13 @@ t.test('what carol tells the operator is at most 500 characters', async (t) => {
   t.match(answer.text, /Why do you want to join/, 'the form comes back')
   t.equal(await svc.domain.users.accounts.byUsername('carol'), null)
 })
+
+t.test('a waiting account is no user in NodeInfo, which says anyone may ask for an account', async (t) => {
+  const svc = await makeInstance(t, { public_url: 'https://svc.example', registration: 'approval' })
+  await svc.person('alice')
+  const carol = await svc.domain.auth.registration.signUp({ username: 'carol', password: 'correct horse' })
+  const nodeinfo = async () => JSON.parse((await svc.server.inject('/nodeinfo/2.1')).payload)
+  t.match(await nodeinfo(), { openRegistrations: true, usage: { users: { total: 1 } } })
+  await svc.domain.auth.registration.approve(carol.id)
+  t.match(await nodeinfo(), { usage: { users: { total: 2 } } }, 'approved, she counts')
+})
