@@ -121,6 +121,10 @@ t.test('an operator sees who waits for approval, lets carol in and turns dave aw
     { username: 'dave', waiting_approval: Object },
   ])
   t.match(await account(dir, 'carol', 'correct horse'), { exists: true })
+  const app = await svcJson(['app', 'create', '--name', 'Robo', ...d])
+  const token = await svc(['token', 'create', '--username', 'carol', '--client-id', app.client_id, ...d])
+  t.not(token.code, 0, 'no token for a waiting account, even from the operator')
+  t.match(token.stderr, /waits for the operator’s approval/)
 
   const approved = await svc(['user', 'approve', 'carol', ...d])
   t.equal(approved.code, 0, approved.stderr)
