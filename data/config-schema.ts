@@ -9,7 +9,7 @@
  */
 import { randomBytes } from 'node:crypto'
 import { z } from 'zod'
-import { INSTANCE_DESCRIPTION_MAX, INSTANCE_NAME_MAX } from './limits.js'
+import { INSTANCE_DESCRIPTION_MAX, INSTANCE_NAME_MAX, INSTANCE_RULES_MAX } from './limits.js'
 
 /**
  * A host as a Host header names it: a DNS name or IPv4 address, or an IPv6
@@ -47,6 +47,16 @@ export const configSchema = z.strictObject({
   description: z.string().max(INSTANCE_DESCRIPTION_MAX).default('A small social network. Sign up to post, follow people and message friends.'),
   /** Anyone may create an account at /signup. */
   open_registration: z.boolean().default(true),
+  /**
+   * Who may make an account at /signup: `open` anyone; `approval` anyone, but
+   * the account waits for the operator (`svc user approve`); `invite` only
+   * whoever follows an invitation's link; `closed` nobody. Absent (it has no
+   * default, so files written before it keep their meaning):
+   * `open_registration` decides, true `open`, false `invite`. Given, it wins.
+   */
+  registration: z.enum(['open', 'approval', 'invite', 'closed'], { error: 'must be "open", "approval", "invite" or "closed"' }).optional(),
+  /** The instance's rules, shown at /signup above the form; when there are any, signing up needs "I agree to the rules". */
+  rules: z.string().max(INSTANCE_RULES_MAX).default(''),
   /** Public base URL (for canonical URLs and image links); empty: derived from each request whose Host is this machine's or allowed. */
   public_url: z.string().refine(isHttpUrl, { error: 'must be "" or an http(s) URL' }).default(''),
   /** Host names (`host` or `host:port`) svc answers as when `public_url` is empty, beside this machine's own (localhost, its addresses). */

@@ -117,6 +117,8 @@ export const FILE_TYPE_MAX_LENGTH = 255
 export const INSTANCE_NAME_MAX = 100
 /** The instance's description (`description` in config.json), shown on the landing page. */
 export const INSTANCE_DESCRIPTION_MAX = 500
+/** The instance's rules (`rules` in config.json), shown at sign-up. */
+export const INSTANCE_RULES_MAX = 10_000
 
 /** Places search radius, in metres (spec: Limits). */
 export const PLACE_RADIUS_MIN = 0.001

@@ -1,7 +1,8 @@
 /**
- * The accounts, oldest first, suspended ones marked. `s` suspends the
- * selected account or restores a suspended one, `D` deletes it once the
- * operator types its username, `P` sets a new password (typed unseen).
+ * The accounts, oldest first, suspended ones and those waiting for approval
+ * marked. `s` suspends the selected account or restores a suspended one,
+ * `D` deletes it once the operator types its username, `P` sets a new
+ * password (typed unseen); `a` lets in a waiting account, `r` turns it away.
  */
 import type { AdminUser } from '../../data/index.js'
 import { useKeys } from '../key-router.js'
@@ -18,13 +19,19 @@ const columns: readonly Column<AdminUser>[] = [
   { title: 'NAME', width: 14, value: (u) => u.name ?? '' },
   { title: 'TYPE', width: 5, value: (u) => u.type ?? '' },
   { title: 'CREATED', width: 16, value: (u) => shortTime(u.created_at) },
-  { title: 'SUSPENDED', width: 16, value: (u) => (u.suspended_at ? shortTime(u.suspended_at) : '') },
+  {
+    title: 'STATE',
+    width: 16,
+    value: (u) => (u.suspended_at ? `susp. ${shortTime(u.suspended_at).slice(0, 10)}` : u.waiting_approval ? 'waiting approval' : ''),
+  },
 ]
 
 export const usersKeys: readonly KeyDoc[] = [
   ['s', 'suspend or restore'],
   ['D', 'delete (type the username)'],
   ['P', 'new password'],
+  ['a', 'approve a waiting account'],
+  ['r', 'reject a waiting account (it is removed)'],
 ]
 
 export function UsersView({ client, controls, active, refresh, filter }: ViewProps) {
@@ -54,6 +61,17 @@ export function UsersView({ client, controls, active, refresh, filter }: ViewPro
         if (answer.trim().replace(/^@/, '') !== username) throw new Error(`"${answer}" is not ${username}: nothing deleted`)
         return change('user.delete', { username }, `deleted ${name}`)
       })
+    } else if ((input === 'a' || input === 'r') && !user.waiting_approval) {
+      controls.fail(`${name} is not waiting for approval`)
+    } else if (input === 'a') {
+      const note = user.waiting_approval?.note ? ` They wrote: ${JSON.stringify(user.waiting_approval.note)}.` : ''
+      controls.confirm(`let ${name} in? waiting since ${shortTime(user.waiting_approval?.since)}.${note} (y/n)`, () =>
+        change('user.approve', { username }, `approved ${name}`),
+      )
+    } else if (input === 'r') {
+      controls.confirm(`reject ${name}? the waiting account is removed and its name is free (y/n)`, () =>
+        change('user.reject', { username }, `rejected ${name}`),
+      )
     } else if (input === 'P') {
       controls.ask(
         `new password for ${name} (their tokens are revoked; Esc cancels)`,

@@ -1,4 +1,4 @@
-/** `svc user create|list|suspend|unsuspend|delete|reset-password`: make accounts, see them, moderate them. */
+/** `svc user create|list|suspend|unsuspend|delete|approve|reject|reset-password`: make accounts, see them, moderate them. */
 import type { Command } from 'commander'
 import type { AdminUser } from '../../data/index.js'
 import type { Io } from '../io.js'
@@ -6,7 +6,11 @@ import { adminSubcommand, printResult, type AdminFlags } from './admin-command.j
 import { passwordFrom, type PasswordFlags } from './password-input.js'
 import type { RunOperation } from './run-operation.js'
 
-const row = (user: AdminUser): string => [user.id, `@${user.username}`, user.name, user.type, ...(user.suspended_at ? ['suspended'] : [])].join('\t')
+const waits = (user: AdminUser): string[] =>
+  user.waiting_approval ? [`waiting for approval${user.waiting_approval.note ? `: ${JSON.stringify(user.waiting_approval.note)}` : ''}`] : []
+
+const row = (user: AdminUser): string =>
+  [user.id, `@${user.username}`, user.name, user.type, ...(user.suspended_at ? ['suspended'] : []), ...waits(user)].join('\t')
 
 /** The moderation subcommands taking one USERNAME: the operation each runs and the line it prints. */
 const MODERATION = [
@@ -18,6 +22,8 @@ const MODERATION = [
   },
   { verb: 'unsuspend', op: 'user.unsuspend', about: 'lift a suspension: the posts come back, the user signs in again', done: 'unsuspended' },
   { verb: 'delete', op: 'user.delete', about: 'delete an account for good: its posts, tokens and relations go, its username is free', done: 'deleted' },
+  { verb: 'approve', op: 'user.approve', about: 'let in an account that waits for approval: it signs in and shows from now on', done: 'approved' },
+  { verb: 'reject', op: 'user.reject', about: 'turn away an account that waits for approval: it is removed, its username free', done: 'rejected' },
 ] as const
 
 export function userCommand(program: Command, io: Io, run: RunOperation): void {

@@ -19,7 +19,10 @@ export async function summarize(event: DomainEvent, nameOf: NameOf): Promise<str
     case 'app.created':
       return `app ${e.payload.app.name}`
     case 'user.created':
+      return `${at(e.payload.user)}${e.payload.user.waiting_approval ? ', waiting for approval' : ''}`
     case 'user.updated':
+    case 'user.approved':
+    case 'user.rejected':
       return at(e.payload.user)
     case 'token.authorized':
     case 'token.scopes_changed':

@@ -1,6 +1,7 @@
 /**
  * The admin operations of moderation: suspend, restore or delete an
- * account, set its password, delete an app. Arguments arrive as plain JSON
+ * account, let in or turn away one that waits for approval, set its
+ * password, delete an app. Arguments arrive as plain JSON
  * (from the admin socket or the CLI) and are checked here before the
  * services' own rules apply. Accounts are named by username, apps by
  * client_id, as the operator knows them.
@@ -32,6 +33,10 @@ export const moderationOperations = {
   'user.unsuspend': async (domain, args) => domain.users.moderation.unsuspend((await account(domain, args)).id),
   /** `{username}` → the deleted account's tombstone row. Errors: `invalid`, `not_found`. */
   'user.delete': async (domain, args) => domain.users.moderation.deleteUser((await account(domain, args)).id),
+  /** `{username}` → the row of an account that waited and is now let in. Errors: `invalid`, `not_found`, `conflict` (it does not wait). */
+  'user.approve': async (domain, args) => domain.auth.registration.approve((await account(domain, args)).id),
+  /** `{username}` → the row of a waiting account, now turned away and gone. Errors: `invalid`, `not_found`, `conflict` (it does not wait). */
+  'user.reject': async (domain, args) => domain.auth.registration.reject((await account(domain, args)).id),
   /** `{username, password}` → the user row; the account's tokens are revoked. Errors: `invalid` (password rules), `not_found`. */
   'user.reset-password': async (domain, args) => domain.users.moderation.resetPassword((await account(domain, args)).id, text(args, 'password')),
   /** `{client_id}` → the deleted app's row; its tokens are revoked. Errors: `invalid`, `not_found`. */

@@ -79,6 +79,8 @@ export interface AdminUser {
   created_at: string
   /** Only for the admin: when the account was suspended, while it is. */
   suspended_at?: string
+  /** Only for the admin: since when the account waits for approval, and what it told the operator. */
+  waiting_approval?: { since: string; note?: string }
   /** Only for the admin (`user.delete`'s answer): when the account was deleted. */
   deleted_at?: string
   [field: string]: unknown
@@ -126,6 +128,8 @@ export interface AdminResults {
   'user.unsuspend': AdminUser
   'user.delete': AdminUser
   'user.reset-password': AdminUser
+  'user.approve': AdminUser
+  'user.reject': AdminUser
   'app.delete': AppFacts
   'token.create': IssuedToken
   'token.list': TokenFacts[]

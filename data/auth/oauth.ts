@@ -3,8 +3,7 @@
  * endpoint's grants, and the sign-in and sign-up the pages need. Codes are
  * single-use, short-lived, stored hashed and bound to client and redirect URI.
  */
-import type { InstanceConfig } from '../config.js'
-import { DomainError, forbidden, invalid } from '../errors.js'
+import { DomainError } from '../errors.js'
 import type { AppRow } from '../model/app.js'
 import type { TokenRow } from '../model/token.js'
 import type { UserRow } from '../model/user.js'
@@ -14,7 +13,7 @@ import { isoNow } from '../time.js'
 import type { Viewer } from '../viewer.js'
 import type { AppService } from './apps.js'
 import type { DelegationService } from './delegation.js'
-import type { InviteService } from './invites.js'
+import { accountWaiting, type RegistrationService, type SignUpInput } from './registration.js'
 import type { SignInGuard } from './sign-in-guard.js'
 import { accountSuspended, parseScopes, type Scope, type TokenInfo, type TokenService } from './tokens.js'
 import { isModerated } from '../users/moderated-users.js'
@@ -59,9 +58,6 @@ export type GrantResult = { access_token: string; info: TokenInfo } | { delegate
 
 const oauthError = (code: 'invalid' | 'unauthenticated', slug: string, message: string): DomainError => new DomainError(code, message, { slug })
 
-/** The instance settings the flows read (live, so a config change applies at once). */
-export type OAuthSettings = Pick<InstanceConfig, 'open_registration'>
-
 export class OAuthService {
   constructor(
     private readonly store: Store,
@@ -69,15 +65,9 @@ export class OAuthService {
     private readonly users: UserService,
     private readonly tokens: TokenService,
     private readonly delegation: DelegationService,
-    private readonly settings: OAuthSettings,
     private readonly guard: SignInGuard,
-    private readonly invites: InviteService,
+    private readonly registration: RegistrationService,
   ) {}
-
-  /** Is anyone allowed to create an account at /signup? */
-  get openRegistration(): boolean {
-    return this.settings.open_registration
-  }
 
   /**
    * Checks an authorization request from `/oauth/authenticate|authorize`.
@@ -201,29 +191,22 @@ export class OAuthService {
    * Signs a user in with username and password (the sign-in page, the password grant), a guess from `address`
    * at the account `username` (see `SignInGuard`; a success clears the account's failures).
    * Errors: `invalid` slug `invalid-grant` (a 400, as RFC 6749 §5.2 answers a bad grant; the client itself was fine),
-   * `forbidden` slug `account-suspended` (right password, suspended account), `rate_limited` (with `retryAfter`:
+   * `forbidden` slug `account-suspended` (right password, suspended account) or `account-waiting` (right password,
+   * account not yet approved by the operator), `rate_limited` (with `retryAfter`:
    * too many failures from `address` or at the account; the password was not checked).
    */
   async signIn(username: string, password: string, address: string): Promise<UserRow> {
     const user = await this.guard.attempt({ address, account: username }, () => this.users.checkPassword(username, password))
     if (!user) throw oauthError('invalid', 'invalid-grant', 'Authentication failed: wrong username or password.')
+    // Said only to whoever knows the password: to anyone else a waiting account is a wrong guess.
+    if (user.waiting_approval !== undefined && user.suspended_at === undefined) throw accountWaiting()
     if (isModerated(user)) throw accountSuspended()
     return user
   }
 
-  /**
-   * Creates an account from the sign-up page: anyone's while registration
-   * is open, else only with an invitation's code (which it spends).
-   * Errors: `forbidden` (registration closed and no usable invitation),
-   * `invalid`, `conflict` (as `UserService.create`). Emits `user.created`,
-   * and `invite.used` for an invitation.
-   */
-  async signUp(input: { username: string; password: string; name?: string; invite?: string }): Promise<UserRow> {
-    if (input.password.length > 200) throw invalid('password must be at most 200 characters')
-    const make = () => this.users.create({ username: input.username, password: input.password, name: input.name || undefined, type: 'human' })
-    if (this.settings.open_registration) return make()
-    if (!input.invite) throw forbidden('This instance does not allow open registration.')
-    return this.invites.admit(input.invite, make)
+  /** Creates an account from the sign-up page: as `RegistrationService.signUp`. */
+  async signUp(input: SignUpInput): Promise<UserRow> {
+    return this.registration.signUp(input)
   }
 
   private async client(input: GrantInput, passwordGrant: boolean, address: string): Promise<AppRow> {

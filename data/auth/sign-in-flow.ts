@@ -9,6 +9,7 @@ import { isDomainError } from '../errors.js'
 import type { UserRow } from '../model/user.js'
 import { sessionEpochOf, type SessionClaim, type UserService } from '../users/users.js'
 import type { Authorization, AuthorizationRequest, OAuthService } from './oauth.js'
+import { ACCOUNT_WAITING, type RegistrationService, type SignUpInput } from './registration.js'
 
 export type FlowMode = 'authenticate' | 'authorize'
 
@@ -39,7 +40,14 @@ export interface SignInFailure {
 
 /** What the browser flow shows or does next. */
 export type FlowStep =
-  | { kind: 'sign-in'; authorization: Authorization; offerSignUp: boolean; failed?: SignInFailure }
+  | {
+      kind: 'sign-in'
+      authorization: Authorization
+      offerSignUp: boolean
+      failed?: SignInFailure
+      /** Sign-ups wait for the operator's approval: the link asks for an account. */
+      signUpWaits?: true
+    }
   | { kind: 'consent'; authorization: Authorization; user: UserRow }
   | { kind: 'redirect'; location: string }
 
@@ -53,17 +61,19 @@ export interface FlowOutcome {
   newSession?: { userId?: number; epoch?: number }
 }
 
-export type SignUpOutcome = { kind: 'signed-up'; user: UserRow; next?: string } | { kind: 'retry'; message: string }
+/** The account is made and signed in (`signed-up`), made but waiting for the operator (`waiting`: not signed in), or the form comes back. */
+export type SignUpOutcome = { kind: 'signed-up'; user: UserRow; next?: string } | { kind: 'waiting'; user: UserRow } | { kind: 'retry'; message: string }
 
 export class SignInFlow {
   constructor(
     private readonly oauth: OAuthService,
     private readonly users: UserService,
+    private readonly registration: RegistrationService,
   ) {}
 
-  /** Is anyone allowed to create an account at /signup? */
+  /** May anyone ask for an account at /signup (the sign-in page links to it)? */
   get signUpOpen(): boolean {
-    return this.oauth.openRegistration
+    return this.registration.signUpOffered
   }
 
   /**
@@ -102,7 +112,7 @@ export class SignInFlow {
         const signedIn = await this.oauth.signIn(action.username, action.password, input.address).catch((err: unknown) => {
           if (!isDomainError(err)) return Promise.reject(err)
           if (err.code === 'rate_limited') failed = { ...failed, message: err.message, retryAfter: err.retryAfter }
-          else if (err.slug === 'account-suspended') failed = { ...failed, message: err.message }
+          else if (err.slug === 'account-suspended' || err.slug === ACCOUNT_WAITING) failed = { ...failed, message: err.message }
           else if (err.slug !== 'invalid-grant') return Promise.reject(err)
           return null
         })
@@ -118,13 +128,15 @@ export class SignInFlow {
   /**
    * Creates an account from the sign-up page and signs it in; `next` is
    * where the browser goes on (already checked to lead back into the flow).
-   * A broken rule (`invalid`, `conflict`) answers `retry` with the message
-   * for the form. Errors: `forbidden` when open registration is off.
-   * Emits `user.created`.
+   * An account that waits for the operator's approval is not signed in
+   * (`waiting`). A broken rule (`invalid`, `conflict`) answers `retry` with
+   * the message for the form. Errors: `forbidden` when the registration mode
+   * refuses. Emits as `RegistrationService.signUp`.
    */
-  async signUp(input: { username: string; password: string; name?: string; next?: string; invite?: string }): Promise<SignUpOutcome> {
+  async signUp(input: SignUpInput & { next?: string }): Promise<SignUpOutcome> {
     try {
       const user = await this.oauth.signUp(input)
+      if (user.waiting_approval !== undefined) return { kind: 'waiting', user }
       return input.next === undefined ? { kind: 'signed-up', user } : { kind: 'signed-up', user, next: input.next }
     } catch (err) {
       if (isDomainError(err) && (err.code === 'invalid' || err.code === 'conflict')) return { kind: 'retry', message: err.message }
@@ -134,7 +146,10 @@ export class SignInFlow {
 
   private async step(input: FlowInput, user: UserRow | null): Promise<FlowStep> {
     const authorization = await this.oauth.prepare(input.request)
-    if (!user) return { kind: 'sign-in', authorization, offerSignUp: this.signUpOpen && input.view !== 'appstore' }
+    if (!user) {
+      const offerSignUp = this.signUpOpen && input.view !== 'appstore'
+      return { kind: 'sign-in', authorization, offerSignUp, ...(offerSignUp && this.registration.mode === 'approval' ? { signUpWaits: true as const } : {}) }
+    }
     if (input.mode === 'authenticate' && (await this.oauth.alreadyGranted(user, authorization))) {
       return { kind: 'redirect', location: await this.oauth.approve(user, authorization) }
     }

@@ -11,6 +11,7 @@ import { pair } from '../store/schema.js'
 import { isoNow } from '../time.js'
 import type { Viewer } from '../viewer.js'
 import { isModerated } from '../users/moderated-users.js'
+import { accountWaiting } from './registration.js'
 import { sessionEpochOf, type SessionClaim } from '../users/users.js'
 
 export const SCOPES = ['basic', 'stream', 'write_post', 'follow', 'update_profile', 'public_messages', 'messages', 'files', 'export'] as const
@@ -108,7 +109,7 @@ export class TokenService {
    * Issues a user token for `user` in `app`. Answers the secret (shown once)
    * and the row. Emits `token.authorized` when the user had not authorized the
    * app before, `token.scopes_changed` when the scopes differ from before.
-   * Errors: `forbidden` slug `account-suspended` (suspended or deleted),
+   * Errors: `forbidden` slug `account-suspended` (suspended or deleted) or `account-waiting` (not yet approved),
    * `unauthenticated` (its password was reset, or it was suspended and
    * restored, since `user` was read), `not_found` (the app was deleted).
    */
@@ -118,7 +119,7 @@ export class TokenService {
     const token = await this.store.transact(async (tx) => {
       // Read again in the transaction: a suspension or deletion that committed since the caller read them wins.
       const current = await tx.users.get(user.id)
-      if (!current || isModerated(current)) throw accountSuspended()
+      if (!current || isModerated(current)) throw current?.waiting_approval !== undefined && !current.suspended_at ? accountWaiting() : accountSuspended()
       // An account of another server signs in there, never here.
       if (current.remote) throw new DomainError('invalid', `${current.username} is an account of another server: it holds no token here`)
       // Whoever proved the credentials of an earlier generation is signed out with it.

@@ -56,6 +56,7 @@ import type { HealthService } from '../instance/health.js'
 import type { BackupService } from '../backup/backups.js'
 import type { ReportService } from '../moderation/reports.js'
 import type { InviteService } from '../auth/invites.js'
+import type { RegistrationService } from '../auth/registration.js'
 
 /** Accounts and what is shown of them. */
 export interface UserServices {
@@ -87,6 +88,8 @@ export interface AuthServices {
   readonly signInFlow: SignInFlow
   /** Invitations to sign up while registration is closed. */
   readonly invites: InviteService
+  /** The registration mode, the rules, and the accounts waiting for approval. */
+  readonly registration: RegistrationService
 }
 
 /** Posts and everything read or done around them. */

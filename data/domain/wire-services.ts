@@ -54,6 +54,7 @@ import { HealthService } from '../instance/health.js'
 import { BackupService } from '../backup/backups.js'
 import { ReportService } from '../moderation/reports.js'
 import { InviteService } from '../auth/invites.js'
+import { RegistrationService } from '../auth/registration.js'
 import { UserSearchService } from '../search/user-search.js'
 import { FileLinks } from '../security/file-links.js'
 import type { PasswordHasher } from '../security/passwords.js'
@@ -114,7 +115,8 @@ export function wireServices({ dataDir, config, store, events, moderated, domain
   const tokens = new TokenService(store, config.limits, (userId) => files.usedBy(userId))
   const delegation = new DelegationService(store, apps, tokens)
   const invites = new InviteService(store)
-  const oauth = new OAuthService(store, apps, accounts, tokens, delegation, config, signInGuard, invites)
+  const registration = new RegistrationService(store, accounts, invites, config)
+  const oauth = new OAuthService(store, apps, accounts, tokens, delegation, signInGuard, registration)
   const userViews = new UserViewService(store)
   const postViews = new PostViewService(store)
   const messageViews = new MessageViewService(store)
@@ -202,7 +204,7 @@ export function wireServices({ dataDir, config, store, events, moderated, domain
       core: relations,
       lists: new RelationListService(store, accounts),
     },
-    auth: { apps, tokens, delegation, oauth, signInFlow: new SignInFlow(oauth, accounts), invites },
+    auth: { apps, tokens, delegation, oauth, signInFlow: new SignInFlow(oauth, accounts, registration), invites, registration },
     posts: {
       core: posts,
       views: postViews,

@@ -21,6 +21,7 @@ import type { StarService } from '../posts/stars.js'
 import type { RelationService } from '../relations/relations.js'
 import type { Store } from '../store/port.js'
 import { isModerated } from '../users/moderated-users.js'
+import { registrationModeOf } from '../auth/registration.js'
 import { knownRemoteAccounts, remoteAudienceOf, remoteFollowersOf } from './outgoing/audience.js'
 import { blockDomainOf, type DomainBlocks } from './domain-blocks.js'
 import { actOnDeliveries, DeliveryLog, deliveriesByHost, type HostDeliveries } from './outgoing/delivery-log.js'
@@ -486,7 +487,8 @@ export class FederationService {
       deliveries: this.deliveries,
       allowPrivateAddress: this.config.federation.allow_private_addresses,
       version: this.version,
-      openRegistrations: () => this.config.open_registration,
+      // As Mastodon says it: anyone may ask for an account, whether or not the operator approves it first.
+      openRegistrations: () => ['open', 'approval'].includes(registrationModeOf(this.config)),
       skipSignatureVerification,
     })
   }

@@ -86,6 +86,9 @@ export interface DomainEvents {
   /** The operator made an invitation; someone signed up with one. */
   'invite.created': { invite: InviteRow }
   'invite.used': { invite: InviteRow; user: UserRow }
+  /** The operator let in an account that waited for approval (its `user.created` carried `waiting_approval`), or turned it away: its row is gone. */
+  'user.approved': { user: UserRow }
+  'user.rejected': { user: UserRow }
   /** A stream's subscriptions changed, or it was deleted, on `node` (emitted only where processes share the store). */
   'user_stream.changed': { connection_id: string; node: string }
 }

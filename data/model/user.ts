@@ -65,6 +65,12 @@ export interface UserRow {
   created_at: string
   /** Set while an admin has the account suspended: it cannot sign in and its posts are hidden. */
   suspended_at?: string
+  /**
+   * Set while the account waits for the operator's approval (registration
+   * mode `approval`): it cannot sign in and nobody else sees it, as if it
+   * were suspended. `note` is what it told the operator at sign-up.
+   */
+  waiting_approval?: { since: string; note?: string }
   /** Set on an account of another server: it cannot sign in, holds no token, and is no local user. */
   remote?: RemoteAccount
   /** Set once the account is deleted: the row stays as a tombstone so ids elsewhere still resolve, without username or profile. */

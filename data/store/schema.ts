@@ -21,8 +21,8 @@ export const schema: { [K in TableName]: TableDef<Rows[K]> } = {
   users: {
     // A deleted account frees its username for a new one.
     username: { key: (u) => (u.deleted_at === undefined ? u.username_key : undefined), unique: true },
-    /** Suspended and deleted accounts, whose posts nobody sees. */
-    moderated: { key: (u) => (u.suspended_at === undefined && u.deleted_at === undefined ? undefined : 1) },
+    /** Suspended and deleted accounts, and those waiting for approval, whose posts nobody sees. */
+    moderated: { key: (u) => (u.suspended_at === undefined && u.deleted_at === undefined && u.waiting_approval === undefined ? undefined : 1) },
     /** Remote accounts by their actor's id. */
     actor: { key: (u) => u.remote?.actor_id, unique: true },
   },

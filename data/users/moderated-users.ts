@@ -1,5 +1,6 @@
 /**
- * The accounts whose posts nobody sees: suspended and deleted ones. Every
+ * The accounts whose posts nobody sees: suspended and deleted ones, and
+ * those still waiting for the operator's approval. Every
  * list of posts asks about each candidate post's author, so the ids are
  * kept in memory: read once from the store's `moderated` index when the
  * domain opens, then kept current by the moderation events, which the event
@@ -20,8 +21,16 @@ export class ModeratedUsers implements HiddenAuthors {
     events.on('user.suspended', (e) => this.ids.add(e.payload.user.id))
     events.on('user.deleted', (e) => this.ids.add(e.payload.user.id))
     events.on('user.unsuspended', (e) => {
-      if (e.payload.user.deleted_at === undefined) this.ids.delete(e.payload.user.id)
+      if (!isModerated(e.payload.user)) this.ids.delete(e.payload.user.id)
     })
+    events.on('user.created', (e) => {
+      if (e.payload.user.waiting_approval !== undefined) this.ids.add(e.payload.user.id)
+    })
+    events.on('user.approved', (e) => {
+      if (!isModerated(e.payload.user)) this.ids.delete(e.payload.user.id)
+    })
+    // A turned-away account's row is gone: nothing can name its id again.
+    events.on('user.rejected', (e) => this.ids.delete(e.payload.user.id))
   }
 
   /** Reads the moderated accounts from the store; once, at open, before any request. */
@@ -34,5 +43,6 @@ export class ModeratedUsers implements HiddenAuthors {
   }
 }
 
-/** A user row that may no longer act or be shown: suspended or deleted. */
-export const isModerated = (user: { suspended_at?: string; deleted_at?: string }): boolean => user.suspended_at !== undefined || user.deleted_at !== undefined
+/** A user row that may not act or be shown: suspended, deleted, or not yet approved by the operator. */
+export const isModerated = (user: { suspended_at?: string; deleted_at?: string; waiting_approval?: object }): boolean =>
+  user.suspended_at !== undefined || user.deleted_at !== undefined || user.waiting_approval !== undefined

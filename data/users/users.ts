@@ -47,6 +47,8 @@ export interface CreateUserInput {
   type?: UserType
   locale?: string
   timezone?: string
+  /** The account waits for the operator's approval (see `UserRow.waiting_approval`), with what it told them. */
+  waiting?: { note?: string }
 }
 
 export class UserService {
@@ -85,6 +87,7 @@ export class UserService {
         description: { text: '', entities: { mentions: [], hashtags: [], links: [] } },
         annotations: [],
         created_at: isoNow(),
+        ...(input.waiting ? { waiting_approval: { since: isoNow(), ...(input.waiting.note ? { note: input.waiting.note } : {}) } } : {}),
       })
       tx.emit('user.created', { user })
       return user
@@ -106,7 +109,7 @@ export class UserService {
     return (await this.store.read.users.getMany(ids)).filter((u) => !isModerated(u))
   }
 
-  /** Every account, suspended ones included, oldest first (the admin's list); deleted ones are gone. */
+  /** Every account, suspended and waiting ones included, oldest first (the admin's list); deleted ones are gone. */
   async list(): Promise<UserRow[]> {
     const ids = await this.store.read.users.scan({ limit: Number.MAX_SAFE_INTEGER, order: 'asc' }, (u) => u.deleted_at === undefined)
     return this.store.read.users.getMany(ids)

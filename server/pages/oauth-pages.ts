@@ -1,6 +1,7 @@
 /** The pages of the browser flow: sign in, consent, and account creation. */
 import type { Authorization, AuthorizationRequest, UserRow } from '../../data/index.js'
 import { esc, hidden, layout } from './layout.js'
+import { rulesSection, signupEnd, signupTitle, type SignupAsk } from './registration-pages.js'
 
 /** What each scope lets an app do, in the words the consent page uses. */
 const SCOPE_TEXT: Record<string, string> = {
@@ -35,8 +36,10 @@ export interface FlowPage {
 
 const errorLine = (error?: string): string => (error ? `<p class="error" role="alert">${esc(error)}</p>` : '')
 
-export function signInPage(page: FlowPage, options: { signupHref?: string; username?: string }): string {
-  const signup = options.signupHref ? `<p class="muted">No account yet? <a href="${esc(options.signupHref)}">Create one</a>.</p>` : ''
+export function signInPage(page: FlowPage, options: { signupHref?: string; username?: string; signupWaits?: boolean }): string {
+  const signup = options.signupHref
+    ? `<p class="muted">No account yet? <a href="${esc(options.signupHref)}">${options.signupWaits ? 'Request one' : 'Create one'}</a>.</p>`
+    : ''
   return layout(
     'Sign in',
     `<h1>Sign in to continue to ${esc(page.authorization.app.name)}</h1>${errorLine(page.error)}` +
@@ -61,16 +64,16 @@ export function consentPage(page: FlowPage, user: UserRow): string {
   )
 }
 
-export function signupPage(input: { csrf: string; next?: string; username?: string; name?: string; error?: string; invite?: string }): string {
+export function signupPage(input: { csrf: string; next?: string; username?: string; name?: string; error?: string; invite?: string; ask?: SignupAsk }): string {
   return layout(
-    'Create an account',
-    `<h1>Create an account</h1>${input.invite ? '<p>You were invited: this link makes your account.</p>' : ''}${errorLine(input.error)}` +
+    signupTitle(input.ask),
+    `<h1>${signupTitle(input.ask)}</h1>${input.invite ? '<p>You were invited: this link makes your account.</p>' : ''}${rulesSection(input.ask)}${errorLine(input.error)}` +
       `<form method="post" action="/signup">${hidden({ csrf: input.csrf, next: input.next, invite: input.invite })}` +
       `<label for="username">Username</label><input type="text" id="username" name="username" autocomplete="username" required maxlength="20" pattern="[A-Za-z0-9_]{1,20}" value="${esc(input.username ?? '')}">` +
       `<p class="muted">1 to 20 letters, digits or _.</p>` +
       `<label for="name">Name</label><input type="text" id="name" name="name" maxlength="50" value="${esc(input.name ?? '')}">` +
       `<label for="password">Password</label><input type="password" id="password" name="password" autocomplete="new-password" required minlength="8" maxlength="200">` +
-      `<button type="submit">Create account</button></form>`,
+      `${signupEnd(input.ask)}</form>`,
   )
 }
 

@@ -67,12 +67,15 @@ const presentCuratedStream = (ctx: PresentContext, stream: ExploreStreamRow): Cu
 // The protocol (in data/, which knows nothing of the API's types) names only the fields the admin edges read.
 const adminUser = (user: User): AdminUser => ({ ...user })
 
-/** The API's User object, and what only the admin sees: whether and since when the account is suspended or deleted. */
-const moderatedUser = async (ctx: PresentContext, row: UserRow): Promise<AdminUser> => ({
-  ...adminUser(await presentUser(ctx, row)),
+/** What only the admin sees of an account: whether and since when it is suspended, waiting for approval or deleted. */
+const adminFacts = (row: UserRow): Partial<AdminUser> => ({
   ...(row.suspended_at === undefined ? {} : { suspended_at: row.suspended_at }),
+  ...(row.waiting_approval === undefined ? {} : { waiting_approval: row.waiting_approval }),
   ...(row.deleted_at === undefined ? {} : { deleted_at: row.deleted_at }),
 })
+
+/** The API's User object, and what only the admin sees. */
+const moderatedUser = async (ctx: PresentContext, row: UserRow): Promise<AdminUser> => ({ ...adminUser(await presentUser(ctx, row)), ...adminFacts(row) })
 
 /** One presenter per operation, so a new operation without one is a type error. */
 type AdminPresenters = { [N in AdminOperationName]: (ctx: PresentContext, value: AdminValue<N>) => AdminResults[N] | Promise<AdminResults[N]> }
@@ -81,15 +84,13 @@ const presenters: AdminPresenters = {
   'app.create': (_ctx, r) => ({ ...presentApp(r.app), client_secret: r.client_secret, password_grant_secret: r.password_grant_secret }),
   'app.list': (_ctx, apps) => apps.map(presentApp),
   'user.create': async (ctx, user) => adminUser(await presentUser(ctx, user)),
-  'user.list': async (ctx, users) =>
-    (await presentUsers(ctx, users)).map((presented, i) => {
-      const { suspended_at } = users[i]
-      return suspended_at === undefined ? adminUser(presented) : { ...adminUser(presented), suspended_at }
-    }),
+  'user.list': async (ctx, users) => (await presentUsers(ctx, users)).map((presented, i) => ({ ...adminUser(presented), ...adminFacts(users[i]) })),
   'user.suspend': moderatedUser,
   'user.unsuspend': moderatedUser,
   'user.delete': moderatedUser,
   'user.reset-password': moderatedUser,
+  'user.approve': moderatedUser,
+  'user.reject': moderatedUser,
   'app.delete': (_ctx, app) => presentApp(app),
   // The password grant's answer, plus the token's id for `svc token revoke`.
   'token.create': async (ctx, r) => ({ ...(await presentAccessGrant(ctx, r)), token_id: String(r.info.token.id) }),

@@ -86,7 +86,7 @@ export const allRoutes = (domain: Domain): SvcRoute[] => {
     ...postPageRoutes(domain.public, domain.federation),
     ...federationRoutes(domain.federation),
     ...broadcastPageRoutes(domain.public),
-    ...webClientRoutes(auth.apps, config),
+    ...webClientRoutes(auth, config),
   )
   return routes
 }

@@ -60,6 +60,14 @@ export function fakeInstance() {
     { id: '1', username: 'alice', name: 'Alice Liddell', type: 'human', created_at: '2025-02-01T08:00:00.000Z' },
     { id: '2', username: 'bob', name: 'Bob', type: 'human', created_at: '2025-02-02T08:00:00.000Z' },
     { id: '3', username: 'robo', name: 'Robo', type: 'bot', created_at: '2025-02-03T08:00:00.000Z', suspended_at: '2025-03-05T12:00:00.000Z' },
+    {
+      id: '4',
+      username: 'carol',
+      name: 'Carol',
+      type: 'human',
+      created_at: '2025-03-07T08:00:00.000Z',
+      waiting_approval: { since: '2025-03-07T08:00:00.000Z', note: 'I knit with alice' },
+    },
   ]
   let apps: AppFacts[] = [
     { id: '1', client_id: 'c-patter', name: 'Patter', link: '', redirect_uris: ['http://patter.example/cb'], created_at: '2025-01-01T00:00:00.000Z' },
@@ -175,6 +183,17 @@ export function fakeInstance() {
       const gone = user(args)
       users = users.filter((u) => u !== gone)
       return { ...gone, deleted_at: '2025-03-06T09:00:00.000Z' }
+    },
+    'user.approve': (args) => {
+      const found = user(args)
+      if (!found.waiting_approval) throw new Error(`@${found.username} is not waiting for approval`)
+      delete found.waiting_approval
+      return found
+    },
+    'user.reject': (args) => {
+      const gone = user(args)
+      users = users.filter((u) => u !== gone)
+      return gone
     },
     'user.reset-password': (args) => {
       if (typeof args.password !== 'string' || args.password.length < 8) throw new Error('password must be at least 8 characters')

@@ -1,7 +1,8 @@
 /**
  * Moderation from the console: on the Users tab `s` suspends or restores
  * the selected account, `D` deletes it once its username is typed, `P`
- * sets a new password typed unseen; on the Apps tab `D` deletes an app once
+ * sets a new password typed unseen, `a` approves and `r` rejects an account
+ * waiting for approval; on the Apps tab `D` deletes an app once
  * its name or "yes" is typed. Each asks first, cancels on Esc (or n), calls
  * the admin operation with the row's name, says so on the status line and
  * lists afresh.
@@ -29,14 +30,17 @@ const select = async (ui: ReturnType<typeof openConsole>['ui'], text: string) =>
 t.test('the Users tab shows when a suspended account was suspended, and its keys in the help, within 80 columns', async (t) => {
   const { ui } = await openOnUsers(t, 80)
   t.same(overflowing(ui.frame(), 80), [])
-  t.match(ui.frame(), /CREATED\s+SUSPENDED/)
-  t.match(ui.frame(), /@robo\s+Robo\s+bot\s+2025-02-03 08:00\s+2025-03-05 12:00/)
+  t.match(ui.frame(), /CREATED\s+STATE/)
+  t.match(ui.frame(), /@robo\s+Robo\s+bot\s+2025-02-03 08:00\s+susp\. 2025-03-05/)
+  t.match(ui.frame(), /@carol\s+Carol\s+human\s+2025-03-07 08:00\s+waiting approval/)
   t.match(ui.frame(), /@bob\s+Bob\s+human\s+2025-02-02 08:00\s*\n/, 'bob is not suspended')
   ui.press('?')
   const frame = await ui.until('Keys of Users')
   t.match(frame, /s\s+suspend or restore/)
   t.match(frame, /D\s+delete \(type the username\)/)
   t.match(frame, /P\s+new password/)
+  t.match(frame, /a\s+approve a waiting account/)
+  t.match(frame, /r\s+reject a waiting account \(it is removed\)/)
 })
 
 t.test('s suspends the selected account once the operator answers y, and the list shows it suspended', async (t) => {
@@ -50,7 +54,7 @@ t.test('s suspends the selected account once the operator answers y, and the lis
   ui.press('s')
   await ui.until('suspend @bob?')
   ui.press('y')
-  const frame = await ui.until(/@bob\s+Bob\s+human\s+2025-02-02 08:00\s+2025-03-06 09:00/)
+  const frame = await ui.until(/@bob\s+Bob\s+human\s+2025-02-02 08:00\s+susp\. 2025-03-06/)
   t.match(frame, /suspended @bob/)
   t.same(changes(), [{ op: 'user.suspend', args: { username: 'bob' } }])
 })
@@ -63,6 +67,37 @@ t.test('s on a suspended account restores it', async (t) => {
   ui.press('y')
   await ui.until((f) => f.includes('restored @robo') && !f.includes('2025-03-05 12:00'))
   t.same(changes(), [{ op: 'user.unsuspend', args: { username: 'robo' } }])
+})
+
+t.test('a lets in the selected waiting account once the operator answers y, showing what they wrote', async (t) => {
+  const { ui, changes } = await openOnUsers(t)
+  await select(ui, '@carol')
+  ui.press('a')
+  await ui.until('let @carol in? waiting since 2025-03-07 08:00. They wrote: "I knit with alice". (y/n)')
+  ui.press('n')
+  await ui.until('cancelled')
+  t.same(changes(), [], 'n approves nobody')
+  ui.press('a')
+  await ui.until('let @carol in?')
+  ui.press('y')
+  await ui.until((f) => f.includes('approved @carol') && !f.includes('waiting approval'))
+  t.same(changes(), [{ op: 'user.approve', args: { username: 'carol' } }])
+  ui.press('r')
+  await ui.until('error: @carol is not waiting for approval')
+  t.equal(changes().length, 1, 'an account that does not wait is not rejected')
+})
+
+t.test('r turns away the selected waiting account once the operator answers y; a and r leave others alone', async (t) => {
+  const { ui, changes } = await openOnUsers(t)
+  await select(ui, '@bob')
+  ui.press('a')
+  await ui.until('error: @bob is not waiting for approval')
+  await select(ui, '@carol')
+  ui.press('r')
+  await ui.until('reject @carol? the waiting account is removed and its name is free (y/n)')
+  ui.press('y')
+  await ui.until((f) => f.includes('rejected @carol') && !f.includes('Carol '))
+  t.same(changes(), [{ op: 'user.reject', args: { username: 'carol' } }])
 })
 
 t.test('D deletes the account only when its username is typed; Esc or another name deletes nothing', async (t) => {

@@ -4,6 +4,8 @@
  * (in this process) and once through a running server's admin socket.
  */
 import t from 'tap'
+import { readFileSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
 import { openDomain } from '../../data/index.js'
 import { svc, svcJson } from '../fixtures/svc-in-process.js'
 import { initDir, serve } from '../fixtures/svc-process.js'
@@ -93,6 +95,79 @@ t.test('through the running server, suspending alice revokes her token at once',
   t.match(suspended, { username: 'alice', suspended_at: String })
   t.equal((await me()).status, 401, 'the server refuses her token')
   t.match(await svcJson(['app', 'delete', app.client_id, ...d]), { client_id: app.client_id })
+})
+
+/** A data dir whose registration waits for approval, where `usernames` asked for accounts (password "correct horse"). */
+async function waitingDir(t: Parameters<typeof initDir>[0], ...usernames: string[]): Promise<string> {
+  const dir = await initDir(t)
+  const path = join(dir, 'config.json')
+  writeFileSync(path, JSON.stringify({ ...JSON.parse(readFileSync(path, 'utf8')), registration: 'approval' }))
+  const domain = await openDomain(dir)
+  try {
+    for (const username of usernames) await domain.auth.registration.signUp({ username, password: 'correct horse', note: `${username} knits` })
+  } finally {
+    await domain.close()
+  }
+  return dir
+}
+
+t.test('an operator sees who waits for approval, lets carol in and turns dave away, on the data dir', async (t) => {
+  const dir = await waitingDir(t, 'carol', 'dave')
+  const d = ['--data-dir', dir]
+  const listed = await svc(['user', 'list', ...d])
+  t.match(listed.stdout, /@carol\t.*\twaiting for approval: "carol knits"$/m, 'the list marks them, with what they wrote')
+  t.match(await svcJson(['user', 'list', ...d]), [
+    { username: 'carol', waiting_approval: { since: String, note: 'carol knits' } },
+    { username: 'dave', waiting_approval: Object },
+  ])
+  t.match(await account(dir, 'carol', 'correct horse'), { exists: true })
+  const app = await svcJson(['app', 'create', '--name', 'Robo', ...d])
+  const token = await svc(['token', 'create', '--username', 'carol', '--client-id', app.client_id, ...d])
+  t.not(token.code, 0, 'no token for a waiting account, even from the operator')
+  t.match(token.stderr, /waits for the operator’s approval/)
+
+  const approved = await svc(['user', 'approve', 'carol', ...d])
+  t.equal(approved.code, 0, approved.stderr)
+  t.match(approved.stdout, /^approved user @carol \(id \d+\)\n$/)
+  t.notOk('waiting_approval' in (await svcJson(['user', 'list', ...d]))[0], 'carol waits no more')
+  const again = await svc(['user', 'approve', 'carol', ...d])
+  t.not(again.code, 0, 'approving her twice is refused')
+  t.equal(again.stderr, 'svc: @carol is not waiting for approval\n')
+  t.not((await svc(['user', 'reject', 'carol', ...d])).code, 0, 'and an approved account is not rejected')
+
+  const rejected = await svcJson(['user', 'reject', 'dave', ...d])
+  t.match(rejected, { username: 'dave', waiting_approval: { note: 'dave knits' } })
+  t.match(await account(dir, 'dave', 'correct horse'), { exists: false }, 'his account is gone')
+  t.same(
+    (await svcJson(['user', 'list', ...d])).map((u: { username: string }) => u.username),
+    ['carol'],
+  )
+  const unknown = await svc(['user', 'reject', 'dave', ...d])
+  t.equal(unknown.stderr, 'svc: no user dave\n')
+})
+
+t.test('through the running server, approving carol lets her get a token at once', async (t) => {
+  const dir = await waitingDir(t, 'carol')
+  const d = ['--data-dir', dir]
+  const server = await serve(dir)
+  t.teardown(() => server.stop())
+  const app = await svcJson(['app', 'create', '--name', 'Robo', ...d])
+  const grant = () =>
+    fetch(`${server.url}/oauth/access_token`, {
+      method: 'POST',
+      body: new URLSearchParams({
+        grant_type: 'password',
+        client_id: app.client_id,
+        client_secret: app.client_secret,
+        username: 'carol',
+        password: 'correct horse',
+      }),
+    })
+  const refused = await grant()
+  t.equal(refused.status, 403, 'waiting, she gets no token')
+  t.match(await refused.json(), { error_slug: 'account-waiting' })
+  t.match(await svcJson(['user', 'approve', 'carol', ...d]), { username: 'carol' })
+  t.equal((await grant()).status, 200)
 })
 
 t.test('an operator lists the reports users made and resolves one with a note', async (t) => {

@@ -28,7 +28,7 @@ t.test('a visitor sees the instance, how to join, and the global stream', { skip
   await checkAccessibility(t, page, 'landing')
 })
 
-t.test('sign up is not offered when registration is closed', { skip: noBrowser }, async (t) => {
+t.test('sign up is not offered when registration is by invitation; the landing page says how to get in', { skip: noBrowser }, async (t) => {
   const svc = await makeInstance(t, { open_registration: false })
   const base = await listen(svc)
   const browser = await openBrowser(t)
@@ -36,6 +36,23 @@ t.test('sign up is not offered when registration is closed', { skip: noBrowser }
   await page.goto(`${base}/`)
   await page.waitForSelector('button:has-text("Sign in")')
   t.notOk(await page.isVisible('button:has-text("Sign up")'))
+  t.match(await page.textContent('.landing'), 'New accounts here come by invitation: ask the operator for a link.')
+})
+
+t.test('where the operator approves each account, the landing page offers to request one', { skip: noBrowser }, async (t) => {
+  const svc = await makeInstance(t, { registration: 'approval', rules: 'Be kind.\n- No spam\n- No ads' })
+  const base = await listen(svc)
+  const browser = await openBrowser(t)
+  const page = await (await contextFor(browser, svc, null)).newPage()
+  await page.goto(`${base}/`)
+  await page.waitForSelector('button:has-text("Sign in")')
+  t.notOk(await page.isVisible('button:has-text("Sign up")'))
+  await page.click('.landing button:has-text("Request an account")')
+  await page.waitForURL(/\/signup\?next=/)
+  t.equal(await page.textContent('h1'), 'Request an account')
+  t.equal(await page.locator('.rules li').count(), 2, 'the rules show above the form')
+  t.ok(await page.isVisible('label:has-text("Why do you want to join?")'))
+  await checkAccessibility(t, page, 'signup with rules, asking for approval')
 })
 
 t.test('signed in, home opens with the compose box; a post shows at once with its entities as links', { skip: noBrowser }, async (t) => {

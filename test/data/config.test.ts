@@ -23,8 +23,10 @@ t.test('a mistake in config.json stops the start with one line naming the file, 
     ['{"open_registration": "no"}', /: open_registration must be a boolean$/],
     [
       '{"open_registraton": false}',
-      /: unknown key open_registraton: expected one of name, description, open_registration, public_url, allowed_hosts, trusted_proxies, rate_limits, limits, events, search, places, store, bus, federation, metrics_port, log_level, session_secret$/,
+      /: unknown key open_registraton: expected one of name, description, open_registration, registration, rules, public_url, allowed_hosts, trusted_proxies, rate_limits, limits, events, search, places, store, bus, federation, metrics_port, log_level, session_secret$/,
     ],
+    ['{"registration": "maybe"}', /: registration must be "open", "approval", "invite" or "closed"$/],
+    ['{"rules": ["be kind"]}', /: rules must be a string$/],
     ['{"rate_limits": {"write": {"limit": -5}}}', /: rate_limits\.write\.limit must be greater than or equal to 1$/],
     [
       '{"rate_limits": {"wrte": {"limit": 5}}}',

@@ -54,7 +54,11 @@ function render(h: ResponseToolkit, mode: FlowMode, request: AuthorizationReques
   const signupHref = step.offerSignUp ? `/signup?next=${encodeURIComponent(`/oauth/${mode}?${new URLSearchParams(fields)}`)}` : undefined
   const retryAfter = step.failed?.retryAfter
   const status = retryAfter !== undefined ? 429 : step.failed ? 401 : 200
-  const response = htmlResponse(h, signInPage({ ...page, error: step.failed?.message }, { signupHref, username: step.failed?.username }), status)
+  const response = htmlResponse(
+    h,
+    signInPage({ ...page, error: step.failed?.message }, { signupHref, username: step.failed?.username, signupWaits: step.signUpWaits }),
+    status,
+  )
   return retryAfter === undefined ? response : response.header('Retry-After', String(retryAfter))
 }
 

@@ -1,8 +1,14 @@
-/** The sign-up page (`/signup`), open when the instance allows open registration, or to whoever follows an invitation's link (`?invite=`). */
+/**
+ * The sign-up page (`/signup`), as the registration mode has it: open to
+ * anyone (`open`; `approval`, where the account waits for the operator),
+ * or to whoever follows an invitation's link (`?invite=`), or shut
+ * (`closed`, links included). The instance's rules show above the form.
+ */
 import Joi from 'joi'
 import type { AuthServices } from '../../../data/index.js'
 import { errorPage, expiredSessionPage, htmlResponse, invalidInputPage, pageHandler } from '../../pages/layout.js'
 import { signupPage, welcomePage } from '../../pages/oauth-pages.js'
+import { waitingPage } from '../../pages/registration-pages.js'
 import { checkedSession, ensureSession, newSession, writeSession } from '../../pages/session.js'
 import type { SvcRoute } from '../../route.js'
 
@@ -12,11 +18,20 @@ const next = Joi.string()
   .pattern(/^\/oauth\/(authenticate|authorize)(\?|$)/)
   .messages({ 'string.pattern.base': 'next must lead back to /oauth/authenticate or /oauth/authorize' })
 
-const closed = () => errorPage('Sign-up is closed', 'This instance does not allow open registration. Ask its operator for an account, or for an invitation.')
-
 const invite = Joi.string()
   .max(100)
   .pattern(/^[\w-]+$/)
+
+interface SignupForm {
+  csrf: string
+  next?: string
+  username: string
+  name?: string
+  password: string
+  invite?: string
+  agree?: 'yes'
+  note?: string
+}
 
 export const signupRoutes = (auth: AuthServices): SvcRoute[] => [
   {
@@ -32,11 +47,14 @@ export const signupRoutes = (auth: AuthServices): SvcRoute[] => [
     },
     handler: async (request, h) => {
       const code = request.query.invite as string | undefined
-      // While registration is closed, only a link that still admits someone shows the form.
-      const invited = !auth.signInFlow.signUpOpen && code !== undefined && (await auth.invites.admits(code))
-      if (!auth.signInFlow.signUpOpen && !invited) return htmlResponse(h, closed(), 403)
+      const offer = await auth.registration.offer(code)
+      if (!offer.open) return htmlResponse(h, errorPage('Sign-up is closed', offer.reason), 403)
       const session = ensureSession(request, h)
-      return htmlResponse(h, signupPage({ csrf: session.csrf, next: request.query.next as string | undefined, ...(invited ? { invite: code } : {}) }))
+      const { waits, rules, invited } = offer
+      return htmlResponse(
+        h,
+        signupPage({ csrf: session.csrf, next: request.query.next as string | undefined, ...(invited ? { invite: code } : {}), ask: { waits, rules } }),
+      )
     },
   },
   {
@@ -53,23 +71,25 @@ export const signupRoutes = (auth: AuthServices): SvcRoute[] => [
           name: Joi.string().max(200).allow(''),
           password: Joi.string().max(200).required(),
           invite,
+          agree: Joi.string().valid('yes'),
+          note: Joi.string().max(2000).allow(''),
         }),
         failAction: invalidInputPage,
       },
     },
     handler: pageHandler(async (request, h) => {
-      const body = request.payload as { csrf: string; next?: string; username: string; name?: string; password: string; invite?: string }
+      const body = request.payload as SignupForm
       const session = checkedSession(request, body.csrf)
       if (!session) return expiredSessionPage(h)
-      const outcome = await auth.signInFlow.signUp(body)
+      const outcome = await auth.signInFlow.signUp({ ...body, agreed: body.agree === 'yes' })
       // A broken rule goes back to the form with what was typed, so the visitor can fix it.
       if (outcome.kind === 'retry') {
-        return htmlResponse(
-          h,
-          signupPage({ csrf: session.csrf, next: body.next, username: body.username, name: body.name, error: outcome.message, invite: body.invite }),
-          400,
-        )
+        const offer = await auth.registration.offer(body.invite)
+        const ask = { waits: offer.open && offer.waits, rules: auth.registration.rules, agreed: body.agree === 'yes', note: body.note }
+        const { next, username, name, invite } = body
+        return htmlResponse(h, signupPage({ csrf: session.csrf, next, username, name, error: outcome.message, invite, ask }), 400)
       }
+      if (outcome.kind === 'waiting') return htmlResponse(h, waitingPage(outcome.user))
       writeSession(h, newSession({ userId: outcome.user.id, epoch: outcome.user.session_epoch }))
       return outcome.next ? h.redirect(outcome.next) : htmlResponse(h, welcomePage(outcome.user))
     }),

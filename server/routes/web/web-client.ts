@@ -51,16 +51,16 @@ const withNonce = (html: string, nonce: string): string => html.replace(/<(scrip
 /** JSON safe inside a <script> element. */
 const scriptJson = (value: unknown): string => JSON.stringify(value).replace(/</g, '\\u003c')
 
-export const webClientRoutes = (apps: AuthServices['apps'], config: Pick<InstanceConfig, 'name' | 'description' | 'open_registration'>): SvcRoute[] => {
+export const webClientRoutes = (auth: Pick<AuthServices, 'apps' | 'registration'>, config: Pick<InstanceConfig, 'name' | 'description'>): SvcRoute[] => {
   let template: Promise<string> | null = null
   const page = async (request: Request, h: ResponseToolkit) => {
     template ??= readFile(`${WEB_DIST}index.html`, 'utf8').catch(() => {
       template = null
       throw Boom.serverUnavailable('the web client is not built: run `npm run build`')
     })
-    const app = await apps.ensureWebClient()
-    const { name, description, open_registration } = config
-    const settings = scriptJson({ name, description, client_id: app.client_id, open_registration })
+    const app = await auth.apps.ensureWebClient()
+    const { name, description } = config
+    const settings = scriptJson({ name, description, client_id: app.client_id, registration: auth.registration.mode })
     const nonce = randomBytes(18).toString('base64')
     const html = withNonce(await template, nonce)
       .replace(/<title>[^<]*<\/title>/, `<title>${esc(name)}</title>`)

@@ -1,11 +1,13 @@
 /** What a visitor sees first: the instance, how to join, and what people post here. */
 import { useSession } from './auth/session'
 import { Timeline } from './posts/timeline'
-import { settings } from './settings'
+import { joinText, settings, signUpLabel } from './settings'
 import { ErrorLine } from './ui/error-line'
 
 export function Landing() {
   const { signIn, signUp, error } = useSession()
+  const label = signUpLabel(settings)
+  const join = joinText(settings)
   return (
     <>
       <section className="landing" aria-labelledby="landing-title">
@@ -13,15 +15,16 @@ export function Landing() {
         {settings.description && <p className="description">{settings.description}</p>}
         <ErrorLine message={error} />
         <p className="join">
-          {settings.open_registration && (
+          {label && (
             <button type="button" className="primary" onClick={() => signUp()}>
-              Sign up
+              {label}
             </button>
           )}
           <button type="button" onClick={() => signIn()}>
             Sign in
           </button>
         </p>
+        {join && <p className="join-text">{join}</p>}
       </section>
       <Timeline path="/posts/stream/global" title="What people are posting" live={false} />
     </>

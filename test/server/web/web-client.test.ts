@@ -21,7 +21,7 @@ t.test('the page at / and at each section carries the instance, escaped, and svc
     t.match(res.headers['content-type'], /^text\/html/)
     t.match(res.headers['content-security-policy'], "default-src 'self'")
     t.notMatch(res.headers['content-security-policy'], /unsafe-eval|'unsafe-inline'[^;]*script/, 'no inline or eval scripts allowed')
-    t.same(settingsOf(res.payload), { name: 'Tea </script> & Cake', description: '<b>cosy</b>', client_id: web.client_id, open_registration: false })
+    t.same(settingsOf(res.payload), { name: 'Tea </script> & Cake', description: '<b>cosy</b>', client_id: web.client_id, registration: 'invite' })
     t.match(res.payload, '<title>Tea &lt;/script&gt; &amp; Cake</title>')
     t.notMatch(res.payload, '<b>cosy</b>', 'the description never as markup')
   }

@@ -4,7 +4,7 @@ import { Link, useLocation } from 'wouter'
 import { useSession } from '../auth/session'
 import { UnreadAnnouncement, UnreadCount } from '../messages/unread-count'
 import { paths } from '../paths'
-import { settings } from '../settings'
+import { settings, signUpLabel } from '../settings'
 import { Avatar } from './avatar'
 
 function NavLink({ href, children }: { href: string; children: ReactNode }) {
@@ -58,9 +58,9 @@ export function Layout({ children }: { children: ReactNode }) {
               <button type="button" onClick={() => signIn()}>
                 Sign in
               </button>
-              {settings.open_registration && (
+              {signUpLabel(settings) && (
                 <button type="button" className="primary" onClick={() => signUp()}>
-                  Sign up
+                  {signUpLabel(settings)}
                 </button>
               )}
             </>
