@@ -120,6 +120,7 @@ export interface AdminResults {
   'user.unsuspend': AdminUser
   'user.delete': AdminUser
   'user.reset-password': AdminUser
+  'user.reset-2fa': AdminUser
   'app.delete': AppFacts
   'token.create': IssuedToken
   'token.list': TokenFacts[]

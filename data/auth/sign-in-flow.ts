@@ -9,12 +9,19 @@ import { isDomainError } from '../errors.js'
 import type { UserRow } from '../model/user.js'
 import { sessionEpochOf, type SessionClaim, type UserService } from '../users/users.js'
 import type { Authorization, AuthorizationRequest, OAuthService } from './oauth.js'
+import type { PendingSignIn, SecondStep } from './two-factor/second-step.js'
 
 export type FlowMode = 'authenticate' | 'authorize'
 
 /** What the visitor did: opened the flow's link, or posted one of its forms. */
 export type FlowAction =
-  { kind: 'view' } | { kind: 'sign_in'; username: string; password: string } | { kind: 'sign_out' } | { kind: 'approve' } | { kind: 'deny' }
+  | { kind: 'view' }
+  | { kind: 'sign_in'; username: string; password: string }
+  | { kind: 'sign_out' }
+  | { kind: 'approve' }
+  | { kind: 'deny' }
+  /** The code of the second step, after the right password of a two-factor account. */
+  | { kind: 'second_factor'; code: string }
 
 export interface FlowInput {
   mode: FlowMode
@@ -23,6 +30,8 @@ export interface FlowInput {
   userId?: number
   /** The credential generation the session was signed in under (absent: 0); a stale one reads as signed out. */
   epoch?: number
+  /** The visitor gave the right password of a two-factor account and owes a code (see second-step.ts). */
+  pending?: PendingSignIn
   /** Where the visitor's request came from: a password tried is a guess from there. */
   address: string
   action: FlowAction
@@ -41,16 +50,18 @@ export interface SignInFailure {
 export type FlowStep =
   | { kind: 'sign-in'; authorization: Authorization; offerSignUp: boolean; failed?: SignInFailure }
   | { kind: 'consent'; authorization: Authorization; user: UserRow }
+  /** The code of a two-factor account, after its password. */
+  | { kind: 'second-factor'; authorization: Authorization; username: string; failed?: SignInFailure }
   | { kind: 'redirect'; location: string }
 
 export interface FlowOutcome {
   step: FlowStep
   /**
    * The session starts over (a new CSRF token), signed in as `userId` under
-   * credential generation `epoch`, or signed out without them; absent: it
-   * stays as it is.
+   * credential generation `epoch`, or signed out without them (half signed
+   * in with `pending`); absent: it stays as it is.
    */
-  newSession?: { userId?: number; epoch?: number }
+  newSession?: { userId?: number; epoch?: number; pending?: PendingSignIn }
 }
 
 export type SignUpOutcome = { kind: 'signed-up'; user: UserRow; next?: string } | { kind: 'retry'; message: string }
@@ -59,6 +70,7 @@ export class SignInFlow {
   constructor(
     private readonly oauth: OAuthService,
     private readonly users: UserService,
+    private readonly secondStep: SecondStep,
   ) {}
 
   /** Is anyone allowed to create an account at /signup? */
@@ -88,8 +100,13 @@ export class SignInFlow {
     // A session that no longer holds ends, unless this step starts another anyway.
     const ended = claim !== null && user === null ? { newSession: {} } : {}
     switch (action.kind) {
-      case 'view':
+      case 'view': {
+        const owing = user ? null : await this.secondStep.holder(input.pending)
+        if (owing) return { step: { kind: 'second-factor', authorization: await this.oauth.prepare(input.request), username: owing.username }, ...ended }
         return { step: await this.step(input, user), ...ended }
+      }
+      case 'second_factor':
+        return this.secondFactor(input, action.code)
       case 'sign_out':
         return { step: await this.step(input, null), newSession: {} }
       case 'approve':
@@ -110,9 +127,33 @@ export class SignInFlow {
           const step = await this.step(input, null)
           return { step: step.kind === 'sign-in' ? { ...step, failed } : step, ...ended }
         }
+        const pending = await this.secondStep.pendingFor(signedIn)
+        if (pending) {
+          const authorization = await this.oauth.prepare(input.request)
+          return { step: { kind: 'second-factor', authorization, username: signedIn.username }, newSession: { pending } }
+        }
         return { step: await this.step(input, signedIn), newSession: { userId: signedIn.id, epoch: sessionEpochOf(signedIn) } }
       }
     }
+  }
+
+  /** The second step's code: signed in under the generation the password was given in, the step again when wrong, the sign-in step when the state ran out. */
+  private async secondFactor(input: FlowInput, code: string): Promise<FlowOutcome> {
+    const result = await this.secondStep.check(input.pending, code, input.address)
+    if (result.kind === 'signed-in' && input.pending) {
+      return { step: await this.step(input, result.user), newSession: { userId: result.user.id, epoch: input.pending.epoch } }
+    }
+    if (result.kind === 'wrong') {
+      const failed: SignInFailure = {
+        message: result.message,
+        username: result.username,
+        ...(result.retryAfter === undefined ? {} : { retryAfter: result.retryAfter }),
+      }
+      return { step: { kind: 'second-factor', authorization: await this.oauth.prepare(input.request), username: result.username, failed } }
+    }
+    const step = await this.step(input, null)
+    const failed: SignInFailure = { message: 'The sign-in took too long: enter your password again.', username: '' }
+    return { step: step.kind === 'sign-in' ? { ...step, failed } : step, newSession: {} }
   }
 
   /**

@@ -56,6 +56,8 @@ import type { HealthService } from '../instance/health.js'
 import type { BackupService } from '../backup/backups.js'
 import type { ReportService } from '../moderation/reports.js'
 import type { InviteService } from '../auth/invites.js'
+import type { TwoFactorService } from '../auth/two-factor/two-factor.js'
+import type { AppPasswordService } from '../auth/two-factor/app-passwords.js'
 
 /** Accounts and what is shown of them. */
 export interface UserServices {
@@ -87,6 +89,9 @@ export interface AuthServices {
   readonly signInFlow: SignInFlow
   /** Invitations to sign up while registration is closed. */
   readonly invites: InviteService
+  /** Two-factor sign-in (TOTP and recovery codes), and the app passwords of the password grant for accounts with it. */
+  readonly twoFactor: TwoFactorService
+  readonly appPasswords: AppPasswordService
 }
 
 /** Posts and everything read or done around them. */

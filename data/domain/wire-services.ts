@@ -54,6 +54,9 @@ import { HealthService } from '../instance/health.js'
 import { BackupService } from '../backup/backups.js'
 import { ReportService } from '../moderation/reports.js'
 import { InviteService } from '../auth/invites.js'
+import { TwoFactorService } from '../auth/two-factor/two-factor.js'
+import { AppPasswordService } from '../auth/two-factor/app-passwords.js'
+import { SecondStep } from '../auth/two-factor/second-step.js'
 import { UserSearchService } from '../search/user-search.js'
 import { FileLinks } from '../security/file-links.js'
 import type { PasswordHasher } from '../security/passwords.js'
@@ -114,7 +117,9 @@ export function wireServices({ dataDir, config, store, events, moderated, domain
   const tokens = new TokenService(store, config.limits, (userId) => files.usedBy(userId))
   const delegation = new DelegationService(store, apps, tokens)
   const invites = new InviteService(store)
-  const oauth = new OAuthService(store, apps, accounts, tokens, delegation, config, signInGuard, invites)
+  const twoFactor = new TwoFactorService(store, accounts, signInGuard, config)
+  const appPasswords = new AppPasswordService(store, accounts, signInGuard, (userId) => twoFactor.isOn(userId))
+  const oauth = new OAuthService(store, apps, accounts, tokens, delegation, config, signInGuard, invites, appPasswords)
   const userViews = new UserViewService(store)
   const postViews = new PostViewService(store)
   const messageViews = new MessageViewService(store)
@@ -202,7 +207,16 @@ export function wireServices({ dataDir, config, store, events, moderated, domain
       core: relations,
       lists: new RelationListService(store, accounts),
     },
-    auth: { apps, tokens, delegation, oauth, signInFlow: new SignInFlow(oauth, accounts), invites },
+    auth: {
+      apps,
+      tokens,
+      delegation,
+      oauth,
+      signInFlow: new SignInFlow(oauth, accounts, new SecondStep(twoFactor, accounts, signInGuard)),
+      invites,
+      twoFactor,
+      appPasswords,
+    },
     posts: {
       core: posts,
       views: postViews,

@@ -33,7 +33,7 @@ export interface FlowPage {
   error?: string
 }
 
-const errorLine = (error?: string): string => (error ? `<p class="error" role="alert">${esc(error)}</p>` : '')
+export const errorLine = (error?: string): string => (error ? `<p class="error" role="alert">${esc(error)}</p>` : '')
 
 export function signInPage(page: FlowPage, options: { signupHref?: string; username?: string }): string {
   const signup = options.signupHref ? `<p class="muted">No account yet? <a href="${esc(options.signupHref)}">Create one</a>.</p>` : ''
