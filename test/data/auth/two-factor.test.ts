@@ -97,8 +97,16 @@ t.test('turning it off needs the password and a code; other sessions and tokens 
   const tf = svc.domain.auth.twoFactor
   const viewer = await svc.viewerOf(alice)
   const laptop = await svc.domain.auth.tokens.issueUserToken(svc.app, (await svc.domain.users.accounts.get(alice.user.id))!, ['basic'])
-  await t.rejects(tf.disable(viewer, { password: 'wrong horse', code: await codeOf(secret, 1) }, HERE), { slug: 'wrong-code' }, 'a wrong password is refused')
-  await t.rejects(tf.disable(viewer, { password: 'correct horse', code: await codeOf(secret) }, HERE), { slug: 'wrong-code' }, 'a spent code is refused')
+  await t.rejects(
+    tf.disable(viewer, { password: 'wrong horse', code: await codeOf(secret, 1) }, HERE),
+    { code: 'invalid', slug: 'wrong-code' },
+    'a wrong password is refused',
+  )
+  await t.rejects(
+    tf.disable(viewer, { password: 'correct horse', code: await codeOf(secret) }, HERE),
+    { code: 'invalid', slug: 'wrong-code' },
+    'a spent code is refused',
+  )
   t.ok(await tf.isOn(alice.user.id))
   const off = await tf.disable(viewer, { password: 'correct horse', code: await codeOf(secret, 1) }, HERE, { tokenId: viewer.token?.id })
   t.same(off.status, { enabled: false, recovery_codes_left: 0 })
@@ -129,4 +137,29 @@ t.test('the operator’s reset turns it off and signs the account out everywhere
   t.notOk(await svc.domain.auth.twoFactor.isOn(alice.user.id))
   t.equal(after.session_epoch, 2)
   await t.rejects(svc.domain.auth.tokens.authenticate(alice.token), { code: 'unauthenticated' }, 'every token, the last one included')
+})
+
+t.test('the half-signed-in state ends after its few minutes, or when the account moves on: the password is asked again', async (t) => {
+  const svc = await makeDomainInstance(t)
+  const alice = await svc.person('alice')
+  const { secret } = await turnOn(svc, alice)
+  const { app } = await svc.domain.auth.apps.create({ name: 'Robo', redirect_uris: ['https://robo.example/cb'] })
+  const request = { client_id: app.client_id, response_type: 'code', redirect_uri: 'https://robo.example/cb', scope: 'stream' }
+  const flow = svc.domain.auth.signInFlow
+  const base = { mode: 'authorize' as const, request, address: HERE }
+
+  const password = await flow.next({ ...base, action: { kind: 'sign_in', username: 'alice', password: 'correct horse' } })
+  t.equal(password.step.kind, 'second-factor')
+  const pending = password.newSession?.pending
+  t.match(pending, { userId: alice.user.id, epoch: 1 })
+  t.ok(pending && pending.expires - Date.now() <= 5 * 60 * 1000, 'for five minutes at most')
+
+  const late = await flow.next({ ...base, pending: { ...pending!, expires: Date.now() - 1 }, action: { kind: 'second_factor', code: await codeOf(secret, 1) } })
+  t.equal(late.step.kind, 'sign-in', 'too late: back to the password')
+  t.match(late.step, { failed: { message: /took too long/ } })
+  t.same(late.newSession, {}, 'and the state is gone')
+
+  await svc.domain.users.moderation.resetPassword(alice.user.id, 'battery staple')
+  const moved = await flow.next({ ...base, pending: pending!, action: { kind: 'second_factor', code: await codeOf(secret, 1) } })
+  t.equal(moved.step.kind, 'sign-in', 'a password reset meanwhile ends it too')
 })
