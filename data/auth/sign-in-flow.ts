@@ -91,7 +91,11 @@ export class SignInFlow {
    * redirect may happen); `unauthenticated` when the session's account
    * stopped holding during approval. Emits the token events of an
    * implicit-flow approval. A suspended account's right password shows the
-   * sign-in step again, saying it is suspended.
+   * sign-in step again, saying it is suspended. The right password of an
+   * account with two-factor sign-in leads to the code step instead, half
+   * signed in (`newSession.pending`); a wrong code shows it again, a right
+   * one (or a recovery code) signs in, and a state that ran out (or whose
+   * account moved on) leads back to the sign-in step.
    */
   async next(input: FlowInput): Promise<FlowOutcome> {
     const { action } = input
