@@ -16,6 +16,7 @@ import { isoNow } from '../../time.js'
 import type { SessionClaim, UserService } from '../../users/users.js'
 import type { Viewer } from '../../viewer.js'
 import type { SignInGuard } from '../sign-in-guard.js'
+import { revokeAllTokens } from '../tokens.js'
 import { newRecoveryCodes, recoveryCodeHash } from './recovery-codes.js'
 import { nextGeneration, revokeOtherTokens, type Keeping } from './sign-out-others.js'
 import { acceptedStep, isTotpShaped, newEnrolment, type TotpEnrolment } from './totp.js'
@@ -216,7 +217,7 @@ export class TwoFactorService {
       if (isOnRow(row)) tx.emit('user.two_factor_disabled', { user, by_operator: true })
       return user
     })
-    await revokeOtherTokens(this.store, userId)
+    await revokeAllTokens(this.store, 'user', userId)
     return user
   }
 
