@@ -1,4 +1,4 @@
-/** `svc user create|list|suspend|unsuspend|delete|approve|reject|reset-password`: make accounts, see them, moderate them. */
+/** `svc user create|list|suspend|unsuspend|delete|approve|reject|reset-password|reset-2fa`: make accounts, see them, moderate them. */
 import type { Command } from 'commander'
 import type { AdminUser } from '../../data/index.js'
 import type { Io } from '../io.js'
@@ -63,4 +63,13 @@ export function userCommand(program: Command, io: Io, run: RunOperation): void {
       const changed = await run(flags, 'user.reset-password', { username, password: await passwordFrom(io, { passwordStdin: flags.passwordStdin }) })
       printResult(io, flags, changed, () => `new password for @${changed.username} (id ${changed.id}); their tokens are revoked`)
     })
+
+  adminSubcommand(
+    user,
+    'reset-2fa <username>',
+    "turn two-factor sign-in off for a user who lost their app and recovery codes; ends the account's sessions and tokens",
+  ).action(async (username: string, flags: AdminFlags) => {
+    const changed = await run(flags, 'user.reset-2fa', { username })
+    printResult(io, flags, changed, () => `two-factor sign-in is off for @${changed.username} (id ${changed.id}); they are signed out everywhere`)
+  })
 }

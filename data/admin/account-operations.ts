@@ -68,6 +68,12 @@ export const accountOperations = {
     }),
   /** Every user, oldest first. */
   'user.list': async (domain) => domain.users.accounts.list(),
+  /** `{username}` → the user row, its two-factor sign-in off and every session and token of it ended. Errors: `invalid`, `not_found`. */
+  'user.reset-2fa': async (domain, args) => {
+    const user = await domain.users.accounts.byUsername(text(args, 'username'))
+    if (!user) throw notFound(`no user ${String(args.username).replace(/^@/, '')}`)
+    return domain.auth.twoFactor.reset(user.id)
+  },
   /** `{username, client_id, scopes?}` → `{access_token, info}`; every scope when none are named. Errors: `invalid`, `not_found`. */
   'token.create': async (domain, args) => {
     const user = await domain.users.accounts.byUsername(text(args, 'username'))

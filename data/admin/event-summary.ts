@@ -23,7 +23,15 @@ export async function summarize(event: DomainEvent, nameOf: NameOf): Promise<str
     case 'user.updated':
     case 'user.approved':
     case 'user.rejected':
+    case 'user.two_factor_enabled':
+    case 'user.two_factor_disabled':
+    case 'user.two_factor_recovery_codes_renewed':
       return at(e.payload.user)
+    case 'user.two_factor_recovery_code_used':
+      return `${at(e.payload.user)}, ${e.payload.codes_left} left`
+    case 'user.app_password_created':
+    case 'user.app_password_revoked':
+      return `${at(e.payload.user)}: ${e.payload.app_password.name}`
     case 'token.authorized':
     case 'token.scopes_changed':
     case 'token.deauthorized':

@@ -130,6 +130,7 @@ export interface AdminResults {
   'user.reset-password': AdminUser
   'user.approve': AdminUser
   'user.reject': AdminUser
+  'user.reset-2fa': AdminUser
   'app.delete': AppFacts
   'token.create': IssuedToken
   'token.list': TokenFacts[]

@@ -14,6 +14,7 @@ import type { Viewer } from '../viewer.js'
 import type { AppService } from './apps.js'
 import type { DelegationService } from './delegation.js'
 import { accountWaiting, type RegistrationService, type SignUpInput } from './registration.js'
+import type { AppPasswordService } from './two-factor/app-passwords.js'
 import type { SignInGuard } from './sign-in-guard.js'
 import { accountSuspended, parseScopes, type Scope, type TokenInfo, type TokenService } from './tokens.js'
 import { isModerated } from '../users/moderated-users.js'
@@ -67,6 +68,7 @@ export class OAuthService {
     private readonly delegation: DelegationService,
     private readonly guard: SignInGuard,
     private readonly registration: RegistrationService,
+    private readonly appPasswords: AppPasswordService,
   ) {}
 
   /**
@@ -162,7 +164,9 @@ export class OAuthService {
    * see `SignInGuard`). Answers a new access token with its facts, or a
    * delegate token.
    * Errors: `unauthenticated` slug `invalid-client` (client credentials) or
-   * `invalid-grant` (wrong username/password); `rate_limited` (too many wrong
+   * `invalid-grant` (wrong username/password); `invalid` slug
+   * `two-factor-required` (the password grant for a two-factor account
+   * without one of its app passwords); `rate_limited` (too many wrong
    * guesses from `address` or at the account); `invalid` slugs
    * `unsupported-grant-type`, `invalid-request` (a field missing),
    * `invalid-grant` (unknown code, or one for another client or redirect URI),
@@ -217,8 +221,13 @@ export class OAuthService {
 
   private async passwordGrant(input: GrantInput, address: string): Promise<GrantResult> {
     const app = await this.client(input, true, address)
-    const user = await this.signIn(need(input.username, 'username'), need(input.password, 'password'), address)
-    return this.answer(await this.tokens.issueUserToken(app, user, parseScopes(input.scope)))
+    // An account with two-factor sign-in takes an app password here, and only that (see app-passwords.ts).
+    const signedIn = await this.appPasswords.grantSignIn(need(input.username, 'username'), need(input.password, 'password'), address)
+    if (!signedIn) throw oauthError('invalid', 'invalid-grant', 'Authentication failed: wrong username or password.')
+    if (isModerated(signedIn.user)) throw accountSuspended()
+    const issued = await this.tokens.issueUserToken(app, signedIn.user, parseScopes(input.scope))
+    if (signedIn.appPasswordId !== undefined) await this.appPasswords.noteToken(signedIn.appPasswordId, issued.token.id)
+    return this.answer(issued)
   }
 
   private async exchangeCode(input: GrantInput, address: string): Promise<GrantResult> {

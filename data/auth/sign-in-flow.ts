@@ -10,12 +10,19 @@ import type { UserRow } from '../model/user.js'
 import { sessionEpochOf, type SessionClaim, type UserService } from '../users/users.js'
 import type { Authorization, AuthorizationRequest, OAuthService } from './oauth.js'
 import { ACCOUNT_WAITING, type RegistrationService, type SignUpInput } from './registration.js'
+import type { PendingSignIn, SecondStep } from './two-factor/second-step.js'
 
 export type FlowMode = 'authenticate' | 'authorize'
 
 /** What the visitor did: opened the flow's link, or posted one of its forms. */
 export type FlowAction =
-  { kind: 'view' } | { kind: 'sign_in'; username: string; password: string } | { kind: 'sign_out' } | { kind: 'approve' } | { kind: 'deny' }
+  | { kind: 'view' }
+  | { kind: 'sign_in'; username: string; password: string }
+  | { kind: 'sign_out' }
+  | { kind: 'approve' }
+  | { kind: 'deny' }
+  /** The code of the second step, after the right password of a two-factor account. */
+  | { kind: 'second_factor'; code: string }
 
 export interface FlowInput {
   mode: FlowMode
@@ -24,6 +31,8 @@ export interface FlowInput {
   userId?: number
   /** The credential generation the session was signed in under (absent: 0); a stale one reads as signed out. */
   epoch?: number
+  /** The visitor gave the right password of a two-factor account and owes a code (see second-step.ts). */
+  pending?: PendingSignIn
   /** Where the visitor's request came from: a password tried is a guess from there. */
   address: string
   action: FlowAction
@@ -49,16 +58,18 @@ export type FlowStep =
       signUpWaits?: true
     }
   | { kind: 'consent'; authorization: Authorization; user: UserRow }
+  /** The code of a two-factor account, after its password. */
+  | { kind: 'second-factor'; authorization: Authorization; username: string; failed?: SignInFailure }
   | { kind: 'redirect'; location: string }
 
 export interface FlowOutcome {
   step: FlowStep
   /**
    * The session starts over (a new CSRF token), signed in as `userId` under
-   * credential generation `epoch`, or signed out without them; absent: it
-   * stays as it is.
+   * credential generation `epoch`, or signed out without them (half signed
+   * in with `pending`); absent: it stays as it is.
    */
-  newSession?: { userId?: number; epoch?: number }
+  newSession?: { userId?: number; epoch?: number; pending?: PendingSignIn }
 }
 
 /** The account is made and signed in (`signed-up`), made but waiting for the operator (`waiting`: not signed in), or the form comes back. */
@@ -69,6 +80,7 @@ export class SignInFlow {
     private readonly oauth: OAuthService,
     private readonly users: UserService,
     private readonly registration: RegistrationService,
+    private readonly secondStep: SecondStep,
   ) {}
 
   /** May anyone ask for an account at /signup (the sign-in page links to it)? */
@@ -89,7 +101,11 @@ export class SignInFlow {
    * redirect may happen); `unauthenticated` when the session's account
    * stopped holding during approval. Emits the token events of an
    * implicit-flow approval. A suspended account's right password shows the
-   * sign-in step again, saying it is suspended.
+   * sign-in step again, saying it is suspended. The right password of an
+   * account with two-factor sign-in leads to the code step instead, half
+   * signed in (`newSession.pending`); a wrong code shows it again, a right
+   * one (or a recovery code) signs in, and a state that ran out (or whose
+   * account moved on) leads back to the sign-in step.
    */
   async next(input: FlowInput): Promise<FlowOutcome> {
     const { action } = input
@@ -98,8 +114,13 @@ export class SignInFlow {
     // A session that no longer holds ends, unless this step starts another anyway.
     const ended = claim !== null && user === null ? { newSession: {} } : {}
     switch (action.kind) {
-      case 'view':
+      case 'view': {
+        const owing = user ? null : await this.secondStep.holder(input.pending)
+        if (owing) return { step: { kind: 'second-factor', authorization: await this.oauth.prepare(input.request), username: owing.username }, ...ended }
         return { step: await this.step(input, user), ...ended }
+      }
+      case 'second_factor':
+        return this.secondFactor(input, action.code)
       case 'sign_out':
         return { step: await this.step(input, null), newSession: {} }
       case 'approve':
@@ -120,9 +141,33 @@ export class SignInFlow {
           const step = await this.step(input, null)
           return { step: step.kind === 'sign-in' ? { ...step, failed } : step, ...ended }
         }
+        const pending = await this.secondStep.pendingFor(signedIn)
+        if (pending) {
+          const authorization = await this.oauth.prepare(input.request)
+          return { step: { kind: 'second-factor', authorization, username: signedIn.username }, newSession: { pending } }
+        }
         return { step: await this.step(input, signedIn), newSession: { userId: signedIn.id, epoch: sessionEpochOf(signedIn) } }
       }
     }
+  }
+
+  /** The second step's code: signed in under the generation the password was given in, the step again when wrong, the sign-in step when the state ran out. */
+  private async secondFactor(input: FlowInput, code: string): Promise<FlowOutcome> {
+    const result = await this.secondStep.check(input.pending, code, input.address)
+    if (result.kind === 'signed-in' && input.pending) {
+      return { step: await this.step(input, result.user), newSession: { userId: result.user.id, epoch: input.pending.epoch } }
+    }
+    if (result.kind === 'wrong') {
+      const failed: SignInFailure = {
+        message: result.message,
+        username: result.username,
+        ...(result.retryAfter === undefined ? {} : { retryAfter: result.retryAfter }),
+      }
+      return { step: { kind: 'second-factor', authorization: await this.oauth.prepare(input.request), username: result.username, failed } }
+    }
+    const step = await this.step(input, null)
+    const failed: SignInFailure = { message: 'The sign-in took too long: enter your password again.', username: '' }
+    return { step: step.kind === 'sign-in' ? { ...step, failed } : step, newSession: {} }
   }
 
   /**

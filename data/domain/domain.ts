@@ -57,6 +57,8 @@ import type { BackupService } from '../backup/backups.js'
 import type { ReportService } from '../moderation/reports.js'
 import type { InviteService } from '../auth/invites.js'
 import type { RegistrationService } from '../auth/registration.js'
+import type { TwoFactorService } from '../auth/two-factor/two-factor.js'
+import type { AppPasswordService } from '../auth/two-factor/app-passwords.js'
 
 /** Accounts and what is shown of them. */
 export interface UserServices {
@@ -90,6 +92,9 @@ export interface AuthServices {
   readonly invites: InviteService
   /** The registration mode, the rules, and the accounts waiting for approval. */
   readonly registration: RegistrationService
+  /** Two-factor sign-in (TOTP and recovery codes), and the app passwords of the password grant for accounts with it. */
+  readonly twoFactor: TwoFactorService
+  readonly appPasswords: AppPasswordService
 }
 
 /** Posts and everything read or done around them. */

@@ -55,6 +55,9 @@ import { BackupService } from '../backup/backups.js'
 import { ReportService } from '../moderation/reports.js'
 import { InviteService } from '../auth/invites.js'
 import { RegistrationService } from '../auth/registration.js'
+import { TwoFactorService } from '../auth/two-factor/two-factor.js'
+import { AppPasswordService } from '../auth/two-factor/app-passwords.js'
+import { SecondStep } from '../auth/two-factor/second-step.js'
 import { UserSearchService } from '../search/user-search.js'
 import { FileLinks } from '../security/file-links.js'
 import type { PasswordHasher } from '../security/passwords.js'
@@ -116,7 +119,9 @@ export function wireServices({ dataDir, config, store, events, moderated, domain
   const delegation = new DelegationService(store, apps, tokens)
   const invites = new InviteService(store)
   const registration = new RegistrationService(store, accounts, invites, config)
-  const oauth = new OAuthService(store, apps, accounts, tokens, delegation, signInGuard, registration)
+  const twoFactor = new TwoFactorService(store, accounts, signInGuard, config)
+  const appPasswords = new AppPasswordService(store, accounts, signInGuard, (userId) => twoFactor.isOn(userId))
+  const oauth = new OAuthService(store, apps, accounts, tokens, delegation, signInGuard, registration, appPasswords)
   const userViews = new UserViewService(store)
   const postViews = new PostViewService(store)
   const messageViews = new MessageViewService(store)
@@ -204,7 +209,17 @@ export function wireServices({ dataDir, config, store, events, moderated, domain
       core: relations,
       lists: new RelationListService(store, accounts),
     },
-    auth: { apps, tokens, delegation, oauth, signInFlow: new SignInFlow(oauth, accounts, registration), invites, registration },
+    auth: {
+      apps,
+      tokens,
+      delegation,
+      oauth,
+      signInFlow: new SignInFlow(oauth, accounts, registration, new SecondStep(twoFactor, accounts, signInGuard)),
+      invites,
+      registration,
+      twoFactor,
+      appPasswords,
+    },
     posts: {
       core: posts,
       views: postViews,

@@ -108,6 +108,13 @@ export function touchesOf(event: DomainEvent): readonly Touch[] | typeof EVERYTH
     case 'report.resolved':
     case 'invite.created':
     case 'invite.used':
+    // A second factor shows in no answer but its owner's own settings.
+    case 'user.two_factor_enabled':
+    case 'user.two_factor_disabled':
+    case 'user.two_factor_recovery_codes_renewed':
+    case 'user.two_factor_recovery_code_used':
+    case 'user.app_password_created':
+    case 'user.app_password_revoked':
       return []
     default:
       return EVERYTHING

@@ -17,6 +17,7 @@ import type { TokenRow } from './token.js'
 import type { UserRow } from './user.js'
 import type { ReportRow } from './report.js'
 import type { InviteRow } from './invite.js'
+import type { AppPasswordFacts } from './two-factor.js'
 
 export interface DomainEvents {
   'app.created': { app: AppRow }
@@ -89,6 +90,18 @@ export interface DomainEvents {
   /** The operator let in an account that waited for approval (its `user.created` carried `waiting_approval`), or turned it away: its row is gone. */
   'user.approved': { user: UserRow }
   'user.rejected': { user: UserRow }
+  /**
+   * Two-factor sign-in went on or off for `user` (off: by the user, or by the
+   * operator with `by_operator`), its recovery codes were renewed, or one was
+   * used to sign in (`codes_left`). Never the secret nor a code.
+   */
+  'user.two_factor_enabled': { user: UserRow }
+  'user.two_factor_disabled': { user: UserRow; by_operator?: true }
+  'user.two_factor_recovery_codes_renewed': { user: UserRow }
+  'user.two_factor_recovery_code_used': { user: UserRow; codes_left: number }
+  /** The user made or revoked an app password (its name and id, never the password nor its hash). */
+  'user.app_password_created': { user: UserRow; app_password: AppPasswordFacts }
+  'user.app_password_revoked': { user: UserRow; app_password: AppPasswordFacts }
   /** A stream's subscriptions changed, or it was deleted, on `node` (emitted only where processes share the store). */
   'user_stream.changed': { connection_id: string; node: string }
 }

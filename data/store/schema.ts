@@ -181,6 +181,13 @@ export const schema: { [K in TableName]: TableDef<Rows[K]> } = {
   invites: {
     code: { key: (i) => i.code_hash, unique: true },
   },
+  two_factor: {
+    user: { key: (f) => f.user_id, unique: true },
+  },
+  app_passwords: {
+    user: { key: (p) => p.user_id },
+    hash: { key: (p) => p.hash, unique: true },
+  },
 }
 
 export const tableNames = Object.keys(schema) as TableName[]

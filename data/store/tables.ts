@@ -25,6 +25,7 @@ import type { LogCursorRow, StreamSubscriptionRow, UserStreamRow } from '../mode
 import type { UserRow } from '../model/user.js'
 import type { ReportRow } from '../model/report.js'
 import type { InviteRow } from '../model/invite.js'
+import type { AppPasswordRow, TwoFactorRow } from '../model/two-factor.js'
 
 export interface Rows {
   users: UserRow
@@ -70,6 +71,10 @@ export interface Rows {
   reports: ReportRow
   /** The operator's invitations to sign up while registration is closed. */
   invites: InviteRow
+  /** Accounts' second factors (TOTP secrets, recovery code hashes), one row per account that set one up. */
+  two_factor: TwoFactorRow
+  /** Passwords users made for apps that sign in with the password grant while two-factor sign-in is on. */
+  app_passwords: AppPasswordRow
 }
 
 export type TableName = keyof Rows

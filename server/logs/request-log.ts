@@ -28,6 +28,11 @@ export const REDACTED_PATHS = [
   '*.client_secret',
   '*.authorization',
   '*.cookie',
+  // Two-factor sign-in's: the secret an app is set up with, recovery codes.
+  'secret',
+  '*.secret',
+  'recovery_codes',
+  '*.recovery_codes',
   '*.headers',
   '*.payload',
 ]

@@ -34,7 +34,7 @@ export interface FlowPage {
   error?: string
 }
 
-const errorLine = (error?: string): string => (error ? `<p class="error" role="alert">${esc(error)}</p>` : '')
+export const errorLine = (error?: string): string => (error ? `<p class="error" role="alert">${esc(error)}</p>` : '')
 
 export function signInPage(page: FlowPage, options: { signupHref?: string; username?: string; signupWaits?: boolean }): string {
   const signup = options.signupHref

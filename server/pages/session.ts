@@ -20,6 +20,8 @@ export interface Session {
   user_id?: number
   /** The account's credential generation at sign-in (absent: 0). */
   epoch?: number
+  /** Half signed in: the right password of a two-factor account was given, its code not yet (ms `expires`, short). */
+  pending?: { user_id: number; epoch: number; expires: number }
   /** Echoed by every form as `csrf`. */
   csrf: string
   expires: number
@@ -58,8 +60,14 @@ const isSession = (value: unknown): value is Session => {
     typeof s.csrf === 'string' &&
     typeof s.expires === 'number' &&
     (s.user_id === undefined || typeof s.user_id === 'number') &&
-    (s.epoch === undefined || typeof s.epoch === 'number')
+    (s.epoch === undefined || typeof s.epoch === 'number') &&
+    (s.pending === undefined || isPending(s.pending))
   )
+}
+
+const isPending = (p: unknown): boolean => {
+  const pending = p as Partial<NonNullable<Session['pending']>> | null
+  return typeof pending === 'object' && pending !== null && [pending.user_id, pending.epoch, pending.expires].every((n) => typeof n === 'number')
 }
 
 /** The request's valid session, or null (absent, tampered with, expired). */
@@ -68,9 +76,16 @@ export function readSession(request: Request): Session | null {
   return isSession(session) && session.expires > Date.now() ? session : null
 }
 
-/** A fresh session (a new CSRF token each time, so signing in rotates it), signed in as `userId` under `epoch` when given. */
-export const newSession = (signedIn: { userId?: number; epoch?: number } = {}): Session => ({
+/**
+ * A fresh session (a new CSRF token each time, so signing in rotates it),
+ * signed in as `userId` under `epoch` when given, or half signed in with
+ * `pending`.
+ */
+export const newSession = (signedIn: { userId?: number; epoch?: number; pending?: { userId: number; epoch: number; expires: number } } = {}): Session => ({
   ...(signedIn.userId === undefined ? {} : { user_id: signedIn.userId, epoch: signedIn.epoch ?? 0 }),
+  ...(signedIn.pending === undefined
+    ? {}
+    : { pending: { user_id: signedIn.pending.userId, epoch: signedIn.pending.epoch, expires: signedIn.pending.expires } }),
   csrf: randomBytes(18).toString('base64url'),
   expires: Date.now() + TTL_MS,
 })

@@ -91,6 +91,7 @@ const presenters: AdminPresenters = {
   'user.reset-password': moderatedUser,
   'user.approve': moderatedUser,
   'user.reject': moderatedUser,
+  'user.reset-2fa': moderatedUser,
   'app.delete': (_ctx, app) => presentApp(app),
   // The password grant's answer, plus the token's id for `svc token revoke`.
   'token.create': async (ctx, r) => ({ ...(await presentAccessGrant(ctx, r)), token_id: String(r.info.token.id) }),

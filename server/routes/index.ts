@@ -21,6 +21,8 @@ import { userRoutes } from './users/users.js'
 import { profileRoutes } from './users/profile.js'
 import { userSearchRoutes } from './users/user-search.js'
 import { userImageRoutes } from './users/user-images.js'
+import { twoFactorRoutes } from './users/two-factor.js'
+import { appPasswordRoutes } from './users/app-passwords.js'
 import { imageRoutes } from './images/images.js'
 import { appRoutes } from './auth/apps.js'
 import { oauthRoutes } from './auth/oauth.js'
@@ -55,6 +57,8 @@ export const allRoutes = (domain: Domain): SvcRoute[] => {
     ...profileRoutes(users, shared),
     ...userSearchRoutes(users, shared),
     ...userImageRoutes(users, shared),
+    ...twoFactorRoutes(auth),
+    ...appPasswordRoutes(auth),
     ...imageRoutes(users),
     ...relationRoutes(relations, shared),
     ...postRoutes(posts, shared),

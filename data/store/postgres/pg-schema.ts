@@ -112,6 +112,13 @@ export const pgMigrations: readonly PgMigration[] = [
       await createTable(sql, 'invites')
     },
   },
+  {
+    version: 9,
+    description: 'two-factor sign-in: accounts’ second factors and their app passwords',
+    async up(sql) {
+      for (const table of ['two_factor', 'app_passwords']) await createTable(sql, table)
+    },
+  },
 ]
 
 export const PG_FORMAT = pgMigrations[pgMigrations.length - 1].version

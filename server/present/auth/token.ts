@@ -41,6 +41,7 @@ export async function presentGrant(ctx: PresentContext, result: GrantResult): Pr
 const OAUTH_ERRORS: Record<string, OAuthErrorCode> = {
   'invalid-client': 'invalid_client',
   'invalid-grant': 'invalid_grant',
+  'two-factor-required': 'invalid_grant',
   'code-used': 'invalid_grant',
   'token-expired': 'invalid_grant',
   'redirect-uri-required': 'invalid_request',

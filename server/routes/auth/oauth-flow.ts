@@ -9,6 +9,7 @@ import Joi from 'joi'
 import { AuthorizationRequest, FlowAction, FlowMode, FlowOutcome, type AuthServices } from '../../../data/index.js'
 import { expiredSessionPage, htmlResponse, invalidInputPage, pageHandler } from '../../pages/layout.js'
 import { consentPage, requestFields, signInPage } from '../../pages/oauth-pages.js'
+import { secondFactorPage } from '../../pages/second-factor-page.js'
 import { checkedSession, ensureSession, newSession, writeSession, type Session } from '../../pages/session.js'
 import type { SvcRoute } from '../../route.js'
 import { originOf } from '../../request-trust/base-url.js'
@@ -25,7 +26,7 @@ const flowFields = {
   adnview: Joi.string().max(20),
 }
 
-type FlowForm = Partial<Record<keyof typeof flowFields | 'csrf' | 'action' | 'username' | 'password', string>>
+type FlowForm = Partial<Record<keyof typeof flowFields | 'csrf' | 'action' | 'username' | 'password' | 'code', string>>
 
 const requestOf = (input: FlowForm, origin: string): AuthorizationRequest => {
   const { client_id, response_type, redirect_uri, scope, state } = input
@@ -35,7 +36,9 @@ const requestOf = (input: FlowForm, origin: string): AuthorizationRequest => {
 const actionOf = (form: FlowForm): FlowAction =>
   form.action === 'sign_in'
     ? { kind: 'sign_in', username: form.username ?? '', password: form.password ?? '' }
-    : { kind: form.action as 'sign_out' | 'approve' | 'deny' }
+    : form.action === 'second_factor'
+      ? { kind: 'second_factor', code: form.code ?? '' }
+      : { kind: form.action as 'sign_out' | 'approve' | 'deny' }
 
 /**
  * The outcome as an answer: a new session first when the flow starts one,
@@ -50,20 +53,35 @@ function render(h: ResponseToolkit, mode: FlowMode, request: AuthorizationReques
   if (step.kind === 'redirect') return h.redirect(step.location)
   const page = { action: `/oauth/${mode}`, request, authorization: step.authorization, csrf: current.csrf }
   if (step.kind === 'consent') return htmlResponse(h, consentPage(page, step.user))
-  const fields = Object.entries(requestFields(request)).filter((e): e is [string, string] => e[1] !== undefined)
-  const signupHref = step.offerSignUp ? `/signup?next=${encodeURIComponent(`/oauth/${mode}?${new URLSearchParams(fields)}`)}` : undefined
   const retryAfter = step.failed?.retryAfter
   const status = retryAfter !== undefined ? 429 : step.failed ? 401 : 200
-  const response = htmlResponse(
-    h,
-    signInPage({ ...page, error: step.failed?.message }, { signupHref, username: step.failed?.username, signupWaits: step.signUpWaits }),
-    status,
-  )
+  const response =
+    step.kind === 'second-factor'
+      ? htmlResponse(h, secondFactorPage({ ...page, error: step.failed?.message }, step.username), status)
+      : signInStep(h, mode, request, { ...page, error: step.failed?.message }, step, status)
   return retryAfter === undefined ? response : response.header('Retry-After', String(retryAfter))
 }
 
-/** Who the session is signed in as, and from where the request came: what the flow decides on besides the action. */
-const signedIn = (session: Session, request: Request) => ({ userId: session.user_id, epoch: session.epoch, address: clientAddressOf(request) })
+function signInStep(
+  h: ResponseToolkit,
+  mode: FlowMode,
+  request: AuthorizationRequest,
+  page: Parameters<typeof signInPage>[0],
+  step: Extract<FlowOutcome['step'], { kind: 'sign-in' }>,
+  status: number,
+) {
+  const fields = Object.entries(requestFields(request)).filter((e): e is [string, string] => e[1] !== undefined)
+  const signupHref = step.offerSignUp ? `/signup?next=${encodeURIComponent(`/oauth/${mode}?${new URLSearchParams(fields)}`)}` : undefined
+  return htmlResponse(h, signInPage(page, { signupHref, username: step.failed?.username, signupWaits: step.signUpWaits }), status)
+}
+
+/** Who the session is signed in (or half signed in) as, and from where the request came: what the flow decides on besides the action. */
+const signedIn = (session: Session, request: Request) => ({
+  userId: session.user_id,
+  epoch: session.epoch,
+  ...(session.pending ? { pending: { userId: session.pending.user_id, epoch: session.pending.epoch, expires: session.pending.expires } } : {}),
+  address: clientAddressOf(request),
+})
 
 export const oauthFlowRoutes = (auth: AuthServices): SvcRoute[] => {
   const flowRoutes = (mode: FlowMode): SvcRoute[] => [
@@ -91,9 +109,10 @@ export const oauthFlowRoutes = (auth: AuthServices): SvcRoute[] => {
           payload: Joi.object({
             ...flowFields,
             csrf: Joi.string().max(100).required(),
-            action: Joi.string().valid('sign_in', 'sign_out', 'approve', 'deny').required(),
+            action: Joi.string().valid('sign_in', 'sign_out', 'approve', 'deny', 'second_factor').required(),
             username: field(100),
             password: field(200),
+            code: field(40),
           }),
           failAction: invalidInputPage,
         },

@@ -6,7 +6,7 @@
 import t from 'tap'
 import { settleOn } from '../../../fixtures/wait.js'
 import { PostgresStore } from '../../../../data/store/postgres/postgres-store.js'
-import { migratePostgres, PG_FORMAT } from '../../../../data/store/postgres/pg-schema.js'
+import { migratePostgres, PG_FORMAT, pgMigrations } from '../../../../data/store/postgres/pg-schema.js'
 import { connect } from '../../../../data/store/postgres/postgres-store.js'
 import { pgSchema, pgUnavailable, PG_URL, readyPgSchema } from '../../../fixtures/postgres.js'
 import { storeContract } from '../contract.js'
@@ -42,7 +42,8 @@ t.test('a database without svc schema is refused until migrated, and migrating t
   await sql`CREATE SCHEMA IF NOT EXISTS ${sql(schema)}`
   const first = await migratePostgres(sql)
   t.same({ from: first.from, to: first.to, reindexed: first.reindexed }, { from: null, to: PG_FORMAT, reindexed: true })
-  t.equal(first.applied.length, PG_FORMAT)
+  // Every migration, numbered apart by the branches that made them (a number may be missing until they meet).
+  t.equal(first.applied.length, pgMigrations.length)
   const again = await migratePostgres(sql)
   t.same(again, { from: PG_FORMAT, to: PG_FORMAT, applied: [], reindexed: false })
   const store = await PostgresStore.open(PG_URL, { schema })
