@@ -15,6 +15,7 @@ export { REPORT_REASON_MAX, type ReportService, type ReportFacts } from './moder
 export type { ReportRow } from './model/report.js'
 export type { InviteRow } from './model/invite.js'
 export { INVITE_USES_MAX, type InviteService } from './auth/invites.js'
+export type { AccountExport, ExportService, ExportedContent } from './export/account-export.js'
 export type * from './model/entities.js'
 export type * from './model/user.js'
 export type * from './model/app.js'

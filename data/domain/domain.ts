@@ -56,6 +56,7 @@ import type { HealthService } from '../instance/health.js'
 import type { BackupService } from '../backup/backups.js'
 import type { ReportService } from '../moderation/reports.js'
 import type { InviteService } from '../auth/invites.js'
+import type { ExportService } from '../export/account-export.js'
 
 /** Accounts and what is shown of them. */
 export interface UserServices {
@@ -181,6 +182,8 @@ export interface Domain {
   readonly backups: BackupService
   /** Users' reports of posts, and the operator's queue of them. */
   readonly reports: ReportService
+  /** A user's own data, read for the download of it (the `export` scope). */
+  readonly exports: ExportService
   /**
    * Runs what has effects beyond opening, once: seeds a fresh store's explore
    * streams, registers the web client, sweeps orphaned images and files (on

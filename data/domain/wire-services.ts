@@ -54,6 +54,7 @@ import { HealthService } from '../instance/health.js'
 import { BackupService } from '../backup/backups.js'
 import { ReportService } from '../moderation/reports.js'
 import { InviteService } from '../auth/invites.js'
+import { ExportService } from '../export/account-export.js'
 import { UserSearchService } from '../search/user-search.js'
 import { FileLinks } from '../security/file-links.js'
 import type { PasswordHasher } from '../security/passwords.js'
@@ -144,6 +145,7 @@ export function wireServices({ dataDir, config, store, events, moderated, domain
   const stars = new StarService(store, posts, accounts, moderated)
   const pm = new PrivateMessageService(store, messages, accounts)
   const reposts = new RepostService(store, posts, moderated)
+  const relationLists = new RelationListService(store, accounts)
   // Read at each fetch: `svc serve` sets it from SVC_FEDERATION_ALLOW_PRIVATE once the services are wired.
   const fetchesPrivate = {
     get allowPrivateAddress() {
@@ -200,7 +202,7 @@ export function wireServices({ dataDir, config, store, events, moderated, domain
     },
     relations: {
       core: relations,
-      lists: new RelationListService(store, accounts),
+      lists: relationLists,
     },
     auth: { apps, tokens, delegation, oauth, signInFlow: new SignInFlow(oauth, accounts), invites },
     posts: {
@@ -236,6 +238,7 @@ export function wireServices({ dataDir, config, store, events, moderated, domain
     health: new HealthService(store, events, streamHub, appStreamHub),
     backups: new BackupService(dataDir, store),
     reports: new ReportService(store, posts, relations),
+    exports: new ExportService({ store, postStreams, stars, relationLists, access, messages, markers, files }),
     start: async ({ federate = true } = {}) => {
       if (started) return
       started = true

@@ -21,6 +21,7 @@ import { userRoutes } from './users/users.js'
 import { profileRoutes } from './users/profile.js'
 import { userSearchRoutes } from './users/user-search.js'
 import { userImageRoutes } from './users/user-images.js'
+import { exportRoutes } from './users/export.js'
 import { imageRoutes } from './images/images.js'
 import { appRoutes } from './auth/apps.js'
 import { oauthRoutes } from './auth/oauth.js'
@@ -55,6 +56,7 @@ export const allRoutes = (domain: Domain): SvcRoute[] => {
     ...profileRoutes(users, shared),
     ...userSearchRoutes(users, shared),
     ...userImageRoutes(users, shared),
+    ...exportRoutes(domain.exports, shared),
     ...imageRoutes(users),
     ...relationRoutes(relations, shared),
     ...postRoutes(posts, shared),
