@@ -21,6 +21,7 @@ export { APP_PASSWORDS_MAX, APP_PASSWORD_NAME_MAX, type AppPasswordService } fro
 export { SECOND_STEP_TTL_MS, type PendingSignIn } from './auth/two-factor/second-step.js'
 export type { TotpEnrolment } from './auth/two-factor/totp.js'
 export type { AppPasswordFacts } from './model/two-factor.js'
+export type { AccountExport, ExportService, ExportedContent } from './export/account-export.js'
 export type * from './model/entities.js'
 export type * from './model/user.js'
 export type * from './model/app.js'

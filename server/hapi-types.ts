@@ -58,9 +58,11 @@ export interface SvcRouteConfig {
    * alone (a refusal is a page too); `read`, never a write whatever its
    * method (read markers), so it counts against the token's calls only;
    * `inbox`, another server's activity, counted against that server (the
-   * host of the key that signed it), whichever address it comes from.
+   * host of the key that signed it), whichever address it comes from;
+   * `heavy`, a read that costs what a write does (a whole account's
+   * export), counted against the token's write bucket too.
    */
-  rateAs?: 'page' | 'read' | 'inbox'
+  rateAs?: 'page' | 'read' | 'inbox' | 'heavy'
   /** Served at the root only, not under the API prefix (pages, OAuth, file content, the user stream); set by `mount`. */
   rootOnly?: boolean
   /** Answer as-is, without the JSON envelope (OAuth token endpoint, pages, redirects). */

@@ -92,7 +92,7 @@ const LAYERS: readonly (readonly string[])[] = [
   ['channels'],
   ['posts'],
   ['files'],
-  ['explore', 'public', 'search', 'streams', 'moderation'],
+  ['explore', 'public', 'search', 'streams', 'moderation', 'export'],
   ['federation'],
   ['instance', 'backup'],
   ['domain'],

@@ -59,6 +59,7 @@ import type { InviteService } from '../auth/invites.js'
 import type { RegistrationService } from '../auth/registration.js'
 import type { TwoFactorService } from '../auth/two-factor/two-factor.js'
 import type { AppPasswordService } from '../auth/two-factor/app-passwords.js'
+import type { ExportService } from '../export/account-export.js'
 
 /** Accounts and what is shown of them. */
 export interface UserServices {
@@ -189,6 +190,8 @@ export interface Domain {
   readonly backups: BackupService
   /** Users' reports of posts, accounts and messages, and the operator's queue of them. */
   readonly reports: ReportService
+  /** A user's own data, read for the download of it (the `export` scope). */
+  readonly exports: ExportService
   /**
    * Runs what has effects beyond opening, once: seeds a fresh store's explore
    * streams, registers the web client, sweeps orphaned images and files (on

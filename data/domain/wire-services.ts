@@ -58,6 +58,7 @@ import { RegistrationService } from '../auth/registration.js'
 import { TwoFactorService } from '../auth/two-factor/two-factor.js'
 import { AppPasswordService } from '../auth/two-factor/app-passwords.js'
 import { SecondStep } from '../auth/two-factor/second-step.js'
+import { ExportService } from '../export/account-export.js'
 import { UserSearchService } from '../search/user-search.js'
 import { FileLinks } from '../security/file-links.js'
 import type { PasswordHasher } from '../security/passwords.js'
@@ -151,6 +152,7 @@ export function wireServices({ dataDir, config, store, events, moderated, domain
   const stars = new StarService(store, posts, accounts, moderated)
   const pm = new PrivateMessageService(store, messages, accounts)
   const reposts = new RepostService(store, posts, moderated)
+  const relationLists = new RelationListService(store, accounts)
   // Read at each fetch: `svc serve` sets it from SVC_FEDERATION_ALLOW_PRIVATE once the services are wired.
   const fetchesPrivate = {
     get allowPrivateAddress() {
@@ -207,7 +209,7 @@ export function wireServices({ dataDir, config, store, events, moderated, domain
     },
     relations: {
       core: relations,
-      lists: new RelationListService(store, accounts),
+      lists: relationLists,
     },
     auth: {
       apps,
@@ -253,6 +255,7 @@ export function wireServices({ dataDir, config, store, events, moderated, domain
     health: new HealthService(store, events, streamHub, appStreamHub),
     backups: new BackupService(dataDir, store),
     reports: new ReportService(store, posts, relations, messages, accounts),
+    exports: new ExportService({ store, postStreams, stars, relationLists, access, messages, markers, files }),
     start: async ({ federate = true } = {}) => {
       if (started) return
       started = true

@@ -13,7 +13,7 @@ import { defaultConfig, type InstanceConfig, type Viewer } from '../../data/inde
 export type BucketName = 'token' | 'write' | 'ip' | 'page' | 'server'
 
 /** How a route is counted beside its method (see `SvcRouteConfig.rateAs`). */
-export type RateAs = 'api' | 'page' | 'read' | 'inbox'
+export type RateAs = 'api' | 'page' | 'read' | 'inbox' | 'heavy'
 
 export interface RateWindow {
   limit: number
@@ -72,7 +72,7 @@ export class RateLimiters {
 
   /**
    * Counts one request against each of its buckets (its token's, plus the
-   * write bucket for writes but read markers, else its address's; a page
+   * write bucket for writes but read markers and for heavy reads, else its address's; a page
    * only its address's page bucket, an inbox POST only its remote server's,
    * `server`, else its address's), or against none when one of them is
    * full: a refused call costs nothing. Answers the bucket to report: when
@@ -114,6 +114,6 @@ function bucketsOf(method: string, viewer: Viewer, ip: string, rateAs: RateAs, s
   const token = viewer.token
   if (!token) return [{ name: 'ip', key: ip }]
   const buckets: Bucket[] = [{ name: 'token', key: String(token.id) }]
-  if (rateAs !== 'read' && WRITES.has(method.toLowerCase())) buckets.push({ name: 'write', key: String(token.id) })
+  if (rateAs === 'heavy' || (rateAs !== 'read' && WRITES.has(method.toLowerCase()))) buckets.push({ name: 'write', key: String(token.id) })
   return buckets
 }

@@ -23,6 +23,7 @@ import { userSearchRoutes } from './users/user-search.js'
 import { userImageRoutes } from './users/user-images.js'
 import { twoFactorRoutes } from './users/two-factor.js'
 import { appPasswordRoutes } from './users/app-passwords.js'
+import { exportRoutes } from './users/export.js'
 import { imageRoutes } from './images/images.js'
 import { appRoutes } from './auth/apps.js'
 import { oauthRoutes } from './auth/oauth.js'
@@ -59,6 +60,7 @@ export const allRoutes = (domain: Domain): SvcRoute[] => {
     ...userImageRoutes(users, shared),
     ...twoFactorRoutes(auth),
     ...appPasswordRoutes(auth),
+    ...exportRoutes(domain.exports, shared),
     ...imageRoutes(users),
     ...relationRoutes(relations, shared),
     ...postRoutes(posts, shared),

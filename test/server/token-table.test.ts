@@ -95,6 +95,7 @@ const TABLE: Row[] = [
   { method: 'POST', path: '/users/me/avatar', token: 'user', scopes: ['update_profile'], body: { image: 'avatar', width: 200 } },
   { method: 'GET', path: '/users/{alice}/cover', token: 'none', status: 302 },
   { method: 'POST', path: '/users/me/cover', token: 'user', scopes: ['update_profile'], body: { image: 'cover', width: 960 } },
+  { method: 'GET', path: '/users/me/export', token: 'user', scopes: ['export'] },
   // Relations
   { method: 'POST', path: '/users/{bob}/follow', token: 'user', scopes: ['follow'] },
   { method: 'DELETE', path: '/users/{bob}/follow', token: 'user', scopes: ['follow'] },

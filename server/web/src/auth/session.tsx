@@ -14,7 +14,7 @@ import { settings } from '../settings'
 const TOKEN_KEY = 'svc.token'
 const STATE_KEY = 'svc.oauth-state'
 const RETURN_KEY = 'svc.return-to'
-export const SCOPES = 'basic stream write_post follow update_profile public_messages messages files'
+export const SCOPES = 'basic stream write_post follow update_profile public_messages messages files export'
 
 export interface Session {
   token: string | null

@@ -6,6 +6,7 @@ import { paths } from '../paths'
 import { ImageUpload } from './image-upload'
 import { ProfileForm } from './profile-form'
 import { TwoFactorSettings } from './two-factor'
+import { YourData } from './your-data'
 
 export function Settings() {
   const { me, refreshMe } = useSession()
@@ -24,6 +25,7 @@ export function Settings() {
       <ImageUpload kind="avatar" user={me} onUploaded={changed} />
       <ImageUpload kind="cover" user={me} onUploaded={changed} />
       <TwoFactorSettings />
+      <YourData />
     </section>
   )
 }
