@@ -60,7 +60,7 @@ export type GrantResult = { access_token: string; info: TokenInfo } | { delegate
 const oauthError = (code: 'invalid' | 'unauthenticated', slug: string, message: string): DomainError => new DomainError(code, message, { slug })
 
 /** The instance settings the flows read (live, so a config change applies at once). */
-export type OAuthSettings = Pick<InstanceConfig, 'open_registration'>
+export type OAuthSettings = Pick<InstanceConfig, 'open_registration' | 'require_email'>
 
 export class OAuthService {
   constructor(
@@ -215,12 +215,16 @@ export class OAuthService {
    * Creates an account from the sign-up page: anyone's while registration
    * is open, else only with an invitation's code (which it spends).
    * Errors: `forbidden` (registration closed and no usable invitation),
-   * `invalid`, `conflict` (as `UserService.create`). Emits `user.created`,
+   * `invalid` (an address missing where `require_email`), and `invalid`,
+   * `conflict` (as `UserService.create`: a username or address taken). Emits `user.created`,
    * and `invite.used` for an invitation.
    */
-  async signUp(input: { username: string; password: string; name?: string; invite?: string }): Promise<UserRow> {
+  async signUp(input: { username: string; password: string; name?: string; invite?: string; email?: string }): Promise<UserRow> {
     if (input.password.length > 200) throw invalid('password must be at most 200 characters')
-    const make = () => this.users.create({ username: input.username, password: input.password, name: input.name || undefined, type: 'human' })
+    // An address is optional unless the operator requires one (`require_email`).
+    if (this.settings.require_email && !input.email?.trim()) throw invalid('an e-mail address is required on this instance')
+    const email = input.email?.trim() || undefined
+    const make = () => this.users.create({ username: input.username, password: input.password, name: input.name || undefined, type: 'human', email })
     if (this.settings.open_registration) return make()
     if (!input.invite) throw forbidden('This instance does not allow open registration.')
     return this.invites.admit(input.invite, make)

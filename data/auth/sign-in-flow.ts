@@ -122,7 +122,7 @@ export class SignInFlow {
    * for the form. Errors: `forbidden` when open registration is off.
    * Emits `user.created`.
    */
-  async signUp(input: { username: string; password: string; name?: string; next?: string; invite?: string }): Promise<SignUpOutcome> {
+  async signUp(input: { username: string; password: string; name?: string; next?: string; invite?: string; email?: string }): Promise<SignUpOutcome> {
     try {
       const user = await this.oauth.signUp(input)
       return input.next === undefined ? { kind: 'signed-up', user } : { kind: 'signed-up', user, next: input.next }

@@ -56,6 +56,8 @@ import type { HealthService } from '../instance/health.js'
 import type { BackupService } from '../backup/backups.js'
 import type { ReportService } from '../moderation/reports.js'
 import type { InviteService } from '../auth/invites.js'
+import type { EmailAddressService } from '../auth/email-addresses.js'
+import type { PasswordResetService } from '../auth/password-reset.js'
 
 /** Accounts and what is shown of them. */
 export interface UserServices {
@@ -87,6 +89,9 @@ export interface AuthServices {
   readonly signInFlow: SignInFlow
   /** Invitations to sign up while registration is closed. */
   readonly invites: InviteService
+  /** Accounts' e-mail addresses and their confirmation; "forgot password" links. */
+  readonly emails: EmailAddressService
+  readonly passwordReset: PasswordResetService
 }
 
 /** Posts and everything read or done around them. */

@@ -54,6 +54,9 @@ import { HealthService } from '../instance/health.js'
 import { BackupService } from '../backup/backups.js'
 import { ReportService } from '../moderation/reports.js'
 import { InviteService } from '../auth/invites.js'
+import { EmailAddressService } from '../auth/email-addresses.js'
+import { PasswordResetService } from '../auth/password-reset.js'
+import { mailerOf } from '../mail/smtp-mailer.js'
 import { UserSearchService } from '../search/user-search.js'
 import { FileLinks } from '../security/file-links.js'
 import type { PasswordHasher } from '../security/passwords.js'
@@ -114,6 +117,13 @@ export function wireServices({ dataDir, config, store, events, moderated, domain
   const tokens = new TokenService(store, config.limits, (userId) => files.usedBy(userId))
   const delegation = new DelegationService(store, apps, tokens)
   const invites = new InviteService(store)
+  const mailer = mailerOf(config.smtp)
+  const emails = new EmailAddressService(store, accounts, signInGuard, mailer, config)
+  const moderation = new ModerationService(store, passwords, files.bytes)
+  // A password set through a mailed link is stored as the operator's reset stores one: every session and token ends.
+  const passwordReset = new PasswordResetService(store, accounts, signInGuard, mailer, config.name, (id, password, through) =>
+    moderation.resetPassword(id, password, through),
+  )
   const oauth = new OAuthService(store, apps, accounts, tokens, delegation, config, signInGuard, invites)
   const userViews = new UserViewService(store)
   const postViews = new PostViewService(store)
@@ -196,13 +206,22 @@ export function wireServices({ dataDir, config, store, events, moderated, domain
       images: userImages,
       views: userViews,
       search: new UserSearchService(store, scanGate, federation.site ? accounts : null),
-      moderation: new ModerationService(store, passwords, files.bytes),
+      moderation,
     },
     relations: {
       core: relations,
       lists: new RelationListService(store, accounts),
     },
-    auth: { apps, tokens, delegation, oauth, signInFlow: new SignInFlow(oauth, accounts), invites },
+    auth: {
+      apps,
+      tokens,
+      delegation,
+      oauth,
+      signInFlow: new SignInFlow(oauth, accounts),
+      invites,
+      emails,
+      passwordReset,
+    },
     posts: {
       core: posts,
       views: postViews,

@@ -108,6 +108,11 @@ export function touchesOf(event: DomainEvent): readonly Touch[] | typeof EVERYTH
     case 'report.resolved':
     case 'invite.created':
     case 'invite.used':
+    // The address is shown to its owner alone, and no answer shows a password or a link.
+    case 'user.email_changed':
+    case 'user.email_confirmed':
+    case 'user.password_reset':
+    case 'account_link.created':
       return []
     default:
       return EVERYTHING

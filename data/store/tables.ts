@@ -25,6 +25,7 @@ import type { LogCursorRow, StreamSubscriptionRow, UserStreamRow } from '../mode
 import type { UserRow } from '../model/user.js'
 import type { ReportRow } from '../model/report.js'
 import type { InviteRow } from '../model/invite.js'
+import type { AccountLinkRow } from '../model/account-link.js'
 
 export interface Rows {
   users: UserRow
@@ -70,6 +71,8 @@ export interface Rows {
   reports: ReportRow
   /** The operator's invitations to sign up while registration is closed. */
   invites: InviteRow
+  /** Single-use links mailed to accounts: confirm an address, set a new password. */
+  account_links: AccountLinkRow
 }
 
 export type TableName = keyof Rows

@@ -23,7 +23,7 @@ t.test('a mistake in config.json stops the start with one line naming the file, 
     ['{"open_registration": "no"}', /: open_registration must be a boolean$/],
     [
       '{"open_registraton": false}',
-      /: unknown key open_registraton: expected one of name, description, open_registration, public_url, allowed_hosts, trusted_proxies, rate_limits, limits, events, search, places, store, bus, federation, metrics_port, log_level, session_secret$/,
+      /: unknown key open_registraton: expected one of name, description, open_registration, public_url, allowed_hosts, trusted_proxies, rate_limits, limits, events, search, places, store, bus, federation, metrics_port, log_level, smtp, contact, require_email, session_secret$/,
     ],
     ['{"rate_limits": {"write": {"limit": -5}}}', /: rate_limits\.write\.limit must be greater than or equal to 1$/],
     [
@@ -49,6 +49,9 @@ t.test('a mistake in config.json stops the start with one line naming the file, 
       '{"allowed_hosts": ["https://svc.example/"]}',
       /: allowed_hosts\[0\] must be a host name, with a port or without \("svc\.example", "svc\.example:8080", "\[::1\]"\)$/,
     ],
+    ['{"smtp": {"host": "mail.example"}}', /: smtp\.from must be an e-mail address when smtp\.host is set$/],
+    ['{"smtp": {"port": 0}}', /: smtp\.port must be greater than or equal to 1$/],
+    ['{"require_email": "yes"}', /: require_email must be a boolean$/],
     ['{"rate_limits": {"pages": {"window_s": 0}}}', /: rate_limits\.pages\.window_s must be greater than or equal to 1$/],
     ['{"federation": {"allow_private_addresses": "yes"}}', /: federation\.allow_private_addresses must be a boolean$/],
     [

@@ -112,6 +112,13 @@ export const pgMigrations: readonly PgMigration[] = [
       await createTable(sql, 'invites')
     },
   },
+  {
+    version: 8,
+    description: 'single-use links mailed to accounts (confirm an address, set a new password)',
+    async up(sql) {
+      await createTable(sql, 'account_links')
+    },
+  },
 ]
 
 export const PG_FORMAT = pgMigrations[pgMigrations.length - 1].version

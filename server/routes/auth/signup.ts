@@ -1,6 +1,9 @@
 /** The sign-up page (`/signup`), open when the instance allows open registration, or to whoever follows an invitation's link (`?invite=`). */
 import Joi from 'joi'
-import type { AuthServices } from '../../../data/index.js'
+import { EMAIL_MAX_LENGTH, type AuthServices, type InstanceConfig } from '../../../data/index.js'
+import { logUnsentMail } from '../../logs/mail-log.js'
+import { mailNotice } from '../../present/users/account-email.js'
+import { baseUrlOf } from '../../request-trust/base-url.js'
 import { errorPage, expiredSessionPage, htmlResponse, invalidInputPage, pageHandler } from '../../pages/layout.js'
 import { signupPage, welcomePage } from '../../pages/oauth-pages.js'
 import { checkedSession, ensureSession, newSession, writeSession } from '../../pages/session.js'
@@ -18,7 +21,7 @@ const invite = Joi.string()
   .max(100)
   .pattern(/^[\w-]+$/)
 
-export const signupRoutes = (auth: AuthServices): SvcRoute[] => [
+export const signupRoutes = (auth: AuthServices, config: Pick<InstanceConfig, 'require_email'>): SvcRoute[] => [
   {
     method: 'GET',
     path: '/signup',
@@ -36,7 +39,13 @@ export const signupRoutes = (auth: AuthServices): SvcRoute[] => [
       const invited = !auth.signInFlow.signUpOpen && code !== undefined && (await auth.invites.admits(code))
       if (!auth.signInFlow.signUpOpen && !invited) return htmlResponse(h, closed(), 403)
       const session = ensureSession(request, h)
-      return htmlResponse(h, signupPage({ csrf: session.csrf, next: request.query.next as string | undefined, ...(invited ? { invite: code } : {}) }))
+      const page = signupPage({
+        csrf: session.csrf,
+        next: request.query.next as string | undefined,
+        requireEmail: config.require_email,
+        ...(invited ? { invite: code } : {}),
+      })
+      return htmlResponse(h, page)
     },
   },
   {
@@ -53,12 +62,15 @@ export const signupRoutes = (auth: AuthServices): SvcRoute[] => [
           name: Joi.string().max(200).allow(''),
           password: Joi.string().max(200).required(),
           invite,
+          email: Joi.string()
+            .max(EMAIL_MAX_LENGTH + 100)
+            .allow(''),
         }),
         failAction: invalidInputPage,
       },
     },
     handler: pageHandler(async (request, h) => {
-      const body = request.payload as { csrf: string; next?: string; username: string; name?: string; password: string; invite?: string }
+      const body = request.payload as { csrf: string; next?: string; username: string; name?: string; password: string; invite?: string; email?: string }
       const session = checkedSession(request, body.csrf)
       if (!session) return expiredSessionPage(h)
       const outcome = await auth.signInFlow.signUp(body)
@@ -66,12 +78,25 @@ export const signupRoutes = (auth: AuthServices): SvcRoute[] => [
       if (outcome.kind === 'retry') {
         return htmlResponse(
           h,
-          signupPage({ csrf: session.csrf, next: body.next, username: body.username, name: body.name, error: outcome.message, invite: body.invite }),
+          signupPage({
+            csrf: session.csrf,
+            next: body.next,
+            username: body.username,
+            name: body.name,
+            error: outcome.message,
+            invite: body.invite,
+            email: body.email,
+            requireEmail: config.require_email,
+          }),
           400,
         )
       }
       writeSession(h, newSession({ userId: outcome.user.id, epoch: outcome.user.session_epoch }))
-      return outcome.next ? h.redirect(outcome.next) : htmlResponse(h, welcomePage(outcome.user))
+      const mail = await auth.emails.confirmNew(outcome.user, baseUrlOf(request))
+      logUnsentMail(request, 'confirmation', mail)
+      return outcome.next
+        ? h.redirect(outcome.next)
+        : htmlResponse(h, welcomePage(outcome.user, mail && outcome.user.email ? mailNotice(mail, outcome.user.email.address) : undefined))
     }),
   },
 ]

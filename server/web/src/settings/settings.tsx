@@ -5,6 +5,7 @@ import { useSession } from '../auth/session'
 import { paths } from '../paths'
 import { ImageUpload } from './image-upload'
 import { ProfileForm } from './profile-form'
+import { EmailSettings } from './email-settings'
 
 export function Settings() {
   const { me, refreshMe } = useSession()
@@ -22,6 +23,7 @@ export function Settings() {
       <h2>Images</h2>
       <ImageUpload kind="avatar" user={me} onUploaded={changed} />
       <ImageUpload kind="cover" user={me} onUploaded={changed} />
+      <EmailSettings />
     </section>
   )
 }
