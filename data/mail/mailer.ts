@@ -30,9 +30,15 @@ export async function trySend(mailer: Mailer | null, message: MailMessage): Prom
   }
 }
 
-/** The error's code and first line, without anything after a colon that might quote the server's answer at length. */
+/** The error's code and its first line, cut short; an address the server's answer quotes (a refused recipient) is left out. */
 const reasonOf = (err: unknown): string => {
   const { code, message } = (err ?? {}) as { code?: unknown; message?: unknown }
-  const line = typeof message === 'string' ? message.split('\n')[0].slice(0, 200) : 'unknown error'
+  const line =
+    typeof message === 'string'
+      ? message
+          .split('\n')[0]
+          .slice(0, 200)
+          .replace(/<?[^\s<>]+@[^\s<>]+>?/g, '<address>')
+      : 'unknown error'
   return typeof code === 'string' ? `${code}: ${line}` : line
 }

@@ -11,6 +11,8 @@ import { recordEvents } from '../../fixtures/events.js'
 import { makeInstance, type Instance } from '../../fixtures/instance.js'
 import { makeMailbox, type Mailbox } from '../../fixtures/mailbox.js'
 import { csrfOf, makeClient, visitor } from '../../fixtures/oauth.js'
+import { waitUntil } from '../../fixtures/wait.js'
+import { makeLogger } from '../../../server/index.js'
 
 const ALICE = 'alice@mail.example'
 
@@ -162,14 +164,24 @@ t.test('asking for links is counted as failed sign-ins are, per address', async 
   t.match(refused.text, /Too many/)
 })
 
-t.test('a mail server that refuses: the same page, never a 500', async (t) => {
+t.test('a mail server that refuses: the same page, never a 500, and a warning in the log without address or link', async (t) => {
   const box = await makeMailbox(t)
-  const svc = await makeInstance(t, { smtp: box.smtp })
+  const text: string[] = []
+  const logger = makeLogger({ write: (line: string) => text.push(line) }, 'info')
+  const svc = await makeInstance(t, { smtp: box.smtp }, { logger })
   await confirmedAlice(t, svc, box)
   box.refusing = true
   const sent = await forgot(svc, 'alice')
   t.equal(sent.status, 200)
   t.match(sent.text, /on its way/)
+  const warned = () => text.map((line) => JSON.parse(line)).find((line) => line.msg === 'password reset mail not sent')
+  await waitUntil(() => warned() !== undefined, 'the warning')
+  t.match(warned(), { level: 40, reason: /451/ })
+  const [link] = await svc.store.read.account_links.getMany(await svc.store.read.account_links.scan({ limit: 1 }))
+  t.equal(link?.purpose, 'reset_password', 'the link was made')
+  const log = text.join('\n')
+  t.notMatch(log, /mail\.example/, 'no address in the log')
+  t.notMatch(log, /token=/, 'no link in the log')
 })
 
 t.test('without SMTP the page names whom to ask, and sends nothing', async (t) => {
