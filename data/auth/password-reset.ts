@@ -45,21 +45,31 @@ export class PasswordResetService {
    * Someone at `from` forgot the password of the account `who` names (its
    * username, or its address). When it has a confirmed address and no
    * link went to it in the last minute, a new link is made (older ones
-   * die); it is mailed after this answers, and `mail` settles with the
-   * outcome (null: nothing was due). Errors: `rate_limited` (too many
+   * die) and mailed, both after this answers; `mail` settles with the
+   * outcome (null: nothing was due) and never rejects. Errors: `rate_limited` (too many
    * tries from `from`, as sign-in counts them). Emits `account_link.created`.
    */
   async request(who: string, from: string, baseUrl: string): Promise<{ mail: Promise<MailOutcome | null> }> {
     await this.guard.charge(from)
+    if (!this.mailer) return { mail: Promise.resolve(null) }
     const text = who.trim()
     const found = text.includes('@') && !text.startsWith('@') ? await this.store.read.users.one('email', emailKey(text)) : await this.users.byUsername(text)
     const user = found && !isModerated(found) && !found.remote && found.email?.confirmed_at !== undefined ? (found as Addressed) : null
-    if (!user || !this.mailer) return { mail: Promise.resolve(null) }
-    const code = await this.store.transact(async (tx) => {
-      const last = await newestLinkAt(tx, user.id, 'reset_password')
-      return last !== null && Date.now() - last < MAIL_SPACING_MS ? null : issueLink(tx, user, 'reset_password')
-    })
-    return { mail: code === null ? Promise.resolve(null) : mailLink(this.mailer, this.instance, user, 'reset_password', code, baseUrl) }
+    // Making the link, a write, comes after the answer too, so no account answers later than none.
+    return { mail: user ? this.mailLinkTo(user, baseUrl) : Promise.resolve(null) }
+  }
+
+  private async mailLinkTo(user: Addressed, baseUrl: string): Promise<MailOutcome | null> {
+    let code: string | null
+    try {
+      code = await this.store.transact(async (tx) => {
+        const last = await newestLinkAt(tx, user.id, 'reset_password')
+        return last !== null && Date.now() - last < MAIL_SPACING_MS ? null : issueLink(tx, user, 'reset_password')
+      })
+    } catch (err) {
+      return { sent: false, reason: `the link could not be stored: ${(err as Error).message}` }
+    }
+    return code === null ? null : mailLink(this.mailer, this.instance, user, 'reset_password', code, baseUrl)
   }
 
   /** Does the link of `code` still hold (for the page that asks for the new password)? */
