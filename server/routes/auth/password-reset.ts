@@ -14,12 +14,7 @@ import { baseUrlOf } from '../../request-trust/base-url.js'
 import { clientAddressOf } from '../../request-trust/client-address.js'
 import type { SvcRoute } from '../../route.js'
 import { linkToken } from '../users/account-email.js'
-
-// Only back into the OAuth flow, as /signup's `next`: never an open redirect.
-const next = Joi.string()
-  .max(4000)
-  .pattern(/^\/oauth\/(authenticate|authorize)(\?|$)/)
-  .messages({ 'string.pattern.base': 'next must lead back to /oauth/authenticate or /oauth/authorize' })
+import { next } from './signup.js'
 
 const PAGE = { token: 'none', raw: true, rateAs: 'page' } as const
 

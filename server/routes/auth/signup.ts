@@ -10,7 +10,7 @@ import { checkedSession, ensureSession, newSession, writeSession } from '../../p
 import type { SvcRoute } from '../../route.js'
 
 // Only back into the OAuth flow: never an open redirect to somewhere else.
-const next = Joi.string()
+export const next = Joi.string()
   .max(4000)
   .pattern(/^\/oauth\/(authenticate|authorize)(\?|$)/)
   .messages({ 'string.pattern.base': 'next must lead back to /oauth/authenticate or /oauth/authorize' })
