@@ -134,6 +134,28 @@ export const configSchema = z.strictObject({
   metrics_port: z.int().min(1).max(65535).nullable().default(null),
   /** The least severe log entry written: `info` has a line per request, `warn` only what went wrong. */
   log_level: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
+  /**
+   * Mail over SMTP (nodemailer), for confirming addresses and "forgot
+   * password" links; an empty `host` sends no mail. `secure`: TLS from the
+   * first byte (port 465); else `require_tls` insists on STARTTLS. `from`:
+   * the sender, needed once `host` is set.
+   */
+  smtp: z
+    .strictObject({
+      host: z.string().default(''),
+      port: z.int().min(1).max(65535).default(587),
+      secure: z.boolean().default(false),
+      require_tls: z.boolean().default(true),
+      user: z.string().default(''),
+      password: z.string().default(''),
+      from: z.string().max(320).default(''),
+    })
+    .refine((smtp) => smtp.host === '' || smtp.from.includes('@'), { error: 'must be an e-mail address when smtp.host is set', path: ['from'] })
+    .prefault({}),
+  /** How to reach the operator (an e-mail address or a line of text): shown where a page sends people to them, such as "forgot password" without mail. */
+  contact: z.string().max(500).default(''),
+  /** Sign-up at /signup asks for an e-mail address; `true` makes it required. */
+  require_email: z.boolean().default(false),
   /** Seals (iron) the web sign-in cookie of the OAuth pages; generated at first start and kept in the file. */
   session_secret: z
     .string()

@@ -8,9 +8,12 @@ export type TokenKind = 'none' | 'any' | 'user' | 'app'
 
 /** The API objects (server/api/) a route answers, by their type's name. */
 export type ApiObjectName =
+  | 'AccountEmail'
+  | 'AppPassword'
   | 'AppStream'
   | 'Channel'
   | 'Config'
+  | 'CreatedAppPassword'
   | 'ExploreStream'
   | 'File'
   | 'Filter'
@@ -29,6 +32,9 @@ export type ApiObjectName =
   | 'Post'
   | 'ProcessedText'
   | 'Token'
+  | 'TwoFactorChange'
+  | 'TwoFactorSetup'
+  | 'TwoFactorStatus'
   | 'User'
 
 /**

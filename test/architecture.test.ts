@@ -81,7 +81,7 @@ const LAYERS: readonly (readonly string[])[] = [
   ['disk'],
   ['config-schema'],
   ['config', 'client-config'],
-  ['bus'],
+  ['bus', 'mail'],
   ['store'],
   ['events'],
   ['pagination', 'text', 'images'],

@@ -32,6 +32,14 @@ export async function summarize(event: DomainEvent, nameOf: NameOf): Promise<str
     case 'user.app_password_created':
     case 'user.app_password_revoked':
       return `${at(e.payload.user)}: ${e.payload.app_password.name}`
+    // The address itself stays out of the console's lines: it is its owner's.
+    case 'user.email_changed':
+    case 'user.email_confirmed':
+      return at(e.payload.user)
+    case 'user.password_reset':
+      return `${at(e.payload.user)} by ${e.payload.by}`
+    case 'account_link.created':
+      return `${e.payload.link.purpose} link for ${await nameOf(e.payload.link.user_id)}`
     case 'token.authorized':
     case 'token.scopes_changed':
     case 'token.deauthorized':

@@ -17,7 +17,7 @@ export type RegistrationMode = NonNullable<InstanceConfig['registration']>
 export const JOIN_NOTE_MAX = 500
 
 /** The instance settings registration reads (live, so a config change applies at once). */
-export type RegistrationSettings = Pick<InstanceConfig, 'registration' | 'open_registration' | 'rules'>
+export type RegistrationSettings = Pick<InstanceConfig, 'registration' | 'open_registration' | 'rules' | 'require_email'>
 
 /** The mode in force: `registration` when given, else what `open_registration` always meant (true: open, false: invitations only). */
 export const registrationModeOf = (settings: Pick<InstanceConfig, 'registration' | 'open_registration'>): RegistrationMode =>
@@ -41,6 +41,8 @@ export interface SignUpInput {
   agreed?: boolean
   /** In `approval` mode: why they want to join, for the operator. */
   note?: string
+  /** The owner's e-mail address (required where `require_email`), unconfirmed until its mailed link is followed. */
+  email?: string
 }
 
 const REFUSALS: Record<'invite' | 'closed', string> = {
@@ -101,6 +103,9 @@ export class RegistrationService {
     if (this.rules !== '' && input.agreed !== true) throw invalid('Please read the rules and tick “I agree to the rules” to make an account.')
     const note = input.note?.trim() ?? ''
     if ([...note].length > JOIN_NOTE_MAX) throw invalid(`what you tell the operator must be at most ${JOIN_NOTE_MAX} characters`)
+    // An address is optional unless the operator requires one (`require_email`).
+    const email = input.email?.trim() || undefined
+    if (this.settings.require_email && !email) throw invalid('an e-mail address is required on this instance')
     const { mode } = this
     const make = (waits: boolean) => () =>
       this.users.create({
@@ -108,6 +113,7 @@ export class RegistrationService {
         password: input.password,
         name: input.name || undefined,
         type: 'human',
+        email,
         ...(waits ? { waiting: note === '' ? {} : { note } } : {}),
       })
     if (mode === 'closed') throw forbidden(REFUSALS.closed)

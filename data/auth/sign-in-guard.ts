@@ -116,6 +116,15 @@ export class SignInGuard {
     return result
   }
 
+  /**
+   * Counts a request that costs its address what a failed guess does
+   * (asking for a password-reset mail), whatever it leads to.
+   * Errors: `rate_limited` (with `retryAfter`).
+   */
+  async charge(address: string): Promise<void> {
+    await this.takeAddress(address)
+  }
+
   private async refuseWhileAccountOver(account: string, pair: string): Promise<void> {
     const [fromHere, blocked] = await Promise.all([this.accountAddress.get(pair), this.backoff.get(account)])
     const over = [

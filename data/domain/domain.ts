@@ -60,6 +60,8 @@ import type { RegistrationService } from '../auth/registration.js'
 import type { TwoFactorService } from '../auth/two-factor/two-factor.js'
 import type { AppPasswordService } from '../auth/two-factor/app-passwords.js'
 import type { ExportService } from '../export/account-export.js'
+import type { EmailAddressService } from '../auth/email-addresses.js'
+import type { PasswordResetService } from '../auth/password-reset.js'
 
 /** Accounts and what is shown of them. */
 export interface UserServices {
@@ -96,6 +98,9 @@ export interface AuthServices {
   /** Two-factor sign-in (TOTP and recovery codes), and the app passwords of the password grant for accounts with it. */
   readonly twoFactor: TwoFactorService
   readonly appPasswords: AppPasswordService
+  /** Accounts' e-mail addresses and their confirmation; "forgot password" links. */
+  readonly emails: EmailAddressService
+  readonly passwordReset: PasswordResetService
 }
 
 /** Posts and everything read or done around them. */

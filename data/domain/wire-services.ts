@@ -59,6 +59,9 @@ import { TwoFactorService } from '../auth/two-factor/two-factor.js'
 import { AppPasswordService } from '../auth/two-factor/app-passwords.js'
 import { SecondStep } from '../auth/two-factor/second-step.js'
 import { ExportService } from '../export/account-export.js'
+import { EmailAddressService } from '../auth/email-addresses.js'
+import { PasswordResetService } from '../auth/password-reset.js'
+import { mailerOf } from '../mail/smtp-mailer.js'
 import { UserSearchService } from '../search/user-search.js'
 import { FileLinks } from '../security/file-links.js'
 import type { PasswordHasher } from '../security/passwords.js'
@@ -119,6 +122,13 @@ export function wireServices({ dataDir, config, store, events, moderated, domain
   const tokens = new TokenService(store, config.limits, (userId) => files.usedBy(userId))
   const delegation = new DelegationService(store, apps, tokens)
   const invites = new InviteService(store)
+  const mailer = mailerOf(config.smtp)
+  const emails = new EmailAddressService(store, accounts, signInGuard, mailer, config)
+  const moderation = new ModerationService(store, passwords, files.bytes)
+  // A password set through a mailed link is stored as the operator's reset stores one: every session and token ends.
+  const passwordReset = new PasswordResetService(store, accounts, signInGuard, mailer, config.name, (id, password, through) =>
+    moderation.resetPassword(id, password, through),
+  )
   const registration = new RegistrationService(store, accounts, invites, config)
   const twoFactor = new TwoFactorService(store, accounts, signInGuard, config)
   const appPasswords = new AppPasswordService(store, accounts, signInGuard, (userId) => twoFactor.isOn(userId))
@@ -205,7 +215,7 @@ export function wireServices({ dataDir, config, store, events, moderated, domain
       images: userImages,
       views: userViews,
       search: new UserSearchService(store, scanGate, federation.site ? accounts : null),
-      moderation: new ModerationService(store, passwords, files.bytes),
+      moderation,
     },
     relations: {
       core: relations,
@@ -221,6 +231,8 @@ export function wireServices({ dataDir, config, store, events, moderated, domain
       registration,
       twoFactor,
       appPasswords,
+      emails,
+      passwordReset,
     },
     posts: {
       core: posts,

@@ -115,6 +115,11 @@ export function touchesOf(event: DomainEvent): readonly Touch[] | typeof EVERYTH
     case 'user.two_factor_recovery_code_used':
     case 'user.app_password_created':
     case 'user.app_password_revoked':
+    // The address is shown to its owner alone, and no answer shows a password or a link.
+    case 'user.email_changed':
+    case 'user.email_confirmed':
+    case 'user.password_reset':
+    case 'account_link.created':
       return []
     default:
       return EVERYTHING

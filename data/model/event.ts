@@ -18,6 +18,7 @@ import type { UserRow } from './user.js'
 import type { ReportRow } from './report.js'
 import type { InviteRow } from './invite.js'
 import type { AppPasswordFacts } from './two-factor.js'
+import type { AccountLinkRow } from './account-link.js'
 
 export interface DomainEvents {
   'app.created': { app: AppRow }
@@ -102,6 +103,13 @@ export interface DomainEvents {
   /** The user made or revoked an app password (its name and id, never the password nor its hash). */
   'user.app_password_created': { user: UserRow; app_password: AppPasswordFacts }
   'user.app_password_revoked': { user: UserRow; app_password: AppPasswordFacts }
+  /** The account's e-mail address was set, changed or removed (unconfirmed from then on); confirmed by its mailed link. */
+  'user.email_changed': { user: UserRow }
+  'user.email_confirmed': { user: UserRow }
+  /** The account has a new password (`svc user reset-password`, or its owner through a mailed link): its sessions ended, its tokens go next. */
+  'user.password_reset': { user: UserRow; by: 'operator' | 'link' }
+  /** A single-use link was made for the account, to be mailed (only its code's hash is kept). */
+  'account_link.created': { link: AccountLinkRow }
   /** A stream's subscriptions changed, or it was deleted, on `node` (emitted only where processes share the store). */
   'user_stream.changed': { connection_id: string; node: string }
 }

@@ -1,3 +1,4 @@
+import type { AccountEmail } from './account-email.js'
 import type { Annotation, Entities } from './entities.js'
 
 export type UserType = 'human' | 'bot' | 'feed'
@@ -73,6 +74,8 @@ export interface UserRow {
   waiting_approval?: { since: string; note?: string }
   /** Set on an account of another server: it cannot sign in, holds no token, and is no local user. */
   remote?: RemoteAccount
+  /** The account's e-mail address and whether it is confirmed (see data/auth/email-addresses.ts). */
+  email?: AccountEmail
   /** Set once the account is deleted: the row stays as a tombstone so ids elsewhere still resolve, without username or profile. */
   deleted_at?: string
 }

@@ -133,16 +133,23 @@ export class ModerationService {
    * Sets a new password (the account rules apply) and signs the account out
    * everywhere, so whoever held the old password is out: its sign-in
    * sessions end and its pending authorization codes go at the commit, then
-   * every token of it is revoked. Answers the row.
-   * Errors: `invalid` (password rules), `not_found`. Emits `token.deauthorized` per token.
+   * every token of it is revoked. `through.check` runs in the same
+   * transaction first, on the account as it stands, when the reset is the
+   * owner's through a mailed link (which it uses up): what it throws undoes
+   * the reset. Answers the row.
+   * Errors: `invalid` (password rules), `not_found`, and `check`'s. Emits
+   * `user.password_reset`, then `token.deauthorized` per token.
    */
-  async resetPassword(userId: number, password: string): Promise<UserRow> {
+  async resetPassword(userId: number, password: string, through?: { by: 'link'; check: (tx: Tx, user: UserRow) => Promise<void> }): Promise<UserRow> {
     checkPasswordRule(password)
     const password_hash = await this.passwords.hash(password)
     const user = await this.store.transact(async (tx) => {
       const row = await liveAccount(tx, userId)
+      await through?.check(tx, row)
       for (const id of await tx.auth_codes.ids('user', userId, { limit: ALL })) tx.auth_codes.remove(id)
-      return tx.users.put({ ...row, password_hash, session_epoch: sessionEpochOf(row) + 1 })
+      const user = tx.users.put({ ...row, password_hash, session_epoch: sessionEpochOf(row) + 1 })
+      tx.emit('user.password_reset', { user, by: through?.by ?? 'operator' })
+      return user
     })
     await revokeAllTokens(this.store, 'user', userId)
     return user
@@ -150,7 +157,7 @@ export class ModerationService {
 
   /**
    * Deletes the account for good. First its row becomes a tombstone (no
-   * password, profile or username, which is free again; its tokens dead),
+   * password, e-mail address, mailed links, profile or username, which is free again; its tokens dead),
    * then, batch by batch: its tokens are revoked, its posts deleted as their
    * author would (their reposts with them), its stars, follows, mutes and
    * blocks both ways, channel subscriptions and its files (rows and bytes)
@@ -168,8 +175,9 @@ export class ModerationService {
       const row = await tx.users.get(userId)
       if (!row) throw notFound(`user ${userId} not found`)
       for (const id of await tx.auth_codes.ids('user', userId, { limit: ALL })) tx.auth_codes.remove(id)
+      for (const id of await tx.account_links.ids('user', userId, { limit: ALL })) tx.account_links.remove(id)
       if (row.deleted_at !== undefined) return row
-      const { password_hash: _p, avatar: _a, cover: _c, verified_domain: _v, ...kept } = row
+      const { password_hash: _p, avatar: _a, cover: _c, verified_domain: _v, email: _e, ...kept } = row
       return tx.users.put({
         ...kept,
         name: '',

@@ -25,6 +25,8 @@ export const schema: { [K in TableName]: TableDef<Rows[K]> } = {
     moderated: { key: (u) => (u.suspended_at === undefined && u.deleted_at === undefined && u.waiting_approval === undefined ? undefined : 1) },
     /** Remote accounts by their actor's id. */
     actor: { key: (u) => u.remote?.actor_id, unique: true },
+    /** Local accounts by e-mail address, case-insensitively; a deleted account's frees it. */
+    email: { key: (u) => (u.deleted_at === undefined && !u.remote ? u.email?.address.toLowerCase() : undefined), unique: true },
   },
   apps: {
     client_id: { key: (a) => a.client_id, unique: true },
@@ -187,6 +189,10 @@ export const schema: { [K in TableName]: TableDef<Rows[K]> } = {
   app_passwords: {
     user: { key: (p) => p.user_id },
     hash: { key: (p) => p.hash, unique: true },
+  },
+  account_links: {
+    code: { key: (l) => l.code_hash, unique: true },
+    user: { key: (l) => l.user_id },
   },
 }
 

@@ -26,6 +26,7 @@ import type { UserRow } from '../model/user.js'
 import type { ReportRow } from '../model/report.js'
 import type { InviteRow } from '../model/invite.js'
 import type { AppPasswordRow, TwoFactorRow } from '../model/two-factor.js'
+import type { AccountLinkRow } from '../model/account-link.js'
 
 export interface Rows {
   users: UserRow
@@ -75,6 +76,8 @@ export interface Rows {
   two_factor: TwoFactorRow
   /** Passwords users made for apps that sign in with the password grant while two-factor sign-in is on. */
   app_passwords: AppPasswordRow
+  /** Single-use links mailed to accounts: confirm an address, set a new password. */
+  account_links: AccountLinkRow
 }
 
 export type TableName = keyof Rows

@@ -11,6 +11,7 @@ import { NAME_MAX_LENGTH, PASSWORD_MIN_LENGTH, USERNAME_MAX_LENGTH } from '../li
 import { isoNow } from '../time.js'
 import type { Viewer } from '../viewer.js'
 import { isModerated } from './moderated-users.js'
+import { checkEmailAddress, emailKey } from './email-rule.js'
 
 export const USERNAME_PATTERN = new RegExp(`^[a-z0-9_]{1,${USERNAME_MAX_LENGTH}}$`)
 
@@ -27,6 +28,9 @@ export type RemoteUserLookup = (handle: string) => Promise<UserRow | null>
 export function checkPasswordRule(password: string): void {
   if (password.length < PASSWORD_MIN_LENGTH) throw invalid(`password must be at least ${PASSWORD_MIN_LENGTH} characters`)
 }
+
+/** The refusal of an address another account has. */
+export const emailTaken = (): DomainError => new DomainError('conflict', 'that e-mail address belongs to another account')
 
 /** The lookup key of a username as typed: case-insensitive, with or without its `@`. */
 export const usernameKey = (username: string): string => username.replace(/^@/, '').toLowerCase()
@@ -49,6 +53,8 @@ export interface CreateUserInput {
   timezone?: string
   /** The account waits for the operator's approval (see `UserRow.waiting_approval`), with what it told them. */
   waiting?: { note?: string }
+  /** The owner's e-mail address, unconfirmed until its mailed link is followed. */
+  email?: string
 }
 
 export class UserService {
@@ -61,8 +67,10 @@ export class UserService {
   ) {}
 
   /**
-   * Creates an account. Usernames are case-insensitive and kept lower-cased.
-   * Errors: `invalid` (username or password rules), `conflict` (taken).
+   * Creates an account. Usernames are case-insensitive and kept lower-cased,
+   * as are e-mail addresses when compared.
+   * Errors: `invalid` (username, password or address rules), `conflict`
+   * (username or address taken).
    * Emits `user.created`.
    */
   async create(input: CreateUserInput): Promise<UserRow> {
@@ -73,14 +81,17 @@ export class UserService {
     if (input.password !== undefined) checkPasswordRule(input.password)
     const name = input.name ?? username
     if ([...name].length > NAME_MAX_LENGTH) throw invalid(`name is longer than ${NAME_MAX_LENGTH} characters`)
+    const email = input.email === undefined ? undefined : checkEmailAddress(input.email)
     const password_hash = input.password === undefined ? undefined : await this.passwords.hash(input.password)
     const user = await this.store.transact(async (tx) => {
       if (await tx.users.one('username', username)) throw new DomainError('conflict', `username ${username} is taken`)
+      if (email && (await tx.users.one('email', emailKey(email)))) throw emailTaken()
       const user = tx.users.insert({
         username,
         username_key: username,
         name,
         ...(password_hash ? { password_hash } : {}),
+        ...(email ? { email: { address: email } } : {}),
         type: input.type ?? 'human',
         locale: input.locale ?? 'en_US',
         timezone: input.timezone ?? 'UTC',

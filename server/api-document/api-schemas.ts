@@ -3,6 +3,38 @@
  * JSON Schema (draft-07) of each API object, by name; references point into this table as `#/definitions/NAME`.
  */
 export const API_SCHEMAS: Readonly<Record<string, object>> = {
+  AccountEmail: {
+    type: 'object',
+    properties: {
+      address: {
+        type: ['string', 'null'],
+        description: 'The address, or null when the account has none.',
+      },
+      confirmed: {
+        type: 'boolean',
+      },
+      confirmed_at: {
+        type: 'string',
+        description: 'When it was confirmed, ISO 8601.',
+      },
+      mail_available: {
+        type: 'boolean',
+        description: "Can the instance send mail at all? Without, an address cannot be confirmed and a forgotten password is the operator's to reset.",
+      },
+      required: {
+        type: 'boolean',
+        description: 'Does the instance require an address (it cannot be removed)?',
+      },
+      notice: {
+        type: 'string',
+        description: 'What became of the mail a change or a new request sent, in words for the owner.',
+      },
+    },
+    required: ['address', 'confirmed', 'mail_available', 'required'],
+    additionalProperties: false,
+    description:
+      "The account's own e-mail address, as `GET /users/me/email` answers it to its owner in svc's own web client (an svc addition: App.net's User never carries it, and no other answer does).",
+  },
   Annotation: {
     type: 'object',
     properties: {
@@ -2226,6 +2258,108 @@ export const API_SCHEMAS: Readonly<Record<string, object>> = {
     required: ['error', 'error_description'],
     additionalProperties: false,
     description: "The token endpoint's error body (RFC 6749 §5.2), with svc's slug when the cause has one.",
+  },
+  TwoFactorStatus: {
+    type: 'object',
+    properties: {
+      enabled: {
+        type: 'boolean',
+      },
+      enabled_at: {
+        type: ['string', 'null'],
+        description: 'When it was turned on; null while off.',
+      },
+      recovery_codes_left: {
+        type: 'number',
+      },
+    },
+    required: ['enabled', 'enabled_at', 'recovery_codes_left'],
+    additionalProperties: false,
+    description: "Where the account's two-factor sign-in stands (`GET /users/me/two_factor`).",
+  },
+  TwoFactorChange: {
+    type: 'object',
+    properties: {
+      enabled: {
+        type: 'boolean',
+      },
+      enabled_at: {
+        type: ['string', 'null'],
+        description: 'When it was turned on; null while off.',
+      },
+      recovery_codes_left: {
+        type: 'number',
+      },
+      recovery_codes: {
+        type: 'array',
+        items: {
+          type: 'string',
+        },
+      },
+    },
+    additionalProperties: false,
+    required: ['enabled', 'enabled_at', 'recovery_codes_left'],
+    description: "A change's answer; `recovery_codes` only where new ones were made (turning it on, renewing them): shown this once.",
+  },
+  TwoFactorSetup: {
+    type: 'object',
+    properties: {
+      secret: {
+        type: 'string',
+      },
+      otpauth_uri: {
+        type: 'string',
+      },
+      qr_code: {
+        type: 'string',
+        description: "The URI's QR code, an SVG image as a `data:` URL.",
+      },
+    },
+    required: ['secret', 'otpauth_uri', 'qr_code'],
+    additionalProperties: false,
+    description: 'What an authenticator app is set up with (`POST /users/me/two_factor/setup`): the only answer that shows the secret.',
+  },
+  AppPassword: {
+    type: 'object',
+    properties: {
+      id: {
+        type: 'string',
+      },
+      name: {
+        type: 'string',
+      },
+      created_at: {
+        type: 'string',
+      },
+      last_used_at: {
+        type: ['string', 'null'],
+      },
+    },
+    required: ['id', 'name', 'created_at', 'last_used_at'],
+    additionalProperties: false,
+    description: 'An app password of the password grant; the password itself only in the answer that made it.',
+  },
+  CreatedAppPassword: {
+    type: 'object',
+    properties: {
+      id: {
+        type: 'string',
+      },
+      name: {
+        type: 'string',
+      },
+      created_at: {
+        type: 'string',
+      },
+      last_used_at: {
+        type: ['string', 'null'],
+      },
+      password: {
+        type: 'string',
+      },
+    },
+    required: ['created_at', 'id', 'last_used_at', 'name', 'password'],
+    additionalProperties: false,
   },
   UserRelation: {
     type: 'object',

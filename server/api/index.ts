@@ -4,6 +4,7 @@
  * the browser) and what the tests' calls answer. Types only, no code; this
  * folder imports nothing outside itself.
  */
+export type * from './account-email.js'
 export type * from './annotation.js'
 export type * from './channel.js'
 export type * from './config.js'

@@ -23,7 +23,7 @@ body{font:16px/1.5 system-ui,sans-serif;background:#f4f5f7;color:#1d2329;margin:
 main{max-width:26rem;margin:3rem auto;background:#fff;padding:1.5rem 2rem;border-radius:10px;box-shadow:0 1px 4px #0002}
 h1{font-size:1.3rem;margin:0 0 1rem}
 label{display:block;margin:.8rem 0 .2rem;font-weight:600}
-input[type=text],input[type=password]{width:100%;box-sizing:border-box;padding:.5rem;border:1px solid #bbc;border-radius:6px;font:inherit}
+input[type=text],input[type=email],input[type=password]{width:100%;box-sizing:border-box;padding:.5rem;border:1px solid #bbc;border-radius:6px;font:inherit}
 button{font:inherit;padding:.5rem 1.1rem;border-radius:6px;border:1px solid #2a62c9;background:#2a62c9;color:#fff;cursor:pointer;margin:1rem .5rem 0 0}
 button.secondary{background:#fff;color:#2a62c9}
 .error{background:#fde8e8;color:#8a1c1c;padding:.5rem .8rem;border-radius:6px}
@@ -58,6 +58,9 @@ export const htmlResponse = (h: ResponseToolkit, html: string, status = 200, ima
 /** A page that only says what went wrong. */
 export const errorPage = (title: string, message: string): string => layout(title, `<h1>${esc(title)}</h1><p class="error">${esc(message)}</p>`)
 
+/** The error page's title for a status. */
+const TITLES: Record<number, string> = { 401: 'Sign-in needed', 403: 'Not allowed', 404: 'Not found', 429: 'Too many tries' }
+
 /**
  * A domain error as a page: the client-safe message under a title that fits
  * its status. Answers null for errors that are not the visitor's (500 path).
@@ -65,8 +68,9 @@ export const errorPage = (title: string, message: string): string => layout(titl
 export function errorResponse(h: ResponseToolkit, err: unknown): ResponseObject | null {
   if (!isDomainError(err)) return null
   const status = errorStatus[err.code]
-  const title = status === 401 ? 'Sign-in needed' : status === 403 ? 'Not allowed' : status === 404 ? 'Not found' : 'Something is wrong with this request'
-  return htmlResponse(h, errorPage(title, err.message), status)
+  const title = TITLES[status] ?? 'Something is wrong with this request'
+  const response = htmlResponse(h, errorPage(title, err.message), status)
+  return err.retryAfter === undefined ? response : response.header('Retry-After', String(err.retryAfter))
 }
 
 /** A page route's handler: a domain error answers its error page (see `errorResponse`), others take the 500 path. */

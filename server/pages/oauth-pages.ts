@@ -2,6 +2,7 @@
 import type { Authorization, AuthorizationRequest, UserRow } from '../../data/index.js'
 import { esc, hidden, layout } from './layout.js'
 import { rulesSection, signupEnd, signupTitle, type SignupAsk } from './registration-pages.js'
+import { forgotHref } from './account-mail-pages.js'
 
 /** What each scope lets an app do, in the words the consent page uses. */
 const SCOPE_TEXT: Record<string, string> = {
@@ -36,6 +37,12 @@ export interface FlowPage {
 
 export const errorLine = (error?: string): string => (error ? `<p class="error" role="alert">${esc(error)}</p>` : '')
 
+/** The flow's own address with its request, for a page that leads back to it. */
+const flowUrl = (page: FlowPage): string => {
+  const fields = Object.entries(requestFields(page.request)).filter((e): e is [string, string] => e[1] !== undefined)
+  return `${page.action}?${new URLSearchParams(fields)}`
+}
+
 export function signInPage(page: FlowPage, options: { signupHref?: string; username?: string; signupWaits?: boolean }): string {
   const signup = options.signupHref
     ? `<p class="muted">No account yet? <a href="${esc(options.signupHref)}">${options.signupWaits ? 'Request one' : 'Create one'}</a>.</p>`
@@ -46,7 +53,8 @@ export function signInPage(page: FlowPage, options: { signupHref?: string; usern
       `<form method="post" action="${esc(page.action)}">${hidden({ ...requestFields(page.request), csrf: page.csrf, action: 'sign_in' })}` +
       `<label for="username">Username</label><input type="text" id="username" name="username" autocomplete="username" required maxlength="20" value="${esc(options.username ?? '')}">` +
       `<label for="password">Password</label><input type="password" id="password" name="password" autocomplete="current-password" required maxlength="200">` +
-      `<button type="submit">Sign in</button></form>${signup}`,
+      `<button type="submit">Sign in</button></form>` +
+      `<p class="muted"><a href="${esc(forgotHref(flowUrl(page)))}">Forgot password?</a></p>${signup}`,
   )
 }
 
@@ -64,7 +72,18 @@ export function consentPage(page: FlowPage, user: UserRow): string {
   )
 }
 
-export function signupPage(input: { csrf: string; next?: string; username?: string; name?: string; error?: string; invite?: string; ask?: SignupAsk }): string {
+export function signupPage(input: {
+  csrf: string
+  next?: string
+  username?: string
+  name?: string
+  error?: string
+  invite?: string
+  ask?: SignupAsk
+  /** The address typed, and whether the instance requires one (`require_email`). */
+  email?: string
+  requireEmail?: boolean
+}): string {
   return layout(
     signupTitle(input.ask),
     `<h1>${signupTitle(input.ask)}</h1>${input.invite ? '<p>You were invited: this link makes your account.</p>' : ''}${rulesSection(input.ask)}${errorLine(input.error)}` +
@@ -72,10 +91,17 @@ export function signupPage(input: { csrf: string; next?: string; username?: stri
       `<label for="username">Username</label><input type="text" id="username" name="username" autocomplete="username" required maxlength="20" pattern="[A-Za-z0-9_]{1,20}" value="${esc(input.username ?? '')}">` +
       `<p class="muted">1 to 20 letters, digits or _.</p>` +
       `<label for="name">Name</label><input type="text" id="name" name="name" maxlength="50" value="${esc(input.name ?? '')}">` +
+      `<label for="email">E-mail address${input.requireEmail ? '' : ' <span class="muted">(optional)</span>'}</label>` +
+      `<input type="email" id="email" name="email" autocomplete="email" maxlength="254"${input.requireEmail ? ' required' : ''} value="${esc(input.email ?? '')}">` +
+      `<p class="muted">Only you see it. It lets you set a new password if you forget yours.</p>` +
       `<label for="password">Password</label><input type="password" id="password" name="password" autocomplete="new-password" required minlength="8" maxlength="200">` +
       `${signupEnd(input.ask)}</form>`,
   )
 }
 
-export const welcomePage = (user: UserRow): string =>
-  layout('Welcome', `<h1>Welcome, @${esc(user.username)}</h1><p>Your account is ready. You can now sign in from any app that uses this server.</p>`)
+/** `mailNote`: what became of the mail confirming the address given, in words. */
+export const welcomePage = (user: UserRow, mailNote?: string): string =>
+  layout(
+    'Welcome',
+    `<h1>Welcome, @${esc(user.username)}</h1><p>Your account is ready. You can now sign in from any app that uses this server.</p>${mailNote ? `<p>${esc(mailNote)}</p>` : ''}`,
+  )

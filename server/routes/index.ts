@@ -29,6 +29,8 @@ import { appRoutes } from './auth/apps.js'
 import { oauthRoutes } from './auth/oauth.js'
 import { oauthFlowRoutes } from './auth/oauth-flow.js'
 import { signupRoutes } from './auth/signup.js'
+import { passwordResetRoutes } from './auth/password-reset.js'
+import { accountEmailRoutes } from './users/account-email.js'
 import { userPageRoutes } from './users/user-page.js'
 import { postPageRoutes } from './posts/post-page.js'
 import { broadcastPageRoutes } from './channels/broadcast-page.js'
@@ -87,7 +89,9 @@ export const allRoutes = (domain: Domain): SvcRoute[] => {
     ...appRoutes(auth, shared),
     ...oauthRoutes(auth, shared),
     ...oauthFlowRoutes(auth),
-    ...signupRoutes(auth),
+    ...signupRoutes(auth, config),
+    ...passwordResetRoutes(auth, config),
+    ...accountEmailRoutes(auth),
     ...userPageRoutes(users, posts, domain.federation),
     ...postPageRoutes(domain.public, domain.federation),
     ...federationRoutes(domain.federation),

@@ -113,6 +113,13 @@ export const pgMigrations: readonly PgMigration[] = [
     },
   },
   {
+    version: 8,
+    description: 'single-use links mailed to accounts (confirm an address, set a new password)',
+    async up(sql) {
+      await createTable(sql, 'account_links')
+    },
+  },
+  {
     version: 9,
     description: 'two-factor sign-in: accounts’ second factors and their app passwords',
     async up(sql) {

@@ -5,7 +5,10 @@
  * (`closed`, links included). The instance's rules show above the form.
  */
 import Joi from 'joi'
-import type { AuthServices } from '../../../data/index.js'
+import { EMAIL_MAX_LENGTH, type AuthServices, type InstanceConfig } from '../../../data/index.js'
+import { logUnsentMail } from '../../logs/mail-log.js'
+import { mailNotice } from '../../present/users/account-email.js'
+import { baseUrlOf } from '../../request-trust/base-url.js'
 import { errorPage, expiredSessionPage, htmlResponse, invalidInputPage, pageHandler } from '../../pages/layout.js'
 import { signupPage, welcomePage } from '../../pages/oauth-pages.js'
 import { waitingPage } from '../../pages/registration-pages.js'
@@ -13,7 +16,7 @@ import { checkedSession, ensureSession, newSession, writeSession } from '../../p
 import type { SvcRoute } from '../../route.js'
 
 // Only back into the OAuth flow: never an open redirect to somewhere else.
-const next = Joi.string()
+export const next = Joi.string()
   .max(4000)
   .pattern(/^\/oauth\/(authenticate|authorize)(\?|$)/)
   .messages({ 'string.pattern.base': 'next must lead back to /oauth/authenticate or /oauth/authorize' })
@@ -31,9 +34,10 @@ interface SignupForm {
   invite?: string
   agree?: 'yes'
   note?: string
+  email?: string
 }
 
-export const signupRoutes = (auth: AuthServices): SvcRoute[] => [
+export const signupRoutes = (auth: AuthServices, config: Pick<InstanceConfig, 'require_email'>): SvcRoute[] => [
   {
     method: 'GET',
     path: '/signup',
@@ -51,10 +55,14 @@ export const signupRoutes = (auth: AuthServices): SvcRoute[] => [
       if (!offer.open) return htmlResponse(h, errorPage('Sign-up is closed', offer.reason), 403)
       const session = ensureSession(request, h)
       const { waits, rules, invited } = offer
-      return htmlResponse(
-        h,
-        signupPage({ csrf: session.csrf, next: request.query.next as string | undefined, ...(invited ? { invite: code } : {}), ask: { waits, rules } }),
-      )
+      const page = signupPage({
+        csrf: session.csrf,
+        next: request.query.next as string | undefined,
+        requireEmail: config.require_email,
+        ...(invited ? { invite: code } : {}),
+        ask: { waits, rules },
+      })
+      return htmlResponse(h, page)
     },
   },
   {
@@ -73,6 +81,9 @@ export const signupRoutes = (auth: AuthServices): SvcRoute[] => [
           invite,
           agree: Joi.string().valid('yes'),
           note: Joi.string().max(2000).allow(''),
+          email: Joi.string()
+            .max(EMAIL_MAX_LENGTH + 100)
+            .allow(''),
         }),
         failAction: invalidInputPage,
       },
@@ -86,12 +97,17 @@ export const signupRoutes = (auth: AuthServices): SvcRoute[] => [
       if (outcome.kind === 'retry') {
         const offer = await auth.registration.offer(body.invite)
         const ask = { waits: offer.open && offer.waits, rules: auth.registration.rules, agreed: body.agree === 'yes', note: body.note }
-        const { next, username, name, invite } = body
-        return htmlResponse(h, signupPage({ csrf: session.csrf, next, username, name, error: outcome.message, invite, ask }), 400)
+        const { next, username, name, invite, email } = body
+        const page = signupPage({ csrf: session.csrf, next, username, name, error: outcome.message, invite, ask, email, requireEmail: config.require_email })
+        return htmlResponse(h, page, 400)
       }
       if (outcome.kind === 'waiting') return htmlResponse(h, waitingPage(outcome.user))
       writeSession(h, newSession({ userId: outcome.user.id, epoch: outcome.user.session_epoch }))
-      return outcome.next ? h.redirect(outcome.next) : htmlResponse(h, welcomePage(outcome.user))
+      const mail = await auth.emails.confirmNew(outcome.user, baseUrlOf(request))
+      logUnsentMail(request, 'confirmation', mail)
+      return outcome.next
+        ? h.redirect(outcome.next)
+        : htmlResponse(h, welcomePage(outcome.user, mail && outcome.user.email ? mailNotice(mail, outcome.user.email.address) : undefined))
     }),
   },
 ]

@@ -19,14 +19,14 @@ export const appPasswordRoutes = (auth: AuthServices): SvcRoute[] => [
   {
     method: 'GET',
     path: '/users/me/app_passwords',
-    svc,
+    svc: { ...svc, answer: 'AppPassword[]' },
     options: { validate: { query } },
     handler: async (request) => ok((await auth.appPasswords.list(viewerOf(request))).map(presentAppPassword)),
   },
   {
     method: 'POST',
     path: '/users/me/app_passwords',
-    svc,
+    svc: { ...svc, answer: 'CreatedAppPassword' },
     options: { validate: { query, payload: Joi.object({ name: Joi.string().trim().min(1).max(APP_PASSWORD_NAME_MAX).required() }) } },
     handler: async (request) => {
       const { password, app_password } = await auth.appPasswords.create(viewerOf(request), (request.payload as { name: string }).name)
@@ -36,7 +36,7 @@ export const appPasswordRoutes = (auth: AuthServices): SvcRoute[] => [
   {
     method: 'DELETE',
     path: '/users/me/app_passwords/{app_password_id}',
-    svc,
+    svc: { ...svc, answer: 'AppPassword' },
     options: { validate: { query, params: Joi.object({ app_password_id: idParam().required() }) } },
     handler: async (request) => ok(presentAppPassword(await auth.appPasswords.revoke(viewerOf(request), Number(request.params.app_password_id)))),
   },

@@ -35,21 +35,21 @@ export const twoFactorRoutes = (auth: AuthServices): SvcRoute[] => [
   {
     method: 'GET',
     path: '/users/me/two_factor',
-    svc,
+    svc: { ...svc, answer: 'TwoFactorStatus' },
     options: { validate: { query } },
     handler: async (request) => ok(presentTwoFactorStatus(await auth.twoFactor.status(viewerOf(request)))),
   },
   {
     method: 'POST',
     path: '/users/me/two_factor/setup',
-    svc,
+    svc: { ...svc, answer: 'TwoFactorSetup' },
     options: { validate: { query, payload: Joi.object({}).allow(null, '') } },
     handler: async (request) => ok(presentTwoFactorSetup(await auth.twoFactor.begin(viewerOf(request)))),
   },
   {
     method: 'POST',
     path: '/users/me/two_factor/confirm',
-    svc,
+    svc: { ...svc, answer: 'TwoFactorChange' },
     options: { validate: { query, payload: Joi.object({ code: code.required() }) } },
     handler: async (request, h) => {
       const { code } = request.payload as { code: string }
@@ -59,7 +59,7 @@ export const twoFactorRoutes = (auth: AuthServices): SvcRoute[] => [
   {
     method: 'POST',
     path: '/users/me/two_factor/disable',
-    svc,
+    svc: { ...svc, answer: 'TwoFactorChange' },
     options: { validate: { query, payload: Joi.object({ password: Joi.string().min(1).max(200).required(), code: code.required() }) } },
     handler: async (request, h) => {
       const input = request.payload as { password: string; code: string }
@@ -69,7 +69,7 @@ export const twoFactorRoutes = (auth: AuthServices): SvcRoute[] => [
   {
     method: 'POST',
     path: '/users/me/two_factor/recovery_codes',
-    svc,
+    svc: { ...svc, answer: 'TwoFactorChange' },
     options: { validate: { query, payload: Joi.object({ code: code.required() }) } },
     handler: async (request, h) => {
       const { code } = request.payload as { code: string }

@@ -134,8 +134,8 @@ t.test('bob’s sign-in sessions end when his password is reset or he is suspend
   await svc.domain.users.moderation.resetPassword(bob.user.id, 'battery staple')
   t.same(
     events.map((e) => e.name),
-    ['token.deauthorized'],
-    'his token is revoked the way a token is',
+    ['user.password_reset', 'token.deauthorized'],
+    'the reset is an event, and his token is revoked the way a token is',
   )
   const afterReset = await view(first)
   t.match(afterReset, { step: { kind: 'sign-in' }, newSession: {} }, 'the session from before is over')

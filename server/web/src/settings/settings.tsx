@@ -7,6 +7,7 @@ import { ImageUpload } from './image-upload'
 import { ProfileForm } from './profile-form'
 import { TwoFactorSettings } from './two-factor'
 import { YourData } from './your-data'
+import { EmailSettings } from './email-settings'
 
 export function Settings() {
   const { me, refreshMe } = useSession()
@@ -26,6 +27,7 @@ export function Settings() {
       <ImageUpload kind="cover" user={me} onUploaded={changed} />
       <TwoFactorSettings />
       <YourData />
+      <EmailSettings />
     </section>
   )
 }
