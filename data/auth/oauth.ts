@@ -59,6 +59,16 @@ export type GrantResult = { access_token: string; info: TokenInfo } | { delegate
 
 const oauthError = (code: 'invalid' | 'unauthenticated', slug: string, message: string): DomainError => new DomainError(code, message, { slug })
 
+/**
+ * Refuses an account whose password was right but that may not sign in:
+ * one waiting for the operator's approval (said only to whoever knows the
+ * password: to anyone else it is a wrong guess), or a suspended one.
+ */
+function refuseUnlessActive(user: UserRow): void {
+  if (user.waiting_approval !== undefined && user.suspended_at === undefined) throw accountWaiting()
+  if (isModerated(user)) throw accountSuspended()
+}
+
 export class OAuthService {
   constructor(
     private readonly store: Store,
@@ -202,9 +212,7 @@ export class OAuthService {
   async signIn(username: string, password: string, address: string): Promise<UserRow> {
     const user = await this.guard.attempt({ address, account: username }, () => this.users.checkPassword(username, password))
     if (!user) throw oauthError('invalid', 'invalid-grant', 'Authentication failed: wrong username or password.')
-    // Said only to whoever knows the password: to anyone else a waiting account is a wrong guess.
-    if (user.waiting_approval !== undefined && user.suspended_at === undefined) throw accountWaiting()
-    if (isModerated(user)) throw accountSuspended()
+    refuseUnlessActive(user)
     return user
   }
 
@@ -224,7 +232,7 @@ export class OAuthService {
     // An account with two-factor sign-in takes an app password here, and only that (see app-passwords.ts).
     const signedIn = await this.appPasswords.grantSignIn(need(input.username, 'username'), need(input.password, 'password'), address)
     if (!signedIn) throw oauthError('invalid', 'invalid-grant', 'Authentication failed: wrong username or password.')
-    if (isModerated(signedIn.user)) throw accountSuspended()
+    refuseUnlessActive(signedIn.user)
     const issued = await this.tokens.issueUserToken(app, signedIn.user, parseScopes(input.scope))
     if (signedIn.appPasswordId !== undefined) await this.appPasswords.noteToken(signedIn.appPasswordId, issued.token.id)
     return this.answer(issued)

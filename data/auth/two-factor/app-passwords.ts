@@ -109,7 +109,8 @@ export class AppPasswordService {
       }
       const row = await this.store.read.app_passwords.one('hash', hashSecret(password))
       if (row && row.user_id === account.id) return { user: account, appPasswordId: row.id }
-      needsAppPassword = true
+      // Only whoever knows the account's password learns it needs an app password; to anyone else it is a wrong guess, hashed as long.
+      needsAppPassword = (await this.users.checkPassword(username, password)) !== null
       return null
     })
     if (needsAppPassword) {

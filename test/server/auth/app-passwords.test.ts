@@ -41,6 +41,10 @@ t.test('with two-factor sign-in on, the password grant refuses alice’s passwor
   t.equal(refused.body.error, 'invalid_grant')
   t.equal(refused.body.error_slug, 'two-factor-required')
   t.match(refused.body.error_description, /app password/)
+  const guessed = await grant(svc, robo, 'wrong horse')
+  t.equal(guessed.body.error, 'invalid_grant')
+  t.not(guessed.body.error_slug, 'two-factor-required', 'a wrong password learns nothing of the second factor')
+  t.notMatch(guessed.body.error_description, /app password/)
 
   const made = await svc.call('POST', '/stream/0/users/me/app_passwords', { token: alice.token, payload: { name: 'Robo Reader' } })
   t.equal(made.status, 200)
