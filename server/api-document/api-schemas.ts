@@ -32,8 +32,109 @@ export const API_SCHEMAS: Readonly<Record<string, object>> = {
     },
     required: ['address', 'confirmed', 'mail_available', 'required'],
     additionalProperties: false,
-    description:
-      "The account's own e-mail address, as `GET /users/me/email` answers it to its owner in svc's own web client (an svc addition: App.net's User never carries it, and no other answer does).",
+    description: "The account's own e-mail address, as `GET /users/me/email` answers it to its owner in svc's own web client.",
+  },
+  TwoFactorStatus: {
+    type: 'object',
+    properties: {
+      enabled: {
+        type: 'boolean',
+      },
+      enabled_at: {
+        type: ['string', 'null'],
+        description: 'When it was turned on; null while off.',
+      },
+      recovery_codes_left: {
+        type: 'number',
+      },
+    },
+    required: ['enabled', 'enabled_at', 'recovery_codes_left'],
+    additionalProperties: false,
+    description: "Where the account's two-factor sign-in stands (`GET /users/me/two_factor`).",
+  },
+  TwoFactorChange: {
+    type: 'object',
+    properties: {
+      enabled: {
+        type: 'boolean',
+      },
+      enabled_at: {
+        type: ['string', 'null'],
+        description: 'When it was turned on; null while off.',
+      },
+      recovery_codes_left: {
+        type: 'number',
+      },
+      recovery_codes: {
+        type: 'array',
+        items: {
+          type: 'string',
+        },
+      },
+    },
+    additionalProperties: false,
+    required: ['enabled', 'enabled_at', 'recovery_codes_left'],
+    description: "A change's answer; `recovery_codes` only where new ones were made (turning it on, renewing them): shown this once.",
+  },
+  TwoFactorSetup: {
+    type: 'object',
+    properties: {
+      secret: {
+        type: 'string',
+      },
+      otpauth_uri: {
+        type: 'string',
+      },
+      qr_code: {
+        type: 'string',
+        description: "The URI's QR code, an SVG image as a `data:` URL.",
+      },
+    },
+    required: ['secret', 'otpauth_uri', 'qr_code'],
+    additionalProperties: false,
+    description: 'What an authenticator app is set up with (`POST /users/me/two_factor/setup`): the only answer that shows the secret.',
+  },
+  AppPassword: {
+    type: 'object',
+    properties: {
+      id: {
+        type: 'string',
+      },
+      name: {
+        type: 'string',
+      },
+      created_at: {
+        type: 'string',
+      },
+      last_used_at: {
+        type: ['string', 'null'],
+      },
+    },
+    required: ['id', 'name', 'created_at', 'last_used_at'],
+    additionalProperties: false,
+    description: 'An app password of the password grant; the password itself only in the answer that made it.',
+  },
+  CreatedAppPassword: {
+    type: 'object',
+    properties: {
+      id: {
+        type: 'string',
+      },
+      name: {
+        type: 'string',
+      },
+      created_at: {
+        type: 'string',
+      },
+      last_used_at: {
+        type: ['string', 'null'],
+      },
+      password: {
+        type: 'string',
+      },
+    },
+    required: ['created_at', 'id', 'last_used_at', 'name', 'password'],
+    additionalProperties: false,
   },
   Annotation: {
     type: 'object',
@@ -713,352 +814,6 @@ export const API_SCHEMAS: Readonly<Record<string, object>> = {
     additionalProperties: false,
     description: 'A failure: `meta` only, with `code` and `error_message`.',
   },
-  FileKind: {
-    type: 'string',
-    enum: ['image', 'other'],
-  },
-  ImageInfo: {
-    type: 'object',
-    properties: {
-      width: {
-        type: 'number',
-      },
-      height: {
-        type: 'number',
-      },
-    },
-    required: ['width', 'height'],
-    additionalProperties: false,
-    description: 'Of an image svc could decode.',
-  },
-  DerivedFile: {
-    type: 'object',
-    properties: {
-      name: {
-        type: 'string',
-        description: "Left out when neither the client nor the root's name gave one.",
-      },
-      mime_type: {
-        type: 'string',
-      },
-      sha1: {
-        type: 'string',
-      },
-      size: {
-        type: 'number',
-      },
-      url: {
-        type: 'string',
-        description: 'Signed and time-limited; only once the root is complete.',
-      },
-      url_expires: {
-        type: 'string',
-      },
-      image_info: {
-        $ref: '#/definitions/ImageInfo',
-      },
-    },
-    required: ['mime_type', 'sha1', 'size'],
-    additionalProperties: false,
-    description: "A derived file (a thumbnail, or a client's own key), by its key in `derived_files`.",
-  },
-  File: {
-    type: 'object',
-    properties: {
-      id: {
-        type: 'string',
-      },
-      annotations: {
-        type: 'array',
-        items: {
-          $ref: '#/definitions/Annotation',
-        },
-        description: 'Only when asked for (`include_annotations`, `include_file_annotations`).',
-      },
-      complete: {
-        type: 'boolean',
-      },
-      created_at: {
-        type: 'string',
-      },
-      derived_files: {
-        type: 'object',
-        additionalProperties: {
-          $ref: '#/definitions/DerivedFile',
-        },
-      },
-      file_token: {
-        type: 'string',
-        description: 'The write token: at creation, or echoed to the call that used it; never in a stream.',
-      },
-      file_token_read: {
-        type: 'string',
-        description: 'The read token: of a public file, or the one the call used; never in a stream.',
-      },
-      image_info: {
-        $ref: '#/definitions/ImageInfo',
-      },
-      kind: {
-        $ref: '#/definitions/FileKind',
-      },
-      mime_type: {
-        type: 'string',
-        description: '`mime_type`, `sha1` and `size` describe the content: left out while the file is incomplete.',
-      },
-      name: {
-        type: 'string',
-      },
-      public: {
-        type: 'boolean',
-      },
-      sha1: {
-        type: 'string',
-      },
-      size: {
-        type: 'number',
-      },
-      total_size: {
-        type: 'number',
-      },
-      source: {
-        $ref: '#/definitions/Source',
-      },
-      type: {
-        type: 'string',
-      },
-      url: {
-        type: 'string',
-        description: 'Signed and time-limited, while there is content to read.',
-      },
-      url_expires: {
-        type: 'string',
-      },
-      url_permanent: {
-        type: 'string',
-        description: 'Only for a public, complete file.',
-      },
-      url_short: {
-        type: 'string',
-      },
-      user: {
-        $ref: '#/definitions/User',
-        description: "Left out when the creator's account is gone.",
-      },
-    },
-    required: ['id', 'complete', 'created_at', 'derived_files', 'kind', 'public', 'total_size', 'source', 'type'],
-    additionalProperties: false,
-  },
-  FilterObjectType: {
-    type: 'string',
-    enum: ['post', 'star', 'user_follow', 'mute', 'block', 'stream_marker', 'message', 'channel', 'channel_subscription', 'token', 'file'],
-  },
-  FilterOperator: {
-    type: 'string',
-    enum: ['equals', 'matches', 'lt', 'le', 'gt', 'ge', 'one_of'],
-  },
-  MatchPolicy: {
-    type: 'string',
-    enum: ['include_any', 'include_all', 'exclude_any', 'exclude_all'],
-  },
-  FilterClause: {
-    type: 'object',
-    properties: {
-      object_type: {
-        $ref: '#/definitions/FilterObjectType',
-      },
-      operator: {
-        $ref: '#/definitions/FilterOperator',
-      },
-      field: {
-        type: 'string',
-        description: 'A JSON Pointer into the streamed message; a `*` segment stands for every element of a list.',
-      },
-      value: {
-        anyOf: [
-          {
-            type: 'string',
-          },
-          {
-            type: 'number',
-          },
-          {
-            type: 'array',
-            items: {
-              type: ['string', 'number'],
-            },
-          },
-        ],
-        description: 'As the client gave it: a scalar, a list (`one_of`), or `$authorized_userids`.',
-      },
-    },
-    required: ['object_type', 'operator', 'field', 'value'],
-    additionalProperties: false,
-  },
-  Filter: {
-    type: 'object',
-    properties: {
-      id: {
-        type: 'string',
-      },
-      name: {
-        type: 'string',
-      },
-      match_policy: {
-        $ref: '#/definitions/MatchPolicy',
-      },
-      clauses: {
-        type: 'array',
-        items: {
-          $ref: '#/definitions/FilterClause',
-        },
-      },
-      owner: {
-        $ref: '#/definitions/User',
-        description: "Left out for an app stream's own filter, and when the account is gone.",
-      },
-    },
-    required: ['id', 'match_policy', 'clauses'],
-    additionalProperties: false,
-  },
-  InteractionAction: {
-    type: 'string',
-    enum: ['follow', 'star', 'repost', 'reply', 'broadcast_create', 'broadcast_subscribe', 'broadcast_unsubscribe', 'welcome'],
-    description: '`welcome` is named for the clients that ask for it; svc makes none.',
-  },
-  Interaction: {
-    type: 'object',
-    properties: {
-      action: {
-        $ref: '#/definitions/InteractionAction',
-      },
-      event_date: {
-        type: 'string',
-        description: 'The latest event of the group.',
-      },
-      objects: {
-        type: 'array',
-        items: {
-          anyOf: [
-            {
-              $ref: '#/definitions/User',
-            },
-            {
-              $ref: '#/definitions/Post',
-            },
-            {
-              $ref: '#/definitions/Channel',
-            },
-          ],
-        },
-        description: 'Users for `follow`, Posts for `star`, `repost` and `reply`, Channels for the broadcast actions.',
-      },
-      users: {
-        type: 'array',
-        items: {
-          $ref: '#/definitions/User',
-        },
-        description: 'Who acted.',
-      },
-    },
-    required: ['action', 'event_date', 'objects', 'users'],
-    additionalProperties: false,
-  },
-  Post: {
-    type: 'object',
-    properties: {
-      id: {
-        type: 'string',
-      },
-      created_at: {
-        type: 'string',
-      },
-      canonical_url: {
-        type: 'string',
-      },
-      machine_only: {
-        type: 'boolean',
-      },
-      num_replies: {
-        type: 'number',
-      },
-      num_reposts: {
-        type: 'number',
-      },
-      num_stars: {
-        type: 'number',
-      },
-      source: {
-        $ref: '#/definitions/Source',
-      },
-      thread_id: {
-        type: 'string',
-        description: "The thread's root; a post's own id when it is one.",
-      },
-      user: {
-        $ref: '#/definitions/User',
-        description: "Left out when the author's account is gone.",
-      },
-      text: {
-        type: 'string',
-        description: 'Left out on a deleted post.',
-      },
-      entities: {
-        $ref: '#/definitions/Entities',
-        description: 'Empty lists on a deleted post.',
-      },
-      html: {
-        type: 'string',
-        description: 'Left out on a deleted post and with `include_html=0`.',
-      },
-      is_deleted: {
-        type: 'boolean',
-        const: true,
-      },
-      deleted: {
-        type: 'string',
-        const: '1',
-        description: "The original API's legacy twin of `is_deleted`, a string.",
-      },
-      reply_to: {
-        type: 'string',
-        description: "The parent's id, on replies only.",
-      },
-      you_starred: {
-        type: 'boolean',
-        description: 'For a user token.',
-      },
-      you_reposted: {
-        type: 'boolean',
-      },
-      starred_by: {
-        type: 'array',
-        items: {
-          $ref: '#/definitions/User',
-        },
-        description: 'Only when asked for (`include_starred_by`).',
-      },
-      reposters: {
-        type: 'array',
-        items: {
-          $ref: '#/definitions/User',
-        },
-        description: 'Only when asked for (`include_reposters`).',
-      },
-      annotations: {
-        type: 'array',
-        items: {
-          $ref: '#/definitions/Annotation',
-        },
-        description: 'Only when asked for (`include_annotations`, `include_post_annotations`).',
-      },
-      repost_of: {
-        $ref: '#/definitions/Post',
-        description: 'On reposts: the original post.',
-      },
-    },
-    required: ['id', 'created_at', 'canonical_url', 'machine_only', 'num_replies', 'num_reposts', 'num_stars', 'source', 'thread_id', 'entities'],
-    additionalProperties: false,
-  },
   PaginatedChannel: {
     type: 'object',
     additionalProperties: false,
@@ -1228,6 +983,141 @@ export const API_SCHEMAS: Readonly<Record<string, object>> = {
     required: ['complete', 'created_at', 'derived_files', 'id', 'kind', 'pagination_id', 'public', 'source', 'total_size', 'type'],
     description: 'An item of a paginated list: it carries its place in the list.',
   },
+  File: {
+    type: 'object',
+    properties: {
+      id: {
+        type: 'string',
+      },
+      annotations: {
+        type: 'array',
+        items: {
+          $ref: '#/definitions/Annotation',
+        },
+        description: 'Only when asked for (`include_annotations`, `include_file_annotations`).',
+      },
+      complete: {
+        type: 'boolean',
+      },
+      created_at: {
+        type: 'string',
+      },
+      derived_files: {
+        type: 'object',
+        additionalProperties: {
+          $ref: '#/definitions/DerivedFile',
+        },
+      },
+      file_token: {
+        type: 'string',
+        description: 'The write token: at creation, or echoed to the call that used it; never in a stream.',
+      },
+      file_token_read: {
+        type: 'string',
+        description: 'The read token: of a public file, or the one the call used; never in a stream.',
+      },
+      image_info: {
+        $ref: '#/definitions/ImageInfo',
+      },
+      kind: {
+        $ref: '#/definitions/FileKind',
+      },
+      mime_type: {
+        type: 'string',
+        description: '`mime_type`, `sha1` and `size` describe the content: left out while the file is incomplete.',
+      },
+      name: {
+        type: 'string',
+      },
+      public: {
+        type: 'boolean',
+      },
+      sha1: {
+        type: 'string',
+      },
+      size: {
+        type: 'number',
+      },
+      total_size: {
+        type: 'number',
+      },
+      source: {
+        $ref: '#/definitions/Source',
+      },
+      type: {
+        type: 'string',
+      },
+      url: {
+        type: 'string',
+        description: 'Signed and time-limited, while there is content to read.',
+      },
+      url_expires: {
+        type: 'string',
+      },
+      url_permanent: {
+        type: 'string',
+        description: 'Only for a public, complete file.',
+      },
+      url_short: {
+        type: 'string',
+      },
+      user: {
+        $ref: '#/definitions/User',
+        description: "Left out when the creator's account is gone.",
+      },
+    },
+    required: ['id', 'complete', 'created_at', 'derived_files', 'kind', 'public', 'total_size', 'source', 'type'],
+    additionalProperties: false,
+  },
+  DerivedFile: {
+    type: 'object',
+    properties: {
+      name: {
+        type: 'string',
+        description: "Left out when neither the client nor the root's name gave one.",
+      },
+      mime_type: {
+        type: 'string',
+      },
+      sha1: {
+        type: 'string',
+      },
+      size: {
+        type: 'number',
+      },
+      url: {
+        type: 'string',
+        description: 'Signed and time-limited; only once the root is complete.',
+      },
+      url_expires: {
+        type: 'string',
+      },
+      image_info: {
+        $ref: '#/definitions/ImageInfo',
+      },
+    },
+    required: ['mime_type', 'sha1', 'size'],
+    additionalProperties: false,
+    description: "A derived file (a thumbnail, or a client's own key), by its key in `derived_files`.",
+  },
+  ImageInfo: {
+    type: 'object',
+    properties: {
+      width: {
+        type: 'number',
+      },
+      height: {
+        type: 'number',
+      },
+    },
+    required: ['width', 'height'],
+    additionalProperties: false,
+    description: 'Of an image svc could decode.',
+  },
+  FileKind: {
+    type: 'string',
+    enum: ['image', 'other'],
+  },
   PaginatedInteraction: {
     type: 'object',
     additionalProperties: false,
@@ -1269,6 +1159,145 @@ export const API_SCHEMAS: Readonly<Record<string, object>> = {
     },
     required: ['action', 'event_date', 'objects', 'pagination_id', 'users'],
     description: 'An item of a paginated list: it carries its place in the list.',
+  },
+  Interaction: {
+    type: 'object',
+    properties: {
+      action: {
+        $ref: '#/definitions/InteractionAction',
+      },
+      event_date: {
+        type: 'string',
+        description: 'The latest event of the group.',
+      },
+      objects: {
+        type: 'array',
+        items: {
+          anyOf: [
+            {
+              $ref: '#/definitions/User',
+            },
+            {
+              $ref: '#/definitions/Post',
+            },
+            {
+              $ref: '#/definitions/Channel',
+            },
+          ],
+        },
+        description: 'Users for `follow`, Posts for `star`, `repost` and `reply`, Channels for the broadcast actions.',
+      },
+      users: {
+        type: 'array',
+        items: {
+          $ref: '#/definitions/User',
+        },
+        description: 'Who acted.',
+      },
+    },
+    required: ['action', 'event_date', 'objects', 'users'],
+    additionalProperties: false,
+  },
+  InteractionAction: {
+    type: 'string',
+    enum: ['follow', 'star', 'repost', 'reply', 'broadcast_create', 'broadcast_subscribe', 'broadcast_unsubscribe', 'welcome'],
+    description: '`welcome` is named for the clients that ask for it; svc makes none.',
+  },
+  Post: {
+    type: 'object',
+    properties: {
+      id: {
+        type: 'string',
+      },
+      created_at: {
+        type: 'string',
+      },
+      canonical_url: {
+        type: 'string',
+      },
+      machine_only: {
+        type: 'boolean',
+      },
+      num_replies: {
+        type: 'number',
+      },
+      num_reposts: {
+        type: 'number',
+      },
+      num_stars: {
+        type: 'number',
+      },
+      source: {
+        $ref: '#/definitions/Source',
+      },
+      thread_id: {
+        type: 'string',
+        description: "The thread's root; a post's own id when it is one.",
+      },
+      user: {
+        $ref: '#/definitions/User',
+        description: "Left out when the author's account is gone.",
+      },
+      text: {
+        type: 'string',
+        description: 'Left out on a deleted post.',
+      },
+      entities: {
+        $ref: '#/definitions/Entities',
+        description: 'Empty lists on a deleted post.',
+      },
+      html: {
+        type: 'string',
+        description: 'Left out on a deleted post and with `include_html=0`.',
+      },
+      is_deleted: {
+        type: 'boolean',
+        const: true,
+      },
+      deleted: {
+        type: 'string',
+        const: '1',
+        description: "The original API's legacy twin of `is_deleted`, a string.",
+      },
+      reply_to: {
+        type: 'string',
+        description: "The parent's id, on replies only.",
+      },
+      you_starred: {
+        type: 'boolean',
+        description: 'For a user token.',
+      },
+      you_reposted: {
+        type: 'boolean',
+      },
+      starred_by: {
+        type: 'array',
+        items: {
+          $ref: '#/definitions/User',
+        },
+        description: 'Only when asked for (`include_starred_by`).',
+      },
+      reposters: {
+        type: 'array',
+        items: {
+          $ref: '#/definitions/User',
+        },
+        description: 'Only when asked for (`include_reposters`).',
+      },
+      annotations: {
+        type: 'array',
+        items: {
+          $ref: '#/definitions/Annotation',
+        },
+        description: 'Only when asked for (`include_annotations`, `include_post_annotations`).',
+      },
+      repost_of: {
+        $ref: '#/definitions/Post',
+        description: 'On reposts: the original post.',
+      },
+    },
+    required: ['id', 'created_at', 'canonical_url', 'machine_only', 'num_replies', 'num_reposts', 'num_stars', 'source', 'thread_id', 'entities'],
+    additionalProperties: false,
   },
   PaginatedMessage: {
     type: 'object',
@@ -1646,6 +1675,78 @@ export const API_SCHEMAS: Readonly<Record<string, object>> = {
       'username',
     ],
     description: 'An item of a paginated list: it carries its place in the list.',
+  },
+  FilterObjectType: {
+    type: 'string',
+    enum: ['post', 'star', 'user_follow', 'mute', 'block', 'stream_marker', 'message', 'channel', 'channel_subscription', 'token', 'file'],
+  },
+  FilterOperator: {
+    type: 'string',
+    enum: ['equals', 'matches', 'lt', 'le', 'gt', 'ge', 'one_of'],
+  },
+  MatchPolicy: {
+    type: 'string',
+    enum: ['include_any', 'include_all', 'exclude_any', 'exclude_all'],
+  },
+  FilterClause: {
+    type: 'object',
+    properties: {
+      object_type: {
+        $ref: '#/definitions/FilterObjectType',
+      },
+      operator: {
+        $ref: '#/definitions/FilterOperator',
+      },
+      field: {
+        type: 'string',
+        description: 'A JSON Pointer into the streamed message; a `*` segment stands for every element of a list.',
+      },
+      value: {
+        anyOf: [
+          {
+            type: 'string',
+          },
+          {
+            type: 'number',
+          },
+          {
+            type: 'array',
+            items: {
+              type: ['string', 'number'],
+            },
+          },
+        ],
+        description: 'As the client gave it: a scalar, a list (`one_of`), or `$authorized_userids`.',
+      },
+    },
+    required: ['object_type', 'operator', 'field', 'value'],
+    additionalProperties: false,
+  },
+  Filter: {
+    type: 'object',
+    properties: {
+      id: {
+        type: 'string',
+      },
+      name: {
+        type: 'string',
+      },
+      match_policy: {
+        $ref: '#/definitions/MatchPolicy',
+      },
+      clauses: {
+        type: 'array',
+        items: {
+          $ref: '#/definitions/FilterClause',
+        },
+      },
+      owner: {
+        $ref: '#/definitions/User',
+        description: "Left out for an app stream's own filter, and when the account is gone.",
+      },
+    },
+    required: ['id', 'match_policy', 'clauses'],
+    additionalProperties: false,
   },
   PlaceCategory: {
     type: 'object',
@@ -2258,108 +2359,6 @@ export const API_SCHEMAS: Readonly<Record<string, object>> = {
     required: ['error', 'error_description'],
     additionalProperties: false,
     description: "The token endpoint's error body (RFC 6749 §5.2), with svc's slug when the cause has one.",
-  },
-  TwoFactorStatus: {
-    type: 'object',
-    properties: {
-      enabled: {
-        type: 'boolean',
-      },
-      enabled_at: {
-        type: ['string', 'null'],
-        description: 'When it was turned on; null while off.',
-      },
-      recovery_codes_left: {
-        type: 'number',
-      },
-    },
-    required: ['enabled', 'enabled_at', 'recovery_codes_left'],
-    additionalProperties: false,
-    description: "Where the account's two-factor sign-in stands (`GET /users/me/two_factor`).",
-  },
-  TwoFactorChange: {
-    type: 'object',
-    properties: {
-      enabled: {
-        type: 'boolean',
-      },
-      enabled_at: {
-        type: ['string', 'null'],
-        description: 'When it was turned on; null while off.',
-      },
-      recovery_codes_left: {
-        type: 'number',
-      },
-      recovery_codes: {
-        type: 'array',
-        items: {
-          type: 'string',
-        },
-      },
-    },
-    additionalProperties: false,
-    required: ['enabled', 'enabled_at', 'recovery_codes_left'],
-    description: "A change's answer; `recovery_codes` only where new ones were made (turning it on, renewing them): shown this once.",
-  },
-  TwoFactorSetup: {
-    type: 'object',
-    properties: {
-      secret: {
-        type: 'string',
-      },
-      otpauth_uri: {
-        type: 'string',
-      },
-      qr_code: {
-        type: 'string',
-        description: "The URI's QR code, an SVG image as a `data:` URL.",
-      },
-    },
-    required: ['secret', 'otpauth_uri', 'qr_code'],
-    additionalProperties: false,
-    description: 'What an authenticator app is set up with (`POST /users/me/two_factor/setup`): the only answer that shows the secret.',
-  },
-  AppPassword: {
-    type: 'object',
-    properties: {
-      id: {
-        type: 'string',
-      },
-      name: {
-        type: 'string',
-      },
-      created_at: {
-        type: 'string',
-      },
-      last_used_at: {
-        type: ['string', 'null'],
-      },
-    },
-    required: ['id', 'name', 'created_at', 'last_used_at'],
-    additionalProperties: false,
-    description: 'An app password of the password grant; the password itself only in the answer that made it.',
-  },
-  CreatedAppPassword: {
-    type: 'object',
-    properties: {
-      id: {
-        type: 'string',
-      },
-      name: {
-        type: 'string',
-      },
-      created_at: {
-        type: 'string',
-      },
-      last_used_at: {
-        type: ['string', 'null'],
-      },
-      password: {
-        type: 'string',
-      },
-    },
-    required: ['created_at', 'id', 'last_used_at', 'name', 'password'],
-    additionalProperties: false,
   },
   UserRelation: {
     type: 'object',

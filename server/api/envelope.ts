@@ -2,6 +2,13 @@
  * The envelope of every answer (spec rule 1): `{data, meta}` on success,
  * `{meta}` alone on an error; `meta.code` is the HTTP status.
  */
+import type { Channel } from './channel.js'
+import type { File } from './file.js'
+import type { Interaction } from './interaction.js'
+import type { Message } from './message.js'
+import type { Post } from './post.js'
+import type { Token } from './token.js'
+import type { User } from './user.js'
 import type { ExploreStream } from './explore.js'
 import type { Marker } from './marker.js'
 
@@ -40,3 +47,12 @@ export interface ErrorEnvelope {
 
 /** An item of a paginated list: it carries its place in the list. */
 export type Paginated<T> = T & { pagination_id: string }
+
+/** The objects as items of a paginated list (each with its `pagination_id`), by name, for the API document's answers. */
+export type PaginatedChannel = Paginated<Channel>
+export type PaginatedFile = Paginated<File>
+export type PaginatedInteraction = Paginated<Interaction>
+export type PaginatedMessage = Paginated<Message>
+export type PaginatedPost = Paginated<Post>
+export type PaginatedToken = Paginated<Token>
+export type PaginatedUser = Paginated<User>

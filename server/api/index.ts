@@ -4,7 +4,7 @@
  * the browser) and what the tests' calls answer. Types only, no code; this
  * folder imports nothing outside itself.
  */
-export type * from './account-email.js'
+export type * from './account.js'
 export type * from './annotation.js'
 export type * from './channel.js'
 export type * from './config.js'
@@ -16,12 +16,10 @@ export type * from './filter.js'
 export type * from './interaction.js'
 export type * from './marker.js'
 export type * from './message.js'
-export type * from './paginated.js'
 export type * from './place.js'
 export type * from './post.js'
 export type * from './source.js'
 export type * from './stream.js'
 export type * from './text.js'
 export type * from './token.js'
-export type * from './two-factor.js'
 export type * from './user.js'

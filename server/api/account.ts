@@ -1,4 +1,24 @@
-/** Two-factor sign-in as the owner's settings see it (svc's own calls under `/users/me`; App.net had none). */
+/**
+ * The account's own settings as its owner sees them through svc's own calls
+ * under `/users/me` (svc additions: App.net had none, and no other answer
+ * carries them): its e-mail address, its two-factor sign-in and its app
+ * passwords.
+ */
+
+/** The account's own e-mail address, as `GET /users/me/email` answers it to its owner in svc's own web client. */
+export interface AccountEmail {
+  /** The address, or null when the account has none. */
+  address: string | null
+  confirmed: boolean
+  /** When it was confirmed, ISO 8601. */
+  confirmed_at?: string
+  /** Can the instance send mail at all? Without, an address cannot be confirmed and a forgotten password is the operator's to reset. */
+  mail_available: boolean
+  /** Does the instance require an address (it cannot be removed)? */
+  required: boolean
+  /** What became of the mail a change or a new request sent, in words for the owner. */
+  notice?: string
+}
 
 /** Where the account's two-factor sign-in stands (`GET /users/me/two_factor`). */
 export interface TwoFactorStatus {
