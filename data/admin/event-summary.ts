@@ -35,6 +35,8 @@ export async function summarize(event: DomainEvent, nameOf: NameOf): Promise<str
     // The address itself stays out of the console's lines: it is its owner's.
     case 'user.email_changed':
     case 'user.email_confirmed':
+    case 'user.password_changed':
+    case 'user.signed_out_elsewhere':
       return at(e.payload.user)
     case 'user.password_reset':
       return `${at(e.payload.user)} by ${e.payload.by}`

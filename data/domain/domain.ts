@@ -62,6 +62,7 @@ import type { AppPasswordService } from '../auth/two-factor/app-passwords.js'
 import type { ExportService } from '../export/account-export.js'
 import type { EmailAddressService } from '../auth/email-addresses.js'
 import type { PasswordResetService } from '../auth/password-reset.js'
+import type { AccountControlService } from '../auth/account-control.js'
 
 /** Accounts and what is shown of them. */
 export interface UserServices {
@@ -101,6 +102,8 @@ export interface AuthServices {
   /** Accounts' e-mail addresses and their confirmation; "forgot password" links. */
   readonly emails: EmailAddressService
   readonly passwordReset: PasswordResetService
+  /** The owner's own control of the account: a new password, its sessions, deleting it. */
+  readonly accountControl: AccountControlService
 }
 
 /** Posts and everything read or done around them. */

@@ -61,6 +61,7 @@ import { SecondStep } from '../auth/two-factor/second-step.js'
 import { ExportService } from '../export/account-export.js'
 import { EmailAddressService } from '../auth/email-addresses.js'
 import { PasswordResetService } from '../auth/password-reset.js'
+import { AccountControlService } from '../auth/account-control.js'
 import { mailerOf } from '../mail/smtp-mailer.js'
 import { UserSearchService } from '../search/user-search.js'
 import { FileLinks } from '../security/file-links.js'
@@ -233,6 +234,8 @@ export function wireServices({ dataDir, config, store, events, moderated, domain
       appPasswords,
       emails,
       passwordReset,
+      // An owner deletes their account as the operator does (`svc user delete`).
+      accountControl: new AccountControlService(store, accounts, passwords, signInGuard, twoFactor, (id) => moderation.deleteUser(id)),
     },
     posts: {
       core: posts,

@@ -119,6 +119,8 @@ export function touchesOf(event: DomainEvent): readonly Touch[] | typeof EVERYTH
     case 'user.email_changed':
     case 'user.email_confirmed':
     case 'user.password_reset':
+    case 'user.password_changed':
+    case 'user.signed_out_elsewhere':
     case 'account_link.created':
       return []
     default:

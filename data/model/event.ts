@@ -108,6 +108,9 @@ export interface DomainEvents {
   'user.email_confirmed': { user: UserRow }
   /** The account has a new password (`svc user reset-password`, or its owner through a mailed link): its sessions ended, its tokens go next. */
   'user.password_reset': { user: UserRow; by: 'operator' | 'link' }
+  /** The owner set a new password with the current one, or signed out everywhere else: every other session ended, every other token goes next. */
+  'user.password_changed': { user: UserRow }
+  'user.signed_out_elsewhere': { user: UserRow }
   /** A single-use link was made for the account, to be mailed (only its code's hash is kept). */
   'account_link.created': { link: AccountLinkRow }
   /** A stream's subscriptions changed, or it was deleted, on `node` (emitted only where processes share the store). */

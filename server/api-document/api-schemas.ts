@@ -136,6 +136,64 @@ export const API_SCHEMAS: Readonly<Record<string, object>> = {
     required: ['created_at', 'id', 'last_used_at', 'name', 'password'],
     additionalProperties: false,
   },
+  AccountSession: {
+    type: 'object',
+    properties: {
+      id: {
+        type: 'string',
+      },
+      app_name: {
+        type: 'string',
+        description: 'The name of the app holding the token.',
+      },
+      created_at: {
+        type: 'string',
+      },
+      last_used_at: {
+        type: ['string', 'null'],
+        description: 'Not kept yet: null.',
+      },
+      scopes: {
+        type: 'array',
+        items: {
+          type: 'string',
+        },
+      },
+      current: {
+        type: 'boolean',
+        description: 'Is it the token making this request?',
+      },
+    },
+    required: ['id', 'app_name', 'created_at', 'last_used_at', 'scopes', 'current'],
+    additionalProperties: false,
+    description: 'One place the account is signed in: a live user token of it (`GET /users/me/sessions`), never the token itself.',
+  },
+  SignedOutElsewhere: {
+    type: 'object',
+    properties: {
+      sessions_ended: {
+        type: 'number',
+        description: 'How many other tokens ended.',
+      },
+    },
+    required: ['sessions_ended'],
+    additionalProperties: false,
+    description: 'A change that signed the account out everywhere but here (`POST /users/me/password`, `DELETE /users/me/sessions`).',
+  },
+  DeletedAccount: {
+    type: 'object',
+    properties: {
+      id: {
+        type: 'string',
+      },
+      deleted_at: {
+        type: ['string', 'null'],
+      },
+    },
+    required: ['id', 'deleted_at'],
+    additionalProperties: false,
+    description: "What `DELETE /users/me` leaves: the account's id and when it went.",
+  },
   Annotation: {
     type: 'object',
     properties: {

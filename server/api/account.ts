@@ -1,8 +1,8 @@
 /**
  * The account's own settings as its owner sees them through svc's own calls
  * under `/users/me` (svc additions: App.net had none, and no other answer
- * carries them): its e-mail address, its two-factor sign-in and its app
- * passwords.
+ * carries them): its e-mail address, its two-factor sign-in, its app
+ * passwords, its sessions and its own deletion.
  */
 
 /** The account's own e-mail address, as `GET /users/me/email` answers it to its owner in svc's own web client. */
@@ -51,4 +51,29 @@ export interface AppPassword {
 
 export interface CreatedAppPassword extends AppPassword {
   password: string
+}
+
+/** One place the account is signed in: a live user token of it (`GET /users/me/sessions`), never the token itself. */
+export interface AccountSession {
+  id: string
+  /** The name of the app holding the token. */
+  app_name: string
+  created_at: string
+  /** Not kept yet: null. */
+  last_used_at: string | null
+  scopes: string[]
+  /** Is it the token making this request? */
+  current: boolean
+}
+
+/** A change that signed the account out everywhere but here (`POST /users/me/password`, `DELETE /users/me/sessions`). */
+export interface SignedOutElsewhere {
+  /** How many other tokens ended. */
+  sessions_ended: number
+}
+
+/** What `DELETE /users/me` leaves: the account's id and when it went. */
+export interface DeletedAccount {
+  id: string
+  deleted_at: string | null
 }

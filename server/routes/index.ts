@@ -22,6 +22,7 @@ import { profileRoutes } from './users/profile.js'
 import { userSearchRoutes } from './users/user-search.js'
 import { userImageRoutes } from './users/user-images.js'
 import { twoFactorRoutes } from './users/two-factor.js'
+import { accountControlRoutes } from './users/account-control.js'
 import { appPasswordRoutes } from './users/app-passwords.js'
 import { exportRoutes } from './users/export.js'
 import { imageRoutes } from './images/images.js'
@@ -61,6 +62,7 @@ export const allRoutes = (domain: Domain): SvcRoute[] => {
     ...userSearchRoutes(users, shared),
     ...userImageRoutes(users, shared),
     ...twoFactorRoutes(auth),
+    ...accountControlRoutes(auth),
     ...appPasswordRoutes(auth),
     ...exportRoutes(domain.exports, shared),
     ...imageRoutes(users),
