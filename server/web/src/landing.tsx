@@ -1,4 +1,6 @@
 /** What a visitor sees first: the instance, how to join, and what people post here. */
+import { useState } from 'react'
+import { takeNotice } from './auth/notice'
 import { useSession } from './auth/session'
 import { Timeline } from './posts/timeline'
 import { joinText, settings, signUpLabel } from './settings'
@@ -8,11 +10,17 @@ export function Landing() {
   const { signIn, signUp, error } = useSession()
   const label = signUpLabel(settings)
   const join = joinText(settings)
+  const [notice] = useState(takeNotice)
   return (
     <>
       <section className="landing" aria-labelledby="landing-title">
         <h1 id="landing-title">{settings.name}</h1>
         {settings.description && <p className="description">{settings.description}</p>}
+        {notice && (
+          <p className="status" role="status">
+            {notice}
+          </p>
+        )}
         <ErrorLine message={error} />
         <p className="join">
           {label && (

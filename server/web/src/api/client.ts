@@ -64,5 +64,5 @@ export const api = {
   get: <T>(path: string, query?: Query) => call<T>('GET', path, query),
   post: <T>(path: string, body?: unknown, query?: Query) => call<T>('POST', path, query, body),
   put: <T>(path: string, body?: unknown, query?: Query) => call<T>('PUT', path, query, body),
-  delete: <T>(path: string, query?: Query) => call<T>('DELETE', path, query),
+  delete: <T>(path: string, query?: Query, body?: unknown) => call<T>('DELETE', path, query, body),
 }

@@ -8,6 +8,7 @@ import { ProfileForm } from './profile-form'
 import { TwoFactorSettings } from './two-factor'
 import { YourData } from './your-data'
 import { EmailSettings } from './email-settings'
+import { AccountControl } from './account-control'
 
 export function Settings() {
   const { me, refreshMe } = useSession()
@@ -28,6 +29,7 @@ export function Settings() {
       <TwoFactorSettings />
       <YourData />
       <EmailSettings />
+      <AccountControl username={me.username} />
     </section>
   )
 }
