@@ -29,7 +29,7 @@ t.test('after Sign out the old token is refused and the sign-in page asks for th
   const token = await page.evaluate(() => localStorage.getItem('svc.token'))
   t.ok(token, 'signed in, with a token')
 
-  await page.getByRole('button', { name: 'Sign out' }).click()
+  await page.getByRole('button', { name: 'Sign out', exact: true }).click()
   await page.getByRole('button', { name: 'Sign in' }).first().waitFor()
   t.equal(await page.evaluate(() => localStorage.getItem('svc.token')), null, 'the client forgot its token')
   const res = await fetch(`${base}/stream/0/token`, { headers: { authorization: `Bearer ${token}` } })

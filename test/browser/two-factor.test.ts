@@ -48,7 +48,7 @@ t.test('two-factor sign-in turned on in settings, then a sign-in with a code', {
   await page.getByText(/On\. 10 recovery codes left/).waitFor()
   t.equal(await page.getByRole('list', { name: 'Recovery codes' }).count(), 0, 'the codes are not shown again')
 
-  await page.getByRole('button', { name: 'Sign out' }).click()
+  await page.getByRole('button', { name: 'Sign out', exact: true }).click()
   await page.getByRole('button', { name: 'Sign in' }).first().click()
   await page.waitForURL(/\/oauth\/authenticate\?/)
   await page.fill('#username', 'alice')

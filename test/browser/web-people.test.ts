@@ -100,7 +100,7 @@ t.test(
     watchErrors(t, page)
 
     await page.goto(`${base}/settings`)
-    await page.getByLabel('Name').fill('Alice Liddell')
+    await page.getByLabel('Name', { exact: true }).fill('Alice Liddell')
     await page.getByLabel('Description').fill('Down the #rabbithole')
     t.match(await page.textContent('.settings .counter'), '236 characters left', 'the description is counted against 256')
     await page.getByRole('button', { name: 'Save profile' }).click()
