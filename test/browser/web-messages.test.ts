@@ -42,6 +42,7 @@ t.test('a private conversation: the unread count follows it live, and replies ar
   await alicePage.waitForURL(/\/messages\/\d+$/)
   const channelId = alicePage.url().split('/').pop() as string
   await alicePage.locator('.messages article', { hasText: 'hello bob, lunch?' }).waitFor()
+  await alicePage.locator('h1', { hasText: 'Conversation with' }).waitFor()
   t.equal(await alicePage.textContent('h1'), 'Conversation with Bob', 'the conversation is named for the people in it')
 
   const badge = bobPage.locator(`${messagesLink} .unread-count`)

@@ -82,7 +82,14 @@ export function Conversation({ channelId }: { channelId: string }) {
   const others = channel ? othersIn(channel, me?.id) : []
   const { users } = useUsers(others.join(','))
   const people = others.flatMap((id) => users.get(id) ?? [])
-  const title = channel ? `Conversation with ${people.length ? namesOf(people) : 'yourself'}` : 'Conversation'
+  // Until the others' names have arrived the title names nobody, rather than saying it is a note to oneself.
+  const title = !channel
+    ? 'Conversation'
+    : others.length === 0
+      ? 'Conversation with yourself'
+      : people.length
+        ? `Conversation with ${namesOf(people)}`
+        : 'Conversation'
 
   const send = async (text: string) => {
     const { data } = await api.post<Message>(`/channels/${encodeURIComponent(channelId)}/messages`, { text })
