@@ -36,13 +36,17 @@ const COMPONENTS = '#/components/schemas/'
 const componentSchemas = (): Record<string, unknown> =>
   JSON.parse(JSON.stringify(API_SCHEMAS).replaceAll('"#/definitions/', `"${COMPONENTS}`)) as Record<string, unknown>
 
-/** The schema of `data` for a route's answer, or one of its answers. */
-const answerSchema = (answer: ApiAnswer | readonly ApiAnswer[]): Schema => {
-  if (typeof answer !== 'string') return answer.length === 1 ? answerSchema(answer[0]) : { oneOf: answer.map((a) => answerSchema(a)) }
+/**
+ * The schema of `data` for a route's answer, or one of its answers (`anyOf`:
+ * an empty list is both a `Channel[]` and a `PaginatedChannel[]`), the
+ * objects referred to as `refs` + name.
+ */
+export const answerSchema = (answer: ApiAnswer | readonly ApiAnswer[], refs = COMPONENTS): Schema => {
+  if (typeof answer !== 'string') return answer.length === 1 ? answerSchema(answer[0], refs) : { anyOf: answer.map((a) => answerSchema(a, refs)) }
   if (answer === 'string[]') return { type: 'array', items: { type: 'string' } }
   if (answer === 'number') return { type: 'integer' }
   if (answer === 'object') return { type: 'object' }
-  return answer.endsWith('[]') ? { type: 'array', items: { $ref: COMPONENTS + answer.slice(0, -2) } } : { $ref: COMPONENTS + answer }
+  return answer.endsWith('[]') ? { type: 'array', items: { $ref: refs + answer.slice(0, -2) } } : { $ref: refs + answer }
 }
 
 /** hapi's `{name?}` and `{name*}` are OpenAPI's `{name}`. */
