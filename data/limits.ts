@@ -79,6 +79,12 @@ export const SUBSCRIPTIONS_PER_STREAM = 50
 export const USER_STREAM_EXPIRY_MS = 5 * 60_000
 /** Events waiting for one stream's consumer before it is disconnected as too slow. */
 export const USER_STREAM_BACKLOG = 1000
+/**
+ * How long a live stream's event may wait for its turn: past it the server
+ * cannot keep up with the stream, whose consumer is disconnected with a
+ * reason and may resume from where it was, losing nothing.
+ */
+export const USER_STREAM_MAX_DELAY_MS = 1000
 
 /** App streams one app token may hold. */
 export const APP_STREAMS_PER_TOKEN = 5

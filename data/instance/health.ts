@@ -28,6 +28,10 @@ export interface InstanceFacts {
     backlog: number
     /** How far the furthest behind connected stream is from the log's head, in events. */
     lag: number
+    /** Streams with events waiting for a turn of delivery. */
+    waiting: number
+    /** Consumers disconnected so far because their events waited too long (the server was behind). */
+    shed: number
   }
   appStreams: {
     /** App streams with a consumer connected. */

@@ -18,7 +18,10 @@ export class Connection {
   /** Compiled tests of the subscriptions, valid until the user's relations change. */
   readonly memo = new Map<string, PostTest>()
   live = false
-  draining = false
+  /** Waiting for a turn on the lanes, taking one, or waiting for its consumer to take more. */
+  scheduled = false
+  /** While catching up: the batch of the log read and not yet handled. */
+  pending: DomainEvent[] = []
   closed = false
   threads: number[] = []
   channels: number[] = []

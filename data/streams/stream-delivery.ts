@@ -46,8 +46,10 @@ export const emptyPage = <T>(): Page<T> => ({ items: [], more: false })
 
 /** A consumer's end of a stream, provided by the transport. */
 export interface StreamSink {
-  /** Renders and writes one delivery; resolves once the transport has taken it. */
+  /** Renders and writes one delivery; resolves once the transport has taken it, never waiting for the consumer to read. */
   send(delivery: StreamDelivery): Promise<void>
+  /** Null when the consumer can take more now; otherwise settles once it can (or has gone). */
+  whenReady(): Promise<void> | null
   /** Ends the connection, telling the consumer why. */
   close(reason: string): void
 }

@@ -4,19 +4,24 @@
  *
  * Each durable event goes through one dispatcher, in sequence order: it
  * works out the event's audience (event-audience.ts) and appends the event
- * to the backlog of each connected stream in it. Each stream drains its own
- * backlog one event at a time (match its subscriptions, hand the result to
- * its sink), so a slow consumer slows nobody else and the request that made
- * the event never waits. A backlog past its bound disconnects its consumer.
+ * to the backlog of each connected stream in it. Streams with a backlog
+ * take turns on the delivery lanes (delivery-lanes.ts), one event at a time
+ * (match its subscriptions, hand the result to its sink), in slices that
+ * leave the event loop to requests in between: the request that made the
+ * event never waits for its fan-out. A consumer that stops reading waits
+ * off the lanes, so it slows nobody else. A backlog past its bound, or an
+ * event that waited past USER_STREAM_MAX_DELAY_MS (the server cannot keep
+ * up), disconnects the consumer with a reason; it may resume.
  *
  * A stream that connects with a cursor behind the dispatcher (a resume)
- * first catches up by reading the log itself, up to where the dispatcher
- * is; in the same synchronous step that finds it has caught up it turns
- * live, so every later event reaches it through its backlog: no gap, no
- * repeat at the cut-over.
+ * first catches up by reading the log itself, a batch per turn, up to where
+ * the dispatcher is; in the same synchronous step that finds it has caught
+ * up it turns live, so every later event reaches it through its backlog: no
+ * gap, no repeat at the cut-over. Catching up takes turns like live
+ * delivery, so resumes cannot starve live streams.
  */
 import type { DomainEvent } from '../model/event.js'
-import { USER_STREAM_BACKLOG } from '../limits.js'
+import { USER_STREAM_BACKLOG, USER_STREAM_MAX_DELAY_MS } from '../limits.js'
 import type { UserStreamRow } from '../model/stream.js'
 import { holdersOf } from '../relations/relation-reads.js'
 import type { Store } from '../store/port.js'
@@ -28,6 +33,7 @@ import type { StreamDelivery, StreamSink } from './stream-delivery.js'
 import type { StreamMatcher } from './stream-matcher.js'
 import type { OpenStreamInput, StreamWatcher, UserStreamService } from './user-streams.js'
 import { addTo, Connection, forgetWhatChanged, removeFrom } from './stream-connection.js'
+import { DeliveryLanes } from './delivery-lanes.js'
 
 /** The event log as the hub reads it. */
 export interface EventSource {
@@ -74,14 +80,11 @@ const HEARTBEAT_MS = 5_000
 /** A process silent this long has died (kill -9, a lost machine): its streams close, from its saved cursor. */
 const NODE_DEAD_MS = 30_000
 
-/**
- * Lets I/O in between two deliveries. Store reads resolve at once, so a
- * stream's drain would otherwise run as one unbroken chain of microtasks,
- * and ten thousand of them would hold off every request (the POST that made
- * the event included) until all were done.
- */
+/** Lets I/O in between two events of the dispatcher. */
 const yieldToIo = (): Promise<void> => new Promise((resolve) => setImmediate(resolve))
 const CATCH_UP_BATCH = 200
+/** Events of the log a catching-up stream looks at in one turn, delivered or not. */
+const CATCH_UP_STEP = 50
 
 export class StreamHub implements StreamWatcher {
   private readonly byId = new Map<string, Connection>()
@@ -96,6 +99,11 @@ export class StreamHub implements StreamWatcher {
   private savedAt = 0
   private timers: NodeJS.Timeout[] = []
   private unfollow: (() => void) | null = null
+  private readonly lanes = new DeliveryLanes<Connection>((conn) => this.step(conn))
+  /** Consumers disconnected because an event waited too long for them (the metric of a server behind). */
+  private shed = 0
+  /** When each event reached this hub: its wait for a consumer counts from there (its commit is not the hub's to hurry). */
+  private readonly arrived = new WeakMap<DomainEvent, number>()
 
   constructor(
     private readonly store: Store,
@@ -129,6 +137,7 @@ export class StreamHub implements StreamWatcher {
     }
     this.unfollow = this.events.onAny((event) => {
       if (event.name === 'user_stream.taken') this.taken(event as DomainEvent<'user_stream.taken'>)
+      this.arrived.set(event, Date.now())
       this.incoming.push(event)
       if (!this.dispatching) void this.dispatchLoop()
     })
@@ -210,8 +219,13 @@ export class StreamHub implements StreamWatcher {
     return this.byId.size
   }
 
-  /** How loaded the hub is, for metrics: connected streams, their backlogs together, and how far the furthest behind is from the head. */
-  load(): { connected: number; backlog: number; lag: number } {
+  /**
+   * How loaded the hub is, for metrics: connected streams, their backlogs
+   * together, how far the furthest behind is from the head, streams waiting
+   * for a turn, and consumers disconnected so far because the server could
+   * not keep up with them.
+   */
+  load(): { connected: number; backlog: number; lag: number; waiting: number; shed: number } {
     const head = this.events.head()
     let backlog = 0
     let lag = 0
@@ -219,7 +233,7 @@ export class StreamHub implements StreamWatcher {
       backlog += conn.queue.length
       lag = Math.max(lag, head - this.cursorOf(conn))
     }
-    return { connected: this.byId.size, backlog, lag }
+    return { connected: this.byId.size, backlog, lag, waiting: this.lanes.waiting, shed: this.shed }
   }
 
   /** The connected consumers as they are now, for the admin console (read-only). */
@@ -276,7 +290,7 @@ export class StreamHub implements StreamWatcher {
     }
     const conn = new Connection(stream, await this.streams.subscriptionsOf(stream), sink, cursor)
     this.register(conn)
-    void this.catchUp(conn)
+    this.schedule(conn)
   }
 
   /** An opened stream whose consumer never arrived (the handshake failed): closed as if it had left at once. */
@@ -366,51 +380,78 @@ export class StreamHub implements StreamWatcher {
       return
     }
     conn.queue.push(event)
-    if (!conn.draining) void this.drain(conn)
+    this.schedule(conn)
   }
 
-  private async drain(conn: Connection): Promise<void> {
-    conn.draining = true
+  /** Gives a stream with work a turn on the lanes, once its consumer can take more. */
+  private schedule(conn: Connection): void {
+    if (conn.scheduled || conn.closed || (conn.live && conn.queue.length === 0)) return
+    conn.scheduled = true
+    const ready = conn.sink.whenReady()
+    if (ready === null) this.lanes.add(conn)
+    else
+      void ready.then(
+        () => this.lanes.add(conn),
+        () => this.lanes.add(conn),
+      )
+  }
+
+  /** One turn of a stream: one event of its backlog, or one batch of its catch-up. */
+  private async step(conn: Connection): Promise<void> {
     try {
-      while (conn.queue.length > 0 && !conn.closed) {
-        await this.deliver(conn, conn.queue[0])
+      if (conn.closed) return
+      if (!conn.live) await this.catchUpStep(conn)
+      else if (conn.queue.length > 0) {
+        const event = conn.queue[0]
+        if (Date.now() - (this.arrived.get(event) ?? Date.now()) > USER_STREAM_MAX_DELAY_MS) {
+          this.shed++
+          await this.detach(
+            conn,
+            `its events waited more than ${USER_STREAM_MAX_DELAY_MS / 1000} s for the server; reconnect with your connection_id to resume`,
+          )
+          return
+        }
+        await this.deliver(conn, event)
         conn.queue.shift()
-        await yieldToIo()
       }
     } catch (err) {
       warn(err)
       await this.detach(conn, 'the stream failed; reconnect with your connection_id to resume')
     } finally {
-      conn.draining = false
+      conn.scheduled = false
     }
+    this.schedule(conn)
   }
 
-  /** Replays the log from the stream's cursor up to the dispatcher, then turns live. */
-  private async catchUp(conn: Connection): Promise<void> {
-    try {
-      while (!conn.closed) {
-        const upTo = this.dispatched
-        if (conn.cursor >= upTo) {
-          conn.live = true
-          return
-        }
-        if (conn.cursor < this.events.oldest() - 1) {
-          // The log was trimmed past this stream: resuming it would skip events, so it ends and the client starts afresh.
-          await this.detach(conn, 'the events this stream missed are no longer kept; reconnect for a new stream and backfill')
-          return
-        }
-        const batch = await this.events.after(conn.cursor, CATCH_UP_BATCH)
-        if (batch.length === 0) conn.cursor = upTo
-        for (const event of batch) {
-          if (event.seq > this.dispatched || conn.closed) break
-          if (await this.concerns(conn, event)) await this.deliver(conn, event)
-          conn.cursor = event.seq
-        }
-        await yieldToIo()
+  /** Replays the log from the stream's cursor toward the dispatcher, a batch per turn, then turns live. */
+  private async catchUpStep(conn: Connection): Promise<void> {
+    if (conn.pending.length === 0) {
+      const upTo = this.dispatched
+      if (conn.cursor >= upTo) {
+        conn.live = true
+        return
       }
-    } catch (err) {
-      warn(err)
-      await this.detach(conn, 'the stream failed; reconnect with your connection_id to resume')
+      if (conn.cursor < this.events.oldest() - 1) {
+        // The log was trimmed past this stream: resuming it would skip events, so it ends and the client starts afresh.
+        await this.detach(conn, 'the events this stream missed are no longer kept; reconnect for a new stream and backfill')
+        return
+      }
+      const batch = await this.events.after(conn.cursor, CATCH_UP_BATCH)
+      if (batch.length === 0) conn.cursor = upTo
+      conn.pending = batch
+      return
+    }
+    for (let looked = 0; looked < CATCH_UP_STEP && conn.pending.length > 0; looked++) {
+      const event = conn.pending[0]
+      // Past the dispatcher: the next batch reads it again, or it comes live.
+      if (event.seq > this.dispatched || conn.closed) {
+        conn.pending = []
+        return
+      }
+      const delivered = (await this.concerns(conn, event)) && (await this.deliver(conn, event), true)
+      conn.cursor = event.seq
+      conn.pending.shift()
+      if (delivered) return
     }
   }
 

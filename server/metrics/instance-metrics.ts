@@ -57,6 +57,16 @@ export function instanceMetrics(domain: Domain): InstanceMetrics {
     "How many events the furthest behind connected user stream is behind the log's head",
     () => now().userStreams.lag,
   )
+  gauge(registry, 'svc_user_streams_waiting', 'User streams with events waiting for a turn of delivery', () => now().userStreams.waiting)
+  new client.Counter({
+    name: 'svc_user_streams_shed_total',
+    help: 'User stream consumers disconnected because their events waited too long for delivery (the server was behind)',
+    registers: [registry],
+    collect() {
+      this.reset()
+      this.inc(now().userStreams.shed)
+    },
+  })
   gauge(registry, 'svc_app_streams_connected', 'App streams with a consumer connected to this process', () => now().appStreams.connected)
   gauge(registry, 'svc_app_streams_queued_events', "Events between the app streams' positions and the log's head, together", () => now().appStreams.queued)
   gauge(registry, 'svc_store_journal_bytes', "The embedded store's journal since its last snapshot (0 on PostgreSQL)", () => now().journalBytes)

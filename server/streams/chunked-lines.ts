@@ -17,9 +17,20 @@ export class ChunkedLines {
   }
 
   async write(line: string): Promise<void> {
-    const room = this.out.write(`${line}\r\n`)
+    this.put(line)
+    await this.drained()
+  }
+
+  /** Writes a line without waiting for the socket's buffer. */
+  put(line: string): void {
+    this.out.write(`${line}\r\n`)
     this.flush()
-    if (!room) await Promise.race([once(this.out, 'drain'), once(this.out, 'close')])
+  }
+
+  /** Null when the buffer has room; otherwise settles once it has (or the answer closed). */
+  drained(): Promise<void> | null {
+    if (!this.out.writableNeedDrain || this.out.destroyed) return null
+    return Promise.race([once(this.out, 'drain'), once(this.out, 'close')]).then(() => undefined)
   }
 
   /** A blank line: keeps an idle connection open through proxies. */

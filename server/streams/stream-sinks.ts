@@ -2,9 +2,10 @@
  * The consumer's end of a user stream, one per transport: a WebSocket (one
  * frame per event) or a chunked HTTP answer (one line per event, `\r\n`
  * after each, blank lines to keep idle connections open). Each renders an
- * event with the presenter and writes it, waiting while the socket's buffer
- * is full: a consumer that stops reading holds up only its own stream, whose
- * backlog then disconnects it.
+ * event with the presenter and writes it at once; while the socket's buffer
+ * is full the sink says it is not ready, and the hub waits for it off its
+ * delivery lanes: a consumer that stops reading holds up only its own
+ * stream, whose backlog then disconnects it.
  */
 import type { PassThrough } from 'node:stream'
 import type { WebSocket } from 'ws'
@@ -47,7 +48,8 @@ abstract class RenderingSink implements StreamSink {
 
   async send(delivery: StreamDelivery): Promise<void> {
     if (this.closed) return
-    await this.write(await presentStreamEvent(contextFor(this.views, this.baseUrl, this.options, delivery), delivery))
+    const json = await presentStreamEvent(contextFor(this.views, this.baseUrl, this.options, delivery), delivery)
+    if (!this.closed) this.write(json)
   }
 
   close(reason: string): void {
@@ -63,7 +65,8 @@ abstract class RenderingSink implements StreamSink {
     clearInterval(this.keepAlive)
   }
 
-  protected abstract write(json: string): Promise<void>
+  abstract whenReady(): Promise<void> | null
+  protected abstract write(json: string): void
   protected abstract ping(): void
   protected abstract end(reason: string): void
 }
@@ -78,9 +81,16 @@ export class WebSocketSink extends RenderingSink {
     super(views, baseUrl, options)
   }
 
-  protected async write(json: string): Promise<void> {
-    while (this.socket.bufferedAmount > HIGH_WATER && !this.closed) await new Promise((r) => setTimeout(r, 50))
-    if (!this.closed) this.socket.send(json)
+  whenReady(): Promise<void> | null {
+    if (this.socket.bufferedAmount <= HIGH_WATER || this.closed) return null
+    // ws tells nobody when its buffer drains: look again a little later.
+    return (async () => {
+      while (this.socket.bufferedAmount > HIGH_WATER && !this.closed) await new Promise((r) => setTimeout(r, 50))
+    })()
+  }
+
+  protected write(json: string): void {
+    this.socket.send(json)
   }
 
   protected ping(): void {
@@ -101,8 +111,12 @@ export class ChunkedSink extends RenderingSink {
     this.lines = new ChunkedLines(out)
   }
 
-  protected write(json: string): Promise<void> {
-    return this.lines.write(json)
+  whenReady(): Promise<void> | null {
+    return this.closed ? null : this.lines.drained()
+  }
+
+  protected write(json: string): void {
+    this.lines.put(json)
   }
 
   protected ping(): void {

@@ -148,7 +148,7 @@ t.test('the user streams topic shows a connected stream with its owner, subscrip
   const svc = await makeInstance(t)
   const [alice] = await svc.people('alice')
   const viewer = await svc.domain.auth.tokens.authenticate(alice.token)
-  const sink: StreamSink = { send: () => Promise.resolve(), close: () => {} }
+  const sink: StreamSink = { send: () => Promise.resolve(), whenReady: () => null, close: () => {} }
   const { connectionId } = await svc.domain.streams.hub.connect(viewer, { options: {} }, sink)
   await subscribeUnified(svc, viewer, connectionId)
 

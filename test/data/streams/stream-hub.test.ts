@@ -1,22 +1,29 @@
 import t from 'tap'
 import { settleOn } from '../../fixtures/wait.js'
-import { USER_STREAM_BACKLOG, type StreamDelivery, type StreamSink } from '../../../data/index.js'
+import { USER_STREAM_BACKLOG, USER_STREAM_MAX_DELAY_MS, type StreamDelivery, type StreamSink } from '../../../data/index.js'
 import { makeDomainInstance } from '../../fixtures/instance.js'
 import { subscribeUnified } from '../../fixtures/streams.js'
 
-/** A sink that keeps what it is sent; `stall` makes every send hang, as a consumer that stopped reading. */
-const collecting = (stall = false) => {
+/** A sink that keeps what it is sent; after `stall()` it is never ready again, as a consumer that stopped reading. */
+const collecting = () => {
   const got: StreamDelivery[] = []
   const closed: string[] = []
+  let stalled: Promise<void> | null = null
+  let release = () => {}
   const sink: StreamSink = {
     send: (d) => {
-      if (stall) return new Promise(() => {})
       got.push(d)
       return Promise.resolve()
     },
+    whenReady: () => stalled,
     close: (reason) => void closed.push(reason),
   }
-  return { sink, got, closed }
+  const stall = () => void (stalled = new Promise((resolve) => (release = resolve)))
+  const ready = () => {
+    stalled = null
+    release()
+  }
+  return { sink, got, closed, stall, ready }
 }
 
 const settle = settleOn
@@ -58,9 +65,11 @@ t.test('a consumer that stops reading is disconnected once its backlog is full, 
   await svc.domain.relations.core.follow(await svc.viewerOf(alice), '@bob')
   const viewer = await svc.viewerOf(alice)
   const bobViewer = await svc.viewerOf(bob)
-  const stuck = collecting(true)
+  const stuck = collecting()
   const { connectionId } = await svc.domain.streams.hub.connect(viewer, { options: {} }, stuck.sink)
   await subscribeUnified(svc, viewer, connectionId)
+  await settle(() => svc.domain.streams.hub.snapshot().connections[0]?.live === true)
+  stuck.stall()
   for (let i = 0; i < USER_STREAM_BACKLOG + 10; i += 100) {
     await Promise.all(Array.from({ length: 100 }, (_, j) => svc.domain.posts.core.create(bobViewer, { text: `flood ${i + j}` })))
   }
@@ -74,6 +83,38 @@ t.test('a consumer that stops reading is disconnected once its backlog is full, 
   const texts = again.got.map((d) => (d.shape === 'posts' ? d.page.items[0].item.text : ''))
   t.equal(texts[0], 'flood 0', 'resumes with the event whose sending never finished')
   t.equal(texts.length, USER_STREAM_BACKLOG + 100, 'and every one after it')
+})
+
+t.test('an event that waited past the limit for its turn disconnects the consumer with a reason; the resume loses nothing', async (t) => {
+  const svc = await makeDomainInstance(t)
+  const [alice, bob] = await svc.people('alice', 'bob')
+  const viewer = await svc.viewerOf(alice)
+  await svc.domain.relations.core.follow(viewer, '@bob')
+  const slow = collecting()
+  const { connectionId } = await svc.domain.streams.hub.connect(viewer, { options: {} }, slow.sink)
+  await subscribeUnified(svc, viewer, connectionId)
+  await settle(() => svc.domain.streams.hub.snapshot().connections[0]?.live === true)
+  slow.stall()
+  const bobViewer = await svc.viewerOf(bob)
+  const made: number[] = []
+  for (let i = 0; i < 3; i++) made.push((await svc.domain.posts.core.create(bobViewer, { text: `late ${i}` })).id)
+  await new Promise((r) => setTimeout(r, USER_STREAM_MAX_DELAY_MS + 100))
+  slow.ready()
+  await settle(() => slow.closed.length > 0)
+  t.match(slow.closed, [/waited more than 1 s .* reconnect with your connection_id/], 'told why')
+  t.equal(slow.got.length, 0, 'nothing late was sent')
+  t.equal(svc.domain.streams.hub.load().shed, 1, 'the metric counts it')
+  t.equal(svc.domain.streams.hub.connected, 0)
+
+  const again = collecting()
+  await svc.domain.streams.hub.connect(viewer, { connection_id: connectionId, options: {} }, again.sink)
+  await settle(() => again.got.length >= 3)
+  await new Promise((r) => setTimeout(r, 100))
+  t.same(
+    again.got.map((d) => (d.shape === 'posts' ? d.page.items[0].item.id : -1)),
+    made,
+    'every post it missed, once each, in order',
+  )
 })
 
 t.test('after a crash the streams left open are closed at the saved position, so a resume repeats rather than skips', async (t) => {
@@ -104,9 +145,11 @@ t.test("the hub's snapshot shows a stalled consumer's backlog and how far behind
   const [alice, bob] = await svc.people('alice', 'bob')
   const viewer = await svc.viewerOf(alice)
   await svc.domain.relations.core.follow(viewer, '@bob')
-  const stalled = collecting(true)
+  const stalled = collecting()
   const { connectionId } = await svc.domain.streams.hub.connect(viewer, { options: {} }, stalled.sink)
   await subscribeUnified(svc, viewer, connectionId)
+  await settle(() => svc.domain.streams.hub.snapshot().connections[0]?.live === true)
+  stalled.stall()
   const bobViewer = await svc.viewerOf(bob)
   const before = svc.domain.streams.hub.snapshot()
   t.match(before.connections, [
@@ -115,7 +158,7 @@ t.test("the hub's snapshot shows a stalled consumer's backlog and how far behind
   for (let i = 0; i < 5; i++) await svc.domain.posts.core.create(bobViewer, { text: `post ${i}` })
   await settle(() => svc.domain.streams.hub.snapshot().connections[0].backlog === 5)
   const after = svc.domain.streams.hub.snapshot()
-  t.equal(after.connections[0].backlog, 5, 'the first post hangs in the sink, all five wait in the backlog')
+  t.equal(after.connections[0].backlog, 5, 'the consumer takes nothing: all five wait in the backlog')
   t.equal(after.head - after.connections[0].cursor, 5, 'five events behind the log')
   t.equal(after.connections[0].live, true)
 })

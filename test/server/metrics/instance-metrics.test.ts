@@ -34,6 +34,8 @@ t.test('requests, the event log, the store and the process, scraped from 127.0.0
   t.equal(sample(text, 'svc_event_log_head'), svc.domain.events.head())
   t.equal(sample(text, 'svc_store_rows{table="posts"}'), 2)
   t.equal(sample(text, 'svc_user_streams_connected'), 0)
+  t.equal(sample(text, 'svc_user_streams_waiting'), 0)
+  t.equal(sample(text, 'svc_user_streams_shed_total'), 0)
   t.equal(sample(text, 'svc_app_streams_connected'), 0)
   t.ok((sample(text, 'process_resident_memory_bytes') ?? 0) > 0, 'the process memory')
   t.ok(sample(text, 'nodejs_eventloop_lag_p99_seconds') !== undefined, 'the event-loop delay')

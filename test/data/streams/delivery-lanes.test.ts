@@ -1,0 +1,41 @@
+import t from 'tap'
+import { DeliveryLanes } from '../../../data/streams/delivery-lanes.js'
+
+const busy = (ms: number): void => {
+  const end = performance.now() + ms
+  while (performance.now() < end);
+}
+
+t.test('deliveries run in slices: the event loop gets its turn long before a thousand busy steps are done', async (t) => {
+  let done = 0
+  const lanes = new DeliveryLanes<number>(async () => {
+    await Promise.resolve()
+    busy(1)
+    done++
+  })
+  const loopTurns: number[] = []
+  const ticker = setInterval(() => loopTurns.push(done), 1)
+  for (let i = 0; i < 1000; i++) lanes.add(i)
+  const firstTurn = await new Promise<number>((resolve) => setImmediate(() => setImmediate(() => resolve(done))))
+  t.ok(firstTurn < 100, `the loop had a turn after ${firstTurn} of 1,000 steps`)
+  while (done < 1000) await new Promise((r) => setImmediate(r))
+  clearInterval(ticker)
+  t.ok(loopTurns.length >= 10, `timers ran ${loopTurns.length} times while the steps went on`)
+  t.equal(lanes.waiting, 0)
+})
+
+t.test('every item queued gets its step, in the order queued, also when added while others run', async (t) => {
+  const seen: number[] = []
+  const lanes = new DeliveryLanes<number>(async (n) => {
+    seen.push(n)
+    if (n < 100) lanes.add(n + 100)
+  })
+  for (let i = 0; i < 100; i++) lanes.add(i)
+  while (seen.length < 200) await new Promise((r) => setImmediate(r))
+  t.same(seen.slice(0, 100), [...Array(100).keys()], 'first come, first served')
+  t.same(
+    [...seen].sort((a, b) => a - b),
+    [...Array(200).keys()],
+    'each once',
+  )
+})
