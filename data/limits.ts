@@ -84,7 +84,7 @@ export const USER_STREAM_BACKLOG = 1000
  * cannot keep up with the stream, whose consumer is disconnected with a
  * reason and may resume from where it was, losing nothing.
  */
-export const USER_STREAM_MAX_DELAY_MS = 1000
+export const USER_STREAM_MAX_DELAY_MS = 2000
 
 /** App streams one app token may hold. */
 export const APP_STREAMS_PER_TOKEN = 5

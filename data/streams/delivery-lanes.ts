@@ -11,6 +11,12 @@
  * one chain of microtasks and hold off every request for seconds; with
  * them a request waits at most about one slice per step of its own. On a
  * store whose reads are real I/O, the lanes overlap their waits.
+ *
+ * When more work comes than the process can do, the queue grows and every
+ * stream's wait with it. Rather than let all of them drift late together,
+ * the queue is cut back to what it can serve in time: the streams queued
+ * last are handed to `shed` (their owner disconnects them; they resume
+ * later), so those that stay keep receiving with a bounded wait.
  */
 import { performance } from 'node:perf_hooks'
 
@@ -18,20 +24,36 @@ import { performance } from 'node:perf_hooks'
 const LANES = 16
 /** How long deliveries may run before the loop gets to poll for I/O. */
 const SLICE_MS = 8
+/** The longest a stream should wait for its turn; past it the queue is cut back. */
+const TURN_TARGET_MS = 500
+/** Queues shorter than this are never cut: their waits come from a busy loop, not from too many streams. */
+const SHED_FLOOR = 200
+
+interface Queued<T> {
+  item: T
+  at: number
+}
 
 export class DeliveryLanes<T> {
-  private readonly ready: T[] = []
+  private ready: Queued<T>[] = []
+  private head = 0
   private running = 0
   private sliceStart = -Infinity
   private parked: (() => void)[] = []
   private nextScheduled = false
 
-  /** `step` does one step of one item; it handles its own errors. */
-  constructor(private readonly step: (item: T) => Promise<void>) {}
+  /**
+   * `step` does one step of one item and handles its own errors; `shed`
+   * takes an item out of the queue for good, when the queue is too long.
+   */
+  constructor(
+    private readonly step: (item: T) => Promise<void>,
+    private readonly shed: (item: T) => void = () => {},
+  ) {}
 
   /** Queues one step of `item` (its owner makes sure each item is queued at most once at a time). */
   add(item: T): void {
-    this.ready.push(item)
+    this.ready.push({ item, at: performance.now() })
     if (this.running < LANES) {
       this.running++
       void this.lane()
@@ -40,14 +62,34 @@ export class DeliveryLanes<T> {
 
   /** Items waiting for a lane. */
   get waiting(): number {
-    return this.ready.length
+    return this.ready.length - this.head
+  }
+
+  private take(): T | undefined {
+    if (this.head >= this.ready.length) return undefined
+    const now = performance.now()
+    const waited = now - this.ready[this.head].at
+    if (waited > TURN_TARGET_MS && this.waiting > SHED_FLOOR) this.cut(waited)
+    const next = this.ready[this.head++]
+    // Compact now and then, so the array does not grow with every step ever queued.
+    if (this.head > 1024 && this.head * 2 > this.ready.length) {
+      this.ready = this.ready.slice(this.head)
+      this.head = 0
+    }
+    return next.item
+  }
+
+  /** Keeps the share of the queue that waits no longer than the target, at the pace the head waited. */
+  private cut(waited: number): void {
+    const keep = Math.max(SHED_FLOOR, Math.ceil((this.waiting * TURN_TARGET_MS) / waited))
+    while (this.waiting > keep) this.shed((this.ready.pop() as Queued<T>).item)
   }
 
   private async lane(): Promise<void> {
     try {
       for (;;) {
         if (performance.now() - this.sliceStart >= SLICE_MS) await this.nextSlice()
-        const item = this.ready.shift()
+        const item = this.take()
         if (item === undefined) return
         await this.step(item)
       }

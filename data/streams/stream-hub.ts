@@ -80,8 +80,13 @@ const HEARTBEAT_MS = 5_000
 /** A process silent this long has died (kill -9, a lost machine): its streams close, from its saved cursor. */
 const NODE_DEAD_MS = 30_000
 
-/** Lets I/O in between two events of the dispatcher. */
 const yieldToIo = (): Promise<void> => new Promise((resolve) => setImmediate(resolve))
+/**
+ * How long the dispatcher runs before it lets I/O in. Not once per event:
+ * that would tie its pace to the loop's turns, each holding a slice of
+ * deliveries, and under load the events would queue up before any stream.
+ */
+const DISPATCH_SLICE_MS = 4
 const CATCH_UP_BATCH = 200
 /** Events of the log a catching-up stream looks at in one turn, delivered or not. */
 const CATCH_UP_STEP = 50
@@ -99,7 +104,10 @@ export class StreamHub implements StreamWatcher {
   private savedAt = 0
   private timers: NodeJS.Timeout[] = []
   private unfollow: (() => void) | null = null
-  private readonly lanes = new DeliveryLanes<Connection>((conn) => this.step(conn))
+  private readonly lanes = new DeliveryLanes<Connection>(
+    (conn) => this.step(conn),
+    (conn) => this.shedding(conn, 'the server is behind on its streams; reconnect with your connection_id to resume'),
+  )
   /** Consumers disconnected because an event waited too long for them (the metric of a server behind). */
   private shed = 0
   /** When each event reached this hub: its wait for a consumer counts from there (its commit is not the hub's to hurry). */
@@ -325,6 +333,7 @@ export class StreamHub implements StreamWatcher {
 
   private async dispatchLoop(): Promise<void> {
     this.dispatching = true
+    let since = performance.now()
     try {
       while (this.incoming.length > 0) {
         const event = this.incoming.shift() as DomainEvent
@@ -335,7 +344,10 @@ export class StreamHub implements StreamWatcher {
         for (const conn of this.connectionsOf(audience, followers)) this.push(conn, event)
         if (audience.revokedToken !== undefined) await this.revoke(audience.revokedToken)
         this.dispatched = event.seq
-        await yieldToIo()
+        if (performance.now() - since >= DISPATCH_SLICE_MS) {
+          await yieldToIo()
+          since = performance.now()
+        }
       }
     } catch (err) {
       warn(err)
@@ -404,11 +416,7 @@ export class StreamHub implements StreamWatcher {
       else if (conn.queue.length > 0) {
         const event = conn.queue[0]
         if (Date.now() - (this.arrived.get(event) ?? Date.now()) > USER_STREAM_MAX_DELAY_MS) {
-          this.shed++
-          await this.detach(
-            conn,
-            `its events waited more than ${USER_STREAM_MAX_DELAY_MS / 1000} s for the server; reconnect with your connection_id to resume`,
-          )
+          this.shedding(conn, `its events waited more than ${USER_STREAM_MAX_DELAY_MS / 1000} s for the server; reconnect with your connection_id to resume`)
           return
         }
         await this.deliver(conn, event)
@@ -421,6 +429,13 @@ export class StreamHub implements StreamWatcher {
       conn.scheduled = false
     }
     this.schedule(conn)
+  }
+
+  /** Disconnects a consumer the server cannot serve in time; it resumes from where it was. */
+  private shedding(conn: Connection, reason: string): void {
+    this.shed++
+    conn.scheduled = false
+    void this.detach(conn, reason)
   }
 
   /** Replays the log from the stream's cursor toward the dispatcher, a batch per turn, then turns live. */

@@ -93,6 +93,9 @@ export const megabytesOf = (pid: number, key: 'VmRSS' | 'VmHWM'): number =>
 
 export const auth = (seeded: SeededInstance, n: number) => ({ authorization: `Bearer ${seeded.people[n % seeded.people.length].token}` })
 
+/** The token of a reader drawn from every user, a different one at each request. */
+const anyReader = (seeded: SeededInstance, n: number) => auth(seeded, (n * 104_729 + 7) % seeded.people.length)
+
 export const postCreate =
   (seeded: SeededInstance) =>
   (_: number, n: number): LoadRequest => ({
@@ -232,7 +235,8 @@ export const apiAt = (postsAtScale: number, label: string, withSmall: boolean): 
 
   async prepare(ctx) {
     const users = scaled(ctx, 10_000, 50)
-    const common = { users, tokens: Math.min(CONNECTIONS, users), follows: 40 }
+    // A token for every user: readers drawn at random out of all of them are the timelines a real instance serves.
+    const common = { users, tokens: users, follows: 40 }
     const posts = scaled(ctx, postsAtScale, 1000)
     ctx.log(`seeding ${users} users and ${posts} posts`)
     const big = await seedInstance(join(ctx.workDir, 'big'), { ...common, posts, stars: Math.round(posts / 5) })
@@ -285,6 +289,19 @@ export const apiAt = (postsAtScale: number, label: string, withSmall: boolean): 
       out.push(
         ...(await beside(ctx, 'GET /posts/stream/unified, 10 of 100 connections posting', server, constant, (c, n) =>
           c % 10 === 9 ? unifiedOrPost(c, n) : { method: 'GET', path: '/stream/0/posts/stream/unified', headers: auth(big, c) },
+        )),
+      )
+      // Without the answer cache's help: each request reads the home timeline of another of all the users.
+      out.push(
+        ...(await beside(ctx, 'GET /posts/stream/unified, random readers', server, constant, (_, n) => ({
+          method: 'GET',
+          path: '/stream/0/posts/stream/unified',
+          headers: anyReader(big, n),
+        }))),
+      )
+      out.push(
+        ...(await beside(ctx, 'GET /posts/stream/unified, random readers, 10 of 100 connections posting', server, constant, (c, n) =>
+          c % 10 === 9 ? unifiedOrPost(c, n) : { method: 'GET', path: '/stream/0/posts/stream/unified', headers: anyReader(big, n) },
         )),
       )
       out.push(
