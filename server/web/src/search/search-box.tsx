@@ -1,6 +1,6 @@
 /** The header's search box: what is typed opens `/search?q=`, and the box shows the query of the results on screen. */
 import { Search as SearchIcon } from 'lucide-react'
-import { useEffect, useState, type FormEvent } from 'react'
+import { useEffect, useState, type FormEvent, type MouseEvent } from 'react'
 import { useLocation, useSearch } from 'wouter'
 import { paths } from '../paths'
 import './search.css'
@@ -12,7 +12,7 @@ export function SearchBox() {
   const [text, setText] = useState(current)
   useEffect(() => setText(current), [current])
 
-  const submit = (e: FormEvent) => {
+  const submit = (e: FormEvent | MouseEvent) => {
     e.preventDefault()
     const q = text.trim()
     if (q) navigate(paths.search(q))
@@ -23,7 +23,8 @@ export function SearchBox() {
         Search people, posts and hashtags
       </label>
       <input id="search-q" type="search" value={text} onChange={(e) => setText(e.target.value)} placeholder="Search" autoComplete="off" />
-      <button type="submit" aria-label="Search">
+      {/* Not a submit button: the page's own forms are the ones a "submit" means; Enter in the box still sends it. */}
+      <button type="button" aria-label="Search" onClick={submit}>
         <SearchIcon size={16} aria-hidden="true" />
       </button>
     </form>
