@@ -98,6 +98,14 @@ t.test('notifications count up live in the navigation and the title, and opening
   await page.waitForTimeout(300)
   t.equal(await page.locator(`${bell} .unread-count`).count(), 0, 'and the badge stays away')
   t.equal(await page.title(), 'Tea House')
+
+  await post(svc, bob, { text: '@alice yes, at four', reply_to: tea.id })
+  await page.locator(bell, { hasText: '(1)' }).waitFor()
+  await page.waitForTimeout(500)
+  t.match(await page.locator(bell).textContent(), 'Notifications (1)', 'a reply that mentions her counts once, as the mention')
+  await page.click(bell)
+  await page.locator('.notice-list > li', { hasText: 'yes, at four' }).waitFor()
+  t.equal(await page.locator('.notice-list > li', { hasText: 'replied to your post' }).count(), 0, 'and shows once')
 })
 
 t.test('the search box finds a person, a post and a hashtag; an unknown address gets the client’s not-found page', { skip: noBrowser }, async (t) => {

@@ -146,7 +146,9 @@ export function NotificationsProvider({ children }: { children: ReactNode }) {
     for (const notice of notices) {
       if (known.current.has(notice.key)) continue
       known.current.add(notice.key)
-      if (first || !notice.unread) continue
+      // Someone looking at the list sees it arrive there.
+      const watching = document.visibilityState === 'visible' && location.pathname === paths.notifications
+      if (first || !notice.unread || watching) continue
       const { title, body } = describe(notice, VERBS)
       notifyDesktop(title, body, notice.key, () => navigate(paths.notifications))
     }
