@@ -63,7 +63,7 @@ t.test('notifications count up live in the navigation and the title, and opening
 
   await page.locator(bell, { hasText: '(3)' }).waitFor()
   t.equal(await page.getByRole('link', { name: /^Notifications\W+3 new notifications$/ }).count(), 1, 'the badge is read out as new notifications')
-  await page.waitForFunction(() => document.title === '(3) Tea House')
+  await page.waitForFunction(() => document.title === '(3) Home · Tea House')
   t.pass('the tab title counts them too')
   t.match(await page.getByRole('status').filter({ hasText: 'new notifications' }).textContent(), '3 new notifications', 'and the change is announced')
   const shown = await page.evaluate(() => (window as unknown as { shownNotifications: { title: string }[] }).shownNotifications.map((n) => n.title).sort())
@@ -97,7 +97,7 @@ t.test('notifications count up live in the navigation and the title, and opening
   await page.locator('h1', { hasText: 'Home' }).waitFor()
   await page.waitForTimeout(300)
   t.equal(await page.locator(`${bell} .unread-count`).count(), 0, 'and the badge stays away')
-  t.equal(await page.title(), 'Tea House')
+  t.equal(await page.title(), 'Home · Tea House', 'the screen’s name alone again')
 
   await post(svc, bob, { text: '@alice yes, at four', reply_to: tea.id })
   await page.locator(bell, { hasText: '(1)' }).waitFor()

@@ -16,7 +16,7 @@ import { POST_QUERY } from '../posts/timeline'
 import { useUserStream } from '../stream/stream-context'
 import { notifyDesktop } from './desktop-notifications'
 import { describe, NOTICE_ACTIONS, noticesOf, type Notice, type ReadUpTo } from './notices'
-import { useCountInTitle } from './use-title'
+import { useCountInTitle, useScreenTitle } from './use-title'
 
 export interface Notifications {
   notices: Notice[]
@@ -136,6 +136,7 @@ export function NotificationsProvider({ children }: { children: ReactNode }) {
 
   const notices = useMemo(() => (lists ? noticesOf(lists.mentions, lists.interactions, read) : []), [lists, read])
   const unread = notices.filter((n) => n.unread).length
+  useScreenTitle()
   useCountInTitle(unread)
 
   // A desktop notification for each unread notice this tab had not seen (none for those there when it opened).
