@@ -141,6 +141,9 @@ t.test('the search box finds a person, a post and a hashtag; an unknown address 
   t.equal(await box.inputValue(), 'bloom early', 'the box keeps the query of the results shown')
   await screenshot(page, 'search')
   await checkAccessibility(t, page, 'search posts')
+  await page.setViewportSize({ width: 390, height: 760 })
+  await screenshot(page, 'search-phone')
+  await page.setViewportSize({ width: 1024, height: 800 })
 
   await box.fill('#roses')
   await box.press('Enter')
