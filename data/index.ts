@@ -102,7 +102,7 @@ export type { FilterInput, FilterClauseInput, CheckedFilter } from './filters/fi
 export { compileFilter, type FilterMatcher, type FilterVariables } from './filters/filter-matcher.js'
 export type { PostSearchInput } from './search/post-search.js'
 export type { SearchFilters } from './search/search-filters.js'
-export { INTERACTION_ACTIONS, type Interaction, type InteractionAction } from './posts/interactions.js'
+export { INTERACTION_ACTIONS, INTERACTIONS_MARKER, type Interaction, type InteractionAction, type InteractionPage } from './posts/interactions.js'
 export { isMarkerName, channelMarkerName, type MarkerInput } from './channels/markers.js'
 export { PM_TYPE, BROADCAST_TYPE } from './channels/channel-acl.js'
 export { BROADCAST_METADATA, BROADCAST_MESSAGE_METADATA } from './annotations/annotations.js'

@@ -76,6 +76,8 @@ export interface SvcRouteConfig {
   rootOnly?: boolean
   /** Answer as-is, without the JSON envelope (OAuth token endpoint, pages, redirects). */
   raw?: boolean
+  /** One of the web client's own addresses (server/routes/web/web-client.ts): what is not one of them belongs to the API or the server's pages. */
+  webClient?: boolean
   /** A raw route's own error body (RFC 6749 errors on the token endpoint); `null` falls back to the envelope. */
   errorBody?: (err: unknown) => { status: number; body: object } | null
 }

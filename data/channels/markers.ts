@@ -22,7 +22,8 @@ export interface MarkerInput {
   percentage?: number
 }
 
-const FIXED_NAMES = new Set(['unified', 'my_stream', 'global'])
+/** `interactions`, svc's own: how far the user has read their interactions, by the list's pagination ids. */
+const FIXED_NAMES = new Set(['unified', 'my_stream', 'global', 'interactions'])
 const ID_NAME = /^(mentions|posts|channel):(\d{1,15})$/
 const WORD_NAME = /^(tag|explore):([^\s:]{1,100})$/u
 

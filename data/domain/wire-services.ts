@@ -144,7 +144,8 @@ export function wireServices({ dataDir, config, store, events, moderated, domain
     () => events.oldest(),
     node,
   )
-  const matcher = new StreamMatcher({ read: store.read, postStreams, messages, channelViews, channelAccess: access, tokens })
+  const interactions = new InteractionService(store)
+  const matcher = new StreamMatcher({ read: store.read, postStreams, messages, channelViews, channelAccess: access, tokens, interactions })
   const streamHub = new StreamHub(store, events, userStreams, matcher)
   const filters = new FilterService(store)
   const appStreams = new AppStreamService(store, filters, config.session_secret, () => events.head())
@@ -244,7 +245,7 @@ export function wireServices({ dataDir, config, store, events, moderated, domain
       reposts,
       streams: postStreams,
       search: new PostSearchService(store, moderated, scanGate, config.search.window_posts),
-      interactions: new InteractionService(store),
+      interactions,
     },
     channels: {
       access,

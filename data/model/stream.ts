@@ -4,6 +4,7 @@ export const SUBSCRIBABLE_ENDPOINTS = [
   'users/me/followers',
   'users/me/posts',
   'users/me/mentions',
+  'users/me/interactions',
   'posts/replies',
   'posts/stream',
   'posts/stream/unified',

@@ -9,10 +9,11 @@
  * Pagination ids are derived from each group's latest event time
  * (milliseconds × 100, made unique downwards), so pages walk back in time.
  */
-import type { ChannelRow } from '../model/channel.js'
+import type { ChannelRow, MarkerRow } from '../model/channel.js'
 import type { PostRow } from '../model/post.js'
 import type { UserRow } from '../model/user.js'
 import { paginateSorted, resolvePage, type Page, type PageInput } from '../pagination/pagination.js'
+import { pair } from '../store/schema.js'
 import type { Readers, Store } from '../store/port.js'
 import type { Viewer } from '../viewer.js'
 import { holdersOf, targetsOf } from '../relations/relation-reads.js'
@@ -26,6 +27,12 @@ import { BROADCAST_TYPE, ChannelAccess } from '../channels/channel-acl.js'
  */
 export const INTERACTION_ACTIONS = ['follow', 'star', 'repost', 'reply', 'broadcast_create', 'broadcast_subscribe', 'broadcast_unsubscribe', 'welcome'] as const
 export type InteractionAction = (typeof INTERACTION_ACTIONS)[number]
+/** The stream marker of the list: how far the user has read it, by pagination id (a later interaction has a higher one). */
+export const INTERACTIONS_MARKER = 'interactions'
+
+/** A page of interactions and the user's marker of the list (its row null until set). */
+export type InteractionPage = Page<Interaction> & { marker: { name: string; row: MarkerRow | null } }
+
 type PostAction = 'star' | 'repost' | 'reply'
 type BroadcastAction = 'broadcast_create' | 'broadcast_subscribe' | 'broadcast_unsubscribe'
 
@@ -64,9 +71,10 @@ export class InteractionService {
    * `actions` when given; muted and blocked users are left out, and so are
    * the user's own actions but for creating a broadcast channel. Broadcast
    * interactions are about the user's active broadcast channels their token
-   * may read. Errors: `forbidden` (not a user token), `invalid` (marker-relative ids).
+   * may read. The page comes with the user's `interactions` marker.
+   * Errors: `forbidden` (not a user token), `invalid` (marker-relative ids).
    */
-  async list(viewer: Viewer, actions: readonly InteractionAction[] | undefined, input: PageInput): Promise<Page<Interaction>> {
+  async list(viewer: Viewer, actions: readonly InteractionAction[] | undefined, input: PageInput): Promise<InteractionPage> {
     const me = actingUser(viewer)
     const wanted = new Set(actions ?? INTERACTION_ACTIONS)
     const hidden = await hiddenUsers(this.store.read, me.id)
@@ -86,7 +94,9 @@ export class InteractionService {
       byKey.set(key, interactionOf(g.subject, new Date(g.latest).toISOString().replace(/\.\d{3}Z$/, 'Z'), actors))
     }
     const keys = [...byKey.keys()].sort((a, b) => a - b)
-    return paginateSorted(resolvePage(input), keys, async (ids) => ids.map((k) => byKey.get(k) ?? null))
+    const page = await paginateSorted(resolvePage(input), keys, async (ids) => ids.map((k) => byKey.get(k) ?? null))
+    const row = await this.store.read.markers.one('user_name', pair(me.id, INTERACTIONS_MARKER))
+    return { ...page, marker: { name: INTERACTIONS_MARKER, row } }
   }
 
   private async events(me: UserRow, wanted: Set<InteractionAction>): Promise<Event[]> {

@@ -13,6 +13,8 @@ export interface Audience {
   channels: number[]
   /** A post's author: their followers' personal and unified streams. */
   followersOf?: number
+  /** The post replied to or reposted: its author's interactions. */
+  authorOfPost?: number
   /** A revoked token: its streams close. */
   revokedToken?: number
 }
@@ -38,8 +40,18 @@ export function audienceOf(event: DomainEvent): Audience {
     case 'post.deleted': {
       const { post } = (event as DomainEvent<'post.created'>).payload
       const mentioned = post.entities.mentions.map((m) => Number(m.id))
-      return { users: [post.user_id, ...mentioned], threads: [post.thread_id], channels: [], followersOf: post.user_id }
+      const about = post.repost_of ?? post.reply_to
+      return {
+        users: [post.user_id, ...mentioned],
+        threads: [post.thread_id],
+        channels: [],
+        followersOf: post.user_id,
+        ...(about === undefined ? {} : { authorOfPost: about }),
+      }
     }
+    case 'star.added':
+    case 'star.removed':
+      return { users: [(event as DomainEvent<'star.added'>).payload.post.user_id], threads: [], channels: [] }
     case 'channel.created':
     case 'channel.updated': {
       const { channel, subscribed_user_ids } = (event as DomainEvent<'channel.created'>).payload

@@ -6,17 +6,20 @@
 import type { TokenInfo } from '../auth/tokens.js'
 import type { ChannelRow, MarkerRow, MessageRow } from '../model/channel.js'
 import type { FileRow } from '../model/file.js'
+import type { Interaction } from '../posts/interactions.js'
 import type { PostRow } from '../model/post.js'
 import type { UserRow } from '../model/user.js'
 import type { Page } from '../pagination/pagination.js'
 import type { Viewer } from '../viewer.js'
 
 /** `meta.type` of a user stream event. */
-export type StreamEventType = 'post' | 'user_follow' | 'channel' | 'channel_subscription' | 'message' | 'stream_marker' | 'token' | 'user' | 'file'
+export type StreamEventType =
+  'post' | 'interaction' | 'user_follow' | 'channel' | 'channel_subscription' | 'message' | 'stream_marker' | 'token' | 'user' | 'file'
 
 /** The objects of an event, by the presenter that renders them. */
 export type StreamData =
   | { shape: 'posts'; page: Page<PostRow> }
+  | { shape: 'interactions'; page: Page<Interaction> }
   | { shape: 'users'; page: Page<UserRow> }
   | { shape: 'channels'; page: Page<ChannelRow> }
   | { shape: 'messages'; page: Page<MessageRow> }

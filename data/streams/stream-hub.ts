@@ -338,7 +338,7 @@ export class StreamHub implements StreamWatcher {
       while (this.incoming.length > 0) {
         const event = this.incoming.shift() as DomainEvent
         if (event.name === 'user_stream.changed') await this.changedElsewhere(event as DomainEvent<'user_stream.changed'>)
-        const audience = audienceOf(event)
+        const audience = await this.audienceOf(event)
         const followers = audience.followersOf === undefined ? null : await this.followersOnline(audience.followersOf)
         // From here to `dispatched` nothing awaits: a stream turning live sees either both or neither.
         for (const conn of this.connectionsOf(audience, followers)) this.push(conn, event)
@@ -355,6 +355,14 @@ export class StreamHub implements StreamWatcher {
       this.dispatching = false
       if (this.incoming.length > 0) void this.dispatchLoop()
     }
+  }
+
+  /** The event's audience, with the author of the post it replies to or reposts (read here: the event names only the post). */
+  private async audienceOf(event: DomainEvent): Promise<Audience> {
+    const audience = audienceOf(event)
+    if (audience.authorOfPost === undefined) return audience
+    const post = await this.store.read.posts.get(audience.authorOfPost)
+    return post ? { ...audience, users: [...audience.users, post.user_id] } : audience
   }
 
   /** The author's followers that have a stream connected, read from whichever side is smaller. */
@@ -378,7 +386,7 @@ export class StreamHub implements StreamWatcher {
 
   /** Does `event` possibly concern `conn` (the same test as the dispatcher's, for one stream catching up)? */
   private async concerns(conn: Connection, event: DomainEvent): Promise<boolean> {
-    const a = audienceOf(event)
+    const a = await this.audienceOf(event)
     const me = conn.stream.user_id
     if (a.users.includes(me) || a.threads.some((t) => conn.threads.includes(t)) || a.channels.some((c) => conn.channels.includes(c))) return true
     return a.followersOf !== undefined && (await this.store.read.follows.one('pair', pair(me, a.followersOf))) !== null

@@ -16,6 +16,7 @@ import type { PostRow } from '../model/post.js'
 import type { StreamSubscriptionRow } from '../model/stream.js'
 import type { UserRow } from '../model/user.js'
 import type { PostTest } from '../posts/post-filters.js'
+import { INTERACTIONS_MARKER, type InteractionAction, type InteractionService } from '../posts/interactions.js'
 import type { PostStreamService, SubscribablePostList } from '../posts/post-streams.js'
 import type { Readers } from '../store/port.js'
 import { pair } from '../store/schema.js'
@@ -29,6 +30,7 @@ export interface MatcherServices {
   channelViews: ChannelViewService
   channelAccess: ChannelAccess
   tokens: TokenService
+  interactions: InteractionService
 }
 
 /** The post list of each post endpoint, and whose (the viewer's, the subscription's target's). */
@@ -70,6 +72,8 @@ export class StreamMatcher {
         return this.matchSubscribers(viewer, sub, event)
       case 'channels/messages':
         return this.matchMessages(viewer, me, sub, event)
+      case 'users/me/interactions':
+        return this.matchInteractions(viewer, me, event)
       case 'token':
         return this.matchToken(viewer, me, event)
       case 'users/me/files':
@@ -124,6 +128,51 @@ export class StreamMatcher {
     const row = await this.s.read.follows.one('pair', pair(user.id, target.id))
     const page = pageOf(other, row?.id ?? other.id)
     return event.name === 'follow.added' ? { type: 'user_follow', shape: 'users', page } : { type: 'user_follow', shape: 'users', page, deletedId: other.id }
+  }
+
+  /**
+   * A new follow of the user, star, repost or reply of their post by someone
+   * else: the interaction it is now part of (the newest of its action, whose
+   * users include the actor; none when the list hides the actor). Moves of the
+   * list's marker too. Undoing one sends nothing: the list is rebuilt on each
+   * call, so a client reads it again when it needs to.
+   */
+  private async matchInteractions(viewer: Viewer, me: UserRow, event: DomainEvent): Promise<StreamMatch | null> {
+    if (event.name === 'marker.set') {
+      const { marker } = (event as DomainEvent<'marker.set'>).payload
+      if (marker.user_id !== me.id || marker.name !== INTERACTIONS_MARKER) return null
+      return { type: 'stream_marker', shape: 'interactions', page: emptyPage(), marker: { name: INTERACTIONS_MARKER, row: marker } }
+    }
+    const done = await this.interactionOf(me, event)
+    if (!done || done.actor === me.id) return null
+    const page = await this.s.interactions.list(viewer, [done.action], { count: 1 })
+    const newest = page.items[0]
+    if (!newest || !newest.item.users.some((u) => u.id === done.actor)) return null
+    return { type: 'interaction', shape: 'interactions', page: { items: [newest], more: false } }
+  }
+
+  /** What `event` did to `me` or their post, and who did it, if it is an interaction with them at all. */
+  private async interactionOf(me: UserRow, event: DomainEvent): Promise<{ action: InteractionAction; actor: number } | null> {
+    switch (event.name) {
+      case 'follow.added': {
+        const { user, target } = (event as DomainEvent<'follow.added'>).payload
+        return target.id === me.id ? { action: 'follow', actor: user.id } : null
+      }
+      case 'star.added': {
+        const { post, user } = (event as DomainEvent<'star.added'>).payload
+        return post.user_id === me.id ? { action: 'star', actor: user.id } : null
+      }
+      case 'post.created': {
+        const { post } = (event as DomainEvent<'post.created'>).payload
+        const about = post.repost_of ?? post.reply_to
+        if (about === undefined) return null
+        const original = await this.s.read.posts.get(about)
+        if (original?.user_id !== me.id) return null
+        return { action: post.repost_of === undefined ? 'reply' : 'repost', actor: post.user_id }
+      }
+      default:
+        return null
+    }
   }
 
   private async matchChannels(viewer: Viewer, me: UserRow, sub: StreamSubscriptionRow, event: DomainEvent): Promise<StreamMatch | null> {

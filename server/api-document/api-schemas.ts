@@ -2015,7 +2015,7 @@ export const API_SCHEMAS: Readonly<Record<string, object>> = {
   },
   UserStreamEventType: {
     type: 'string',
-    enum: ['post', 'user_follow', 'channel', 'channel_subscription', 'message', 'stream_marker', 'token', 'user', 'file'],
+    enum: ['post', 'interaction', 'user_follow', 'channel', 'channel_subscription', 'message', 'stream_marker', 'token', 'user', 'file'],
     description: '`meta.type` of a user stream event.',
   },
   UserStreamMeta: {

@@ -29,7 +29,8 @@ export interface AppStream {
 }
 
 /** `meta.type` of a user stream event. */
-export type UserStreamEventType = 'post' | 'user_follow' | 'channel' | 'channel_subscription' | 'message' | 'stream_marker' | 'token' | 'user' | 'file'
+export type UserStreamEventType =
+  'post' | 'interaction' | 'user_follow' | 'channel' | 'channel_subscription' | 'message' | 'stream_marker' | 'token' | 'user' | 'file'
 
 /** A user stream event's meta: the subscribed list's own, and the stream's. */
 export interface UserStreamMeta extends Meta {

@@ -1,8 +1,9 @@
 /** The API shape of an Interaction: `action`, `event_date`, `objects` (Users, Posts or Channels) and the acting `users`. */
-import type { ChannelRow, Interaction, Page, PostRow, UserRow } from '../../../data/index.js'
+import type { ChannelRow, Interaction, InteractionPage, Page, PostRow, UserRow } from '../../../data/index.js'
 import type { Interaction as InteractionObject } from '../../api/index.js'
 import type { Envelope } from '../../envelope.js'
 import { presentChannels } from '../channels/channel.js'
+import { presentMarker } from '../channels/marker.js'
 import type { PresentContext } from '../context.js'
 import { presentPage } from '../page.js'
 import { presentPosts } from './post.js'
@@ -52,5 +53,6 @@ async function presentInteractions(ctx: PresentContext, items: Interaction[]): P
   }))
 }
 
-export const presentInteractionPage = (ctx: PresentContext, page: Page<Interaction>): Promise<Envelope> =>
-  presentPage(page, (items) => presentInteractions(ctx, items))
+/** A page of interactions, with the list's stream marker in `meta.marker` when it came along (not in stream events but its moves). */
+export const presentInteractionPage = (ctx: PresentContext, page: Page<Interaction> | InteractionPage): Promise<Envelope> =>
+  presentPage(page, (items) => presentInteractions(ctx, items), 'marker' in page ? { marker: presentMarker(page.marker.name, page.marker.row) } : {})

@@ -14,6 +14,7 @@ import { presentMessages } from '../channels/message.js'
 import type { PresentContext } from '../context.js'
 import { presentFiles } from '../files/file.js'
 import { presentPage } from '../page.js'
+import { presentInteractionPage } from '../posts/interaction.js'
 import { presentPostsJson } from '../posts/post.js'
 import { presentUser, presentUsers } from '../users/user.js'
 
@@ -21,6 +22,8 @@ async function presentData(ctx: PresentContext, d: StreamDelivery): Promise<Enve
   switch (d.shape) {
     case 'posts':
       return presentPage(d.page, (rows) => presentPostsJson(ctx, rows))
+    case 'interactions':
+      return presentInteractionPage(ctx, d.page)
     case 'users':
       return presentPage(d.page, (rows) => presentUsers(ctx, rows))
     case 'channels':

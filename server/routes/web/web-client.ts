@@ -20,7 +20,41 @@ import { esc } from '../../pages/layout.js'
 export const WEB_DIST = fileURLToPath(new URL('../../../web/', import.meta.url))
 
 /** The first segment of every path the client routes itself (server/web/src/paths.ts names the same). */
-export const WEB_CLIENT_SECTIONS = ['home', 'mentions', 'global', 'explore', 'interactions', 'messages', 'people', 'thread', 'settings'] as const
+export const WEB_CLIENT_SECTIONS = [
+  'home',
+  'mentions',
+  'global',
+  'explore',
+  'interactions',
+  'notifications',
+  'search',
+  'messages',
+  'people',
+  'thread',
+  'settings',
+] as const
+
+/** A browser asking for a page (a navigation), not a program asking for JSON. */
+const wantsPage = (request: Request): boolean => /\btext\/html\b/.test(String(request.headers.accept ?? ''))
+
+/** A path's first segment, `@` names standing for the server's pages of people (`/@{username}`). */
+const firstSegment = (path: string): string => {
+  const segment = path.split('/')[1] ?? ''
+  return segment.startsWith('@') ? '@' : segment
+}
+
+/**
+ * The first segments of every path something else on the server answers:
+ * the API at the root and under `/stream/0`, OAuth, the server's pages, files.
+ * An unknown address in one of those keeps that thing's own 404.
+ */
+const servedElsewhere = (request: Request): Set<string> =>
+  new Set(
+    request.server
+      .table()
+      .filter((route) => route.path !== '/{p*}' && !route.settings.plugins?.svc?.webClient)
+      .map((route) => firstSegment(route.path)),
+  )
 
 /** What Vite names a built file: a name, its content hash, an extension. */
 const ASSET_NAME = /^[\w.-]{1,128}$/
@@ -76,10 +110,29 @@ export const webClientRoutes = (auth: Pick<AuthServices, 'apps' | 'registration'
       .header('X-Frame-Options', 'DENY')
       .header('Referrer-Policy', 'no-referrer')
   }
-  const pageRoute = (path: string): SvcRoute => ({ method: 'GET', path, rootOnly: true, svc: { token: 'none', raw: true, rateAs: 'page' }, handler: page })
+  const pageRoute = (path: string): SvcRoute => ({
+    method: 'GET',
+    path,
+    rootOnly: true,
+    svc: { token: 'none', raw: true, rateAs: 'page', webClient: true },
+    handler: page,
+  })
+  let elsewhere: Set<string> | null = null
   return [
     pageRoute('/'),
     ...WEB_CLIENT_SECTIONS.flatMap((section) => [pageRoute(`/${section}`), pageRoute(`/${section}/{rest*}`)]),
+    {
+      // Before the envelope's catch-all (any method): a browser that lands on an address nobody answers gets the client, which says it found nothing.
+      method: 'GET',
+      path: '/{p*}',
+      rootOnly: true,
+      svc: { token: 'none', webClient: true },
+      handler: async (request, h) => {
+        elsewhere ??= servedElsewhere(request)
+        if (!wantsPage(request) || elsewhere.has(firstSegment(request.path))) throw Boom.notFound('Not found')
+        return (await page(request, h)).code(404)
+      },
+    },
     {
       method: 'GET',
       path: '/assets/{file}',

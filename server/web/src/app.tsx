@@ -10,6 +10,9 @@ import { Global, Hashtag, Home, Mentions } from './posts/home'
 import { Thread } from './posts/thread'
 import { Layout } from './ui/layout'
 import { Interactions } from './interactions/interactions'
+import { NotificationsView } from './notifications/notifications'
+import { NotFound } from './search/not-found'
+import { Search } from './search/search'
 import { Settings } from './settings/settings'
 import { FollowPeople } from './users/follow-lists'
 import { Profile } from './users/profile'
@@ -63,6 +66,14 @@ export function App() {
             <Interactions />
           </SignedIn>
         </Route>
+        <Route path="/notifications">
+          <SignedIn>
+            <NotificationsView />
+          </SignedIn>
+        </Route>
+        <Route path="/search">
+          <Search />
+        </Route>
         <Route path="/settings">
           <SignedIn>
             <Settings />
@@ -70,10 +81,7 @@ export function App() {
         </Route>
         <Route path="/thread/:id">{(p) => <Thread id={p.id} />}</Route>
         <Route>
-          <section>
-            <h1>Not found</h1>
-            <p>There is nothing at this address.</p>
-          </section>
+          <NotFound />
         </Route>
       </Switch>
     </Layout>

@@ -4,6 +4,7 @@ import { useLocation } from 'wouter'
 import { App } from './app'
 import { SessionProvider } from './auth/session'
 import { UnreadProvider } from './messages/unread'
+import { NotificationsProvider } from './notifications/notifications-context'
 import { StreamProvider } from './stream/stream-context'
 import './ui/styles.css'
 
@@ -13,7 +14,9 @@ function Root() {
     <SessionProvider onReturn={(path) => navigate(path, { replace: true })}>
       <StreamProvider>
         <UnreadProvider>
-          <App />
+          <NotificationsProvider>
+            <App />
+          </NotificationsProvider>
         </UnreadProvider>
       </StreamProvider>
     </SessionProvider>

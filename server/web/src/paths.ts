@@ -11,6 +11,8 @@ export const paths = {
   exploreStream: (slug: string) => `/explore/${encodeURIComponent(slug)}`,
   hashtag: (tag: string) => `/explore/tag/${encodeURIComponent(tag)}`,
   interactions: '/interactions',
+  notifications: '/notifications',
+  search: (q: string) => `/search?q=${encodeURIComponent(q)}`,
   messages: '/messages',
   conversation: (channelId: string) => `/messages/${encodeURIComponent(channelId)}`,
   profile: (username: string) => `/people/${encodeURIComponent(username)}`,

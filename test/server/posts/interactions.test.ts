@@ -3,6 +3,7 @@ import type { Interaction } from '../../../server/api/index.js'
 import { makeInstance } from '../../fixtures/instance.js'
 import { post, type Post } from '../../fixtures/posts.js'
 import { keys } from '../../fixtures/shapes.js'
+import { listeningInstance, openWebSocket } from '../../fixtures/streams.js'
 
 const story = async (t: Parameters<typeof makeInstance>[0]) => {
   const svc = await makeInstance(t)
@@ -97,4 +98,51 @@ t.test('interactions answer posts as posts: the post general parameters apply to
     star.objects.map((p: Post) => [p.id, 'html' in p, p.annotations]),
     [[made.id, false, [{ type: 'com.example.x', value: {} }]]],
   )
+})
+
+t.test('interactions are live on a user stream and read up to a marker of their own', async (t) => {
+  const { svc, base } = await listeningInstance(t)
+  const [alice, bob, carol] = await svc.people('alice', 'bob', 'carol')
+  const hello = (await svc.call('POST', '/posts', { token: alice.token, payload: { text: 'hello everyone' } })).body.data
+  const stream = await openWebSocket(base, alice.token)
+  const list = await svc.call('GET', `/stream/0/users/me/interactions?connection_id=${stream.connectionId}&subscription_id=bell`, { token: alice.token })
+  t.same(list.body.meta.subscription_ids, ['bell'], 'subscribed')
+  t.same(list.body.meta.marker, { name: 'interactions' }, 'the list’s marker, never set yet')
+
+  await svc.call('POST', `/users/${alice.user.id}/follow`, { token: bob.token })
+  let frame = await stream.next()
+  t.same([frame.meta.type, frame.meta.subscription_ids, frame.data[0].action, frame.data[0].users[0].username], ['interaction', ['bell'], 'follow', 'bob'])
+  t.match(frame.data[0].pagination_id, /^\d+$/, 'items as the list has them')
+  const followKey = frame.data[0].pagination_id
+
+  await svc.call('POST', `/posts/${hello.id}/star`, { token: bob.token })
+  frame = await stream.next()
+  t.same([frame.data[0].action, frame.data[0].objects[0].id], ['star', hello.id])
+  await svc.call('POST', `/posts/${hello.id}/star`, { token: carol.token })
+  frame = await stream.next()
+  t.same(frame.data[0].users.map((u: { username: string }) => u.username).sort(), ['bob', 'carol'], 'the grouped interaction as it now is')
+
+  await svc.call('POST', `/posts/${hello.id}/repost`, { token: carol.token })
+  frame = await stream.next()
+  t.same([frame.data[0].action, frame.data[0].users[0].username], ['repost', 'carol'], 'a repost reaches the reposted post’s author')
+  await svc.call('POST', '/posts', { token: carol.token, payload: { text: 'no mention here', reply_to: hello.id } })
+  frame = await stream.next()
+  t.same([frame.data[0].action, frame.data[0].users[0].username], ['reply', 'carol'], 'so does a reply that names nobody')
+
+  await svc.call('POST', '/posts', { token: alice.token, payload: { text: 'talking to myself', reply_to: hello.id } })
+  await svc.call('POST', `/posts/${hello.id}/star`, { token: bob.token })
+  await svc.call('POST', `/users/${carol.user.id}/follow`, { token: bob.token })
+  t.same(await stream.quiet(), [], 'nothing for her own reply, a star again, or others’ follows')
+
+  const marked = await svc.call('POST', '/posts/marker', { token: alice.token, payload: { name: 'interactions', id: followKey } })
+  t.equal(marked.status, 200)
+  frame = await stream.next()
+  t.same(
+    [frame.meta.type, frame.meta.marker.name, frame.meta.marker.last_read_id],
+    ['stream_marker', 'interactions', followKey],
+    'another tab learns it was read',
+  )
+  const again = await svc.call('GET', '/stream/0/users/me/interactions', { token: alice.token })
+  t.same([again.body.meta.marker?.name, again.body.meta.marker?.last_read_id], ['interactions', followKey], 'the marker comes back with the list')
+  stream.close()
 })

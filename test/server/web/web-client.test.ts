@@ -29,6 +29,34 @@ t.test('the page at / and at each section carries the instance, escaped, and svc
   t.same([nowhere.status, nowhere.body.meta.code], [404, 404], 'other paths keep their API meaning')
 })
 
+t.test('a browser that lands on an address nobody answers gets the client (404) to say so; the API and the server’s pages keep their own 404', async (t) => {
+  const svc = await makeInstance(t)
+  const html = { accept: 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8' }
+  for (const path of ['/search?q=tea', '/notifications', '/notifications/stars']) {
+    const res = await svc.server.inject({ url: path, headers: html })
+    t.equal(res.statusCode, 200, `${path}: one of the client's own sections`)
+    t.ok(settingsOf(res.payload), 'the client page')
+  }
+  for (const path of ['/nowhere', '/sarch', '/home-town/x?y=1']) {
+    const res = await svc.server.inject({ url: path, headers: html })
+    t.equal(res.statusCode, 404, path)
+    t.match(res.headers['content-type'], /^text\/html/, `${path}: the client page`)
+    t.ok(settingsOf(res.payload), 'with the instance in it')
+    t.match(res.headers['content-security-policy'], /script-src 'nonce-/, 'under the page’s own policy')
+  }
+  for (const path of ['/nowhere', '/stream/0/nowhere', '/stream/0/search', '/users/1/nowhere', '/oauth/nowhere', '/assets/nope.js', '/@nobody/post/x/y']) {
+    const asked = path === '/nowhere' ? {} : html
+    const res = await svc.server.inject({ url: path, headers: asked })
+    t.equal(res.statusCode, 404, path)
+    t.match(res.headers['content-type'], /^application\/json/, `${path}: JSON`)
+    t.equal(JSON.parse(res.payload).meta.code, 404, `${path}: the envelope`)
+  }
+  const post = await svc.server.inject({ method: 'POST', url: '/nowhere', headers: html })
+  t.same([post.statusCode, JSON.parse(post.payload).meta.code], [404, 404], 'only GET asks for a page')
+  const wrongMethod = await svc.server.inject({ url: '/posts/1/report', headers: html })
+  t.same([wrongMethod.statusCode, wrongMethod.headers.allow], [405, 'POST'], 'an API path read with the wrong method still says which one')
+})
+
 t.test('built files are served by their names, cached for good; anything else is refused in the envelope', async (t) => {
   const svc = await makeInstance(t)
   const script = readdirSync(join(ROOT, 'dist', 'web', 'assets')).find((f) => f.endsWith('.js')) as string

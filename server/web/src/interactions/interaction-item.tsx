@@ -7,7 +7,7 @@ import { settings } from '../settings'
 import { Avatar } from '../ui/avatar'
 import { TimeAgo } from '../ui/time'
 
-const VERBS: Record<Interaction['action'], string> = {
+export const VERBS: Record<Interaction['action'], string> = {
   follow: 'followed you',
   star: 'starred your post',
   repost: 'reposted your post',

@@ -3,6 +3,8 @@ import type { ReactNode } from 'react'
 import { Link, useLocation } from 'wouter'
 import { useSession } from '../auth/session'
 import { UnreadAnnouncement, UnreadCount } from '../messages/unread-count'
+import { NotificationAnnouncement, NotificationCount } from '../notifications/notification-count'
+import { SearchBox } from '../search/search-box'
 import { paths } from '../paths'
 import { settings, signUpLabel } from '../settings'
 import { Avatar } from './avatar'
@@ -30,8 +32,12 @@ export function Layout({ children }: { children: ReactNode }) {
         </Link>
         <nav aria-label="Sections">
           {token && <NavLink href={paths.home}>Home</NavLink>}
-          {token && <NavLink href={paths.mentions}>Mentions</NavLink>}
-          {token && <NavLink href={paths.interactions}>Interactions</NavLink>}
+          {token && (
+            <NavLink href={paths.notifications}>
+              Notifications
+              <NotificationCount />
+            </NavLink>
+          )}
           {token && (
             <NavLink href={paths.messages}>
               Messages
@@ -42,6 +48,8 @@ export function Layout({ children }: { children: ReactNode }) {
           <NavLink href={paths.explore}>Explore</NavLink>
         </nav>
         {token && <UnreadAnnouncement />}
+        {token && <NotificationAnnouncement />}
+        <SearchBox />
         <div className="account">
           {me && (
             <NavLink href={paths.profile(me.username)}>
