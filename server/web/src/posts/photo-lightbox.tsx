@@ -8,9 +8,11 @@ interface PhotoLightboxProps {
   index: number
   onIndex(index: number): void
   onClose(): void
+  /** Where the focus goes back to once it closed (there is no Radix trigger to return to). */
+  onClosed(): void
 }
 
-export default function PhotoLightbox({ photos, index, onIndex, onClose }: PhotoLightboxProps) {
+export default function PhotoLightbox({ photos, index, onIndex, onClose, onClosed }: PhotoLightboxProps) {
   const photo = photos[index]
   const many = photos.length > 1
   const go = (step: number) => onIndex((index + step + photos.length) % photos.length)
@@ -20,6 +22,10 @@ export default function PhotoLightbox({ photos, index, onIndex, onClose }: Photo
         <Dialog.Overlay className="lightbox-overlay" />
         <Dialog.Content
           className="lightbox"
+          onCloseAutoFocus={(e) => {
+            e.preventDefault()
+            onClosed()
+          }}
           onKeyDown={(e) => {
             if (!many) return
             if (e.key === 'ArrowRight') go(1)

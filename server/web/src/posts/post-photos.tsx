@@ -3,7 +3,7 @@
  * cropped to its cell, never a screen high), an ALT badge on those the
  * author described; each opens the lightbox, by click or Enter.
  */
-import { lazy, Suspense, useState } from 'react'
+import { lazy, Suspense, useRef, useState } from 'react'
 import type { Post } from '../../../api'
 import { photosOf } from './photos'
 
@@ -13,12 +13,26 @@ const PhotoLightbox = lazy(() => import('./photo-lightbox'))
 export function PostPhotos({ post }: { post: Post }) {
   const photos = photosOf(post)
   const [open, setOpen] = useState<number | null>(null)
+  const buttons = useRef<(HTMLButtonElement | null)[]>([])
+  const shown = useRef(0)
+  const show = (index: number | null) => {
+    if (index !== null) shown.current = index
+    setOpen(index)
+  }
   if (photos.length === 0) return null
   return (
     <>
       <div className={`photos count-${Math.min(photos.length, 4)}`}>
         {photos.map((photo, i) => (
-          <button key={photo.url} type="button" className="photo" onClick={() => setOpen(i)}>
+          <button
+            key={photo.url}
+            type="button"
+            className="photo"
+            ref={(node) => {
+              buttons.current[i] = node
+            }}
+            onClick={() => show(i)}
+          >
             <span className="visually-hidden">Open the photo: </span>
             <img src={photo.thumbnail ?? photo.url} width={photo.width} height={photo.height} alt={photo.alt} loading="lazy" />
             {photo.described && (
@@ -31,7 +45,7 @@ export function PostPhotos({ post }: { post: Post }) {
       </div>
       {open !== null && (
         <Suspense fallback={null}>
-          <PhotoLightbox photos={photos} index={open} onIndex={setOpen} onClose={() => setOpen(null)} />
+          <PhotoLightbox photos={photos} index={open} onIndex={show} onClose={() => show(null)} onClosed={() => buttons.current[shown.current]?.focus()} />
         </Suspense>
       )}
     </>
