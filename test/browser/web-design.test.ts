@@ -45,7 +45,9 @@ t.test(
     await post(svc, alice, { text: '@bob always', reply_to: question.id })
     const base = await listen(svc)
     const browser = await openBrowser(t)
-    const page = await (await contextFor(browser, svc, alice)).newPage()
+    const context = await contextFor(browser, svc, alice)
+    await context.grantPermissions(['clipboard-read', 'clipboard-write'])
+    const page = await context.newPage()
     watchErrors(t, page)
     await page.goto(`${base}/home`)
 
@@ -87,6 +89,11 @@ t.test(
       ['A tall lighthouse', 'A wide harbour'],
       'each description reached the API as its photo’s title',
     )
+
+    await mine.getByRole('button', { name: 'More for the post by @alice' }).click()
+    await page.getByRole('menuitem', { name: 'Copy link' }).click()
+    await mine.getByText('Link copied.').waitFor()
+    t.equal(await page.evaluate(() => navigator.clipboard.readText()), sent.canonical_url, 'Copy link copies the post’s public address')
 
     // The grid keeps a tall photo from filling the screen.
     const grid = await mine.locator('.photos').boundingBox()
