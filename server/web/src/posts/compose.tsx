@@ -86,7 +86,10 @@ export function Compose({
         e.preventDefault()
         setDragging(true)
       }}
-      onDragLeave={() => setDragging(false)}
+      onDragLeave={(e) => {
+        // Moving over the form's own fields is no leaving.
+        if (!e.currentTarget.contains(e.relatedTarget as Node | null)) setDragging(false)
+      }}
       onDrop={(e) => {
         if (!hasFiles(e.dataTransfer)) return
         e.preventDefault()
