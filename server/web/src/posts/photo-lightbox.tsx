@@ -1,5 +1,6 @@
 /** A post's photos full size over the page (Radix Dialog): arrows go to the next and previous, Escape closes, the alt text under each. */
 import * as Dialog from '@radix-ui/react-dialog'
+import { useRef } from 'react'
 import { ChevronLeft, ChevronRight, X } from 'lucide-react'
 import type { Photo } from './photos'
 
@@ -13,6 +14,7 @@ interface PhotoLightboxProps {
 }
 
 export default function PhotoLightbox({ photos, index, onIndex, onClose, onClosed }: PhotoLightboxProps) {
+  const content = useRef<HTMLDivElement>(null)
   const photo = photos[index]
   const many = photos.length > 1
   const go = (step: number) => onIndex((index + step + photos.length) % photos.length)
@@ -22,6 +24,12 @@ export default function PhotoLightbox({ photos, index, onIndex, onClose, onClose
         <Dialog.Overlay className="lightbox-overlay" />
         <Dialog.Content
           className="lightbox"
+          ref={content}
+          // The dialog itself takes the focus, not its first button ("Previous photo" would be a surprise under Enter).
+          onOpenAutoFocus={(e) => {
+            e.preventDefault()
+            content.current?.focus()
+          }}
           onCloseAutoFocus={(e) => {
             e.preventDefault()
             onClosed()
