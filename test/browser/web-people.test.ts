@@ -109,11 +109,11 @@ t.test(
     t.equal(me.name, 'Alice Liddell', 'the name is saved')
     t.equal(me.description.text, 'Down the #rabbithole', 'the description is saved')
 
-    const headerAvatar = page.locator('header.top .account img.avatar')
+    const headerAvatar = page.locator('header.top nav img.avatar')
     const before = await headerAvatar.getAttribute('src')
     await page.getByLabel('Avatar').setInputFiles({ name: 'me.png', mimeType: 'image/png', buffer: await flatImage(200, 200) })
     await page.getByText('Avatar changed.').waitFor()
-    await page.waitForFunction((old) => document.querySelector('header.top .account img.avatar')?.getAttribute('src') !== old, before)
+    await page.waitForFunction((old) => document.querySelector('header.top nav img.avatar')?.getAttribute('src') !== old, before)
     const after = await headerAvatar.getAttribute('src')
     t.not(after, before, 'the header shows the new avatar')
     t.equal(await page.getByAltText('Your current avatar').getAttribute('src'), after?.replace('w=48', 'w=192'), 'so does the settings screen')

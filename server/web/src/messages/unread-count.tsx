@@ -1,4 +1,4 @@
-/** "(2)" after Messages in the navigation, read out as "2 unread conversations", and a status that announces changes. */
+/** A "2" badge on Messages in the navigation, read out as "2 unread conversations", and a status that announces changes. */
 import { useUnread } from './unread'
 
 const phrase = (n: number): string => (n === 1 ? '1 unread conversation' : `${n} unread conversations`)
@@ -9,7 +9,9 @@ export function UnreadCount() {
   if (!count) return null
   return (
     <span className="unread-count">
-      <span aria-hidden="true"> ({count})</span>
+      <span aria-hidden="true" className="count-badge">
+        {count}
+      </span>
       <span className="visually-hidden">, {phrase(count)}</span>
     </span>
   )

@@ -25,8 +25,33 @@ interface ReportButtonProps {
   onReported?(answer: unknown): void
 }
 
-export function ReportButton({ path, what, username, mutes, onReported }: ReportButtonProps) {
+export function ReportButton(props: ReportButtonProps) {
   const [open, setOpen] = useState(false)
+  const [done, setDone] = useState(false)
+  return (
+    <>
+      <button type="button" data-action="report" disabled={done} onClick={() => setOpen(true)}>
+        {done ? 'Reported' : 'Report'}
+        <span className="visually-hidden">
+          {' '}
+          {props.what} by @{props.username}
+        </span>
+      </button>
+      <ReportDialog
+        {...props}
+        open={open}
+        onClose={() => setOpen(false)}
+        onReported={(answer) => {
+          setDone(true)
+          props.onReported?.(answer)
+        }}
+      />
+    </>
+  )
+}
+
+/** The report's dialog alone, for a caller with its own way in (a post's menu). */
+export function ReportDialog({ path, what, username, mutes, open, onClose, onReported }: ReportButtonProps & { open: boolean; onClose(): void }) {
   const [reason, setReason] = useState('')
   const [busy, setBusy] = useState(false)
   const [error, setError] = useState<string | null>(null)
@@ -46,19 +71,12 @@ export function ReportButton({ path, what, username, mutes, onReported }: Report
     }
   }
   const close = () => {
-    setOpen(false)
+    onClose()
     setReason('')
     setError(null)
   }
   return (
     <>
-      <button type="button" data-action="report" disabled={done} onClick={() => setOpen(true)}>
-        {done ? 'Reported' : 'Report'}
-        <span className="visually-hidden">
-          {' '}
-          {what} by @{username}
-        </span>
-      </button>
       {open && (
         <Dialog title={done ? 'Thanks for telling us' : `Report this ${what} by @${username}?`} open={open} onClose={close}>
           {done ? (

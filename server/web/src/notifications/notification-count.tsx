@@ -1,4 +1,4 @@
-/** "(3)" after Notifications in the navigation, read out as "3 new notifications", and a status that announces changes. */
+/** A "3" badge on Notifications in the navigation, read out as "3 new notifications", and a status that announces changes. */
 import { useNotifications } from './notifications-context'
 
 const phrase = (n: number): string => (n === 1 ? '1 new notification' : `${n} new notifications`)
@@ -9,7 +9,9 @@ export function NotificationCount() {
   if (!unread) return null
   return (
     <span className="unread-count" data-testid="notification-count">
-      <span aria-hidden="true"> ({unread})</span>
+      <span aria-hidden="true" className="count-badge">
+        {unread}
+      </span>
       <span className="visually-hidden">, {phrase(unread)}</span>
     </span>
   )

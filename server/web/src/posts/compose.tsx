@@ -1,17 +1,24 @@
 /**
- * Writing a post (or a reply): a counter of what is left of the 256
- * characters, a preview that shows mentions, hashtags and links as they
- * will be recognised, and photos with their alt text.
+ * Writing a post (or a reply): what is left of the 256 characters, a
+ * preview that shows mentions, hashtags and links as they will be
+ * recognised, and photos with their alt text (attached, dropped or pasted).
+ * What is being written is kept per view (drafts.ts) while the person looks
+ * elsewhere.
  */
 import { useEffect, useId, useRef, useState } from 'react'
 import { api, ApiError } from '../api/client'
 import type { Post } from '../../../api'
+import { clearDraft, readDraft, saveDraft } from './drafts'
 import { highlight } from './highlight'
-import { PhotoPicker } from './photo-picker'
+import { AttachButton, PhotoPreviews, withPhotos } from './photo-picker'
 import { photoAnnotation, uploadPhoto, type ChosenPhoto } from './photo-upload'
 import { ErrorLine } from '../ui/error-line'
 
 export const POST_MAX_LENGTH = 256
+/** Below this many characters left the counter turns to a warning. */
+const NEARLY_FULL = 20
+
+const hasFiles = (data: DataTransfer | null) => Boolean(data && Array.from(data.types).includes('Files'))
 
 export function Compose({
   replyTo,
@@ -24,10 +31,13 @@ export function Compose({
   onCancel?(): void
   autoFocus?: boolean
 }) {
-  const [text, setText] = useState(replyTo?.user ? `@${replyTo.user.username} ` : '')
+  const [draftKey] = useState(() => (replyTo ? `reply.${replyTo.id}` : `post.${location.pathname}`))
+  const [draft] = useState(() => readDraft(draftKey))
+  const [text, setText] = useState(draft.text ?? (replyTo?.user ? `@${replyTo.user.username} ` : ''))
+  const [photos, setPhotos] = useState<ChosenPhoto[]>(draft.photos)
   const [error, setError] = useState<string | null>(null)
   const [sending, setSending] = useState(false)
-  const [photos, setPhotos] = useState<ChosenPhoto[]>([])
+  const [dragging, setDragging] = useState(false)
   const area = useRef<HTMLTextAreaElement>(null)
   const id = useId()
   const left = POST_MAX_LENGTH - Array.from(text).length
@@ -36,6 +46,7 @@ export function Compose({
     area.current?.focus()
     area.current?.setSelectionRange(text.length, text.length)
   }, [])
+  useEffect(() => saveDraft(draftKey, { text, photos }), [draftKey, text, photos])
 
   const empty = text.trim() === '' && photos.length === 0
   const send = async () => {
@@ -47,8 +58,8 @@ export function Compose({
       const annotations = files.map((file, i) => photoAnnotation(file, photos[i].alt))
       const body = { text, ...(replyTo ? { reply_to: replyTo.id } : {}), ...(annotations.length ? { annotations } : {}) }
       const { data } = await api.post<Post>('/posts', body, { include_post_annotations: 1 })
+      clearDraft(draftKey)
       setText('')
-      for (const p of photos) URL.revokeObjectURL(p.preview)
       setPhotos([])
       onPosted(data)
     } catch (err) {
@@ -57,13 +68,39 @@ export function Compose({
       setSending(false)
     }
   }
+  const cancel = () => {
+    clearDraft(draftKey)
+    onCancel?.()
+  }
+  const counter = left < 0 ? 'counter over' : left < NEARLY_FULL ? 'counter nearly' : 'counter'
 
   return (
     <form
-      className="compose"
+      className={dragging ? 'compose dragging' : 'compose'}
       onSubmit={(e) => {
         e.preventDefault()
         void send()
+      }}
+      onDragOver={(e) => {
+        if (!hasFiles(e.dataTransfer)) return
+        e.preventDefault()
+        setDragging(true)
+      }}
+      onDragLeave={(e) => {
+        // Moving over the form's own fields is no leaving.
+        if (!e.currentTarget.contains(e.relatedTarget as Node | null)) setDragging(false)
+      }}
+      onDrop={(e) => {
+        if (!hasFiles(e.dataTransfer)) return
+        e.preventDefault()
+        setDragging(false)
+        if (!sending) setPhotos(withPhotos(photos, e.dataTransfer.files))
+      }}
+      onPaste={(e) => {
+        const images = Array.from(e.clipboardData.files).filter((f) => f.type.startsWith('image/'))
+        if (images.length === 0 || sending) return
+        e.preventDefault()
+        setPhotos(withPhotos(photos, images))
       }}
     >
       <label htmlFor={id} className="visually-hidden">
@@ -78,7 +115,7 @@ export function Compose({
         onChange={(e) => setText(e.target.value)}
         onKeyDown={(e) => {
           if (e.key === 'Enter' && (e.metaKey || e.ctrlKey)) void send()
-          if (e.key === 'Escape') onCancel?.()
+          if (e.key === 'Escape' && onCancel) cancel()
         }}
       />
       {text && (
@@ -86,13 +123,15 @@ export function Compose({
           {highlight(text)}
         </p>
       )}
-      <PhotoPicker photos={photos} onChange={setPhotos} disabled={sending} />
+      <PhotoPreviews photos={photos} onChange={setPhotos} disabled={sending} />
       <div className="compose-bar">
-        <span className={left < 0 ? 'counter over' : 'counter'} aria-live="polite">
-          {left} characters left
+        <AttachButton photos={photos} onChange={setPhotos} disabled={sending} />
+        <span className={counter} aria-live="polite">
+          {left}
+          <span className="visually-hidden"> characters left</span>
         </span>
         {onCancel && (
-          <button type="button" onClick={onCancel}>
+          <button type="button" onClick={cancel}>
             Cancel
           </button>
         )}

@@ -7,6 +7,8 @@ export interface Photo {
   width?: number
   height?: number
   alt: string
+  /** Whether the author described it (otherwise `alt` is a generic "Attached photo"). */
+  described: boolean
 }
 
 const str = (v: unknown): string | undefined => (typeof v === 'string' && v ? v : undefined)
@@ -21,5 +23,6 @@ export function photosOf(post: { annotations?: Annotation[] }): Photo[] {
       width: num(a.value.thumbnail_large_width) ?? num(a.value.width),
       height: num(a.value.thumbnail_large_height) ?? num(a.value.height),
       alt: str(a.value.title) ?? 'Attached photo',
+      described: str(a.value.title) !== undefined,
     }))
 }

@@ -1,6 +1,7 @@
-/** One post in a list: who, when, the text with its entities, attached photos, and what the reader can do with it. */
+/** One post as a card: who, when, what it answers, the text with its entities, attached photos, and what the reader can do with it. */
 import { useState } from 'react'
 import { Link } from 'wouter'
+import { Repeat2 } from 'lucide-react'
 import { api, ApiError } from '../api/client'
 import type { Post } from '../../../api'
 import { useSession } from '../auth/session'
@@ -11,7 +12,9 @@ import { EntityText } from '../ui/entity-text'
 import { TimeAgo } from '../ui/time'
 import { PostPhotos } from './post-photos'
 import { ErrorLine } from '../ui/error-line'
-import { ReportButton } from '../moderation/report-button'
+import { ReportDialog } from '../moderation/report-button'
+import { PostActionButtons, PostMenu } from './post-actions'
+import { ReplyContext } from './reply-context'
 
 export interface PostActions {
   onChange(post: Post): void
@@ -27,14 +30,19 @@ interface PostItemProps {
   current?: boolean
   /** Shown as "in reply to @someone" (threads, where the parent is not right above). */
   inReplyTo?: Post
+  /** Say what a reply answers (off in a thread, where the indent says it). */
+  replyContext?: boolean
 }
 
 const message = (err: unknown): string => (err instanceof ApiError ? err.message : 'That did not work. Try again.')
 
-export function PostItem({ post, actions, selected = false, current = false, inReplyTo }: PostItemProps) {
+export function PostItem({ post, actions, selected = false, current = false, inReplyTo, replyContext = true }: PostItemProps) {
   const { me } = useSession()
   const [error, setError] = useState<string | null>(null)
+  const [status, setStatus] = useState('')
   const [confirming, setConfirming] = useState(false)
+  const [reporting, setReporting] = useState(false)
+  const [reported, setReported] = useState(false)
   const shown = post.repost_of ?? post
   if (!shown.user || shown.is_deleted) return null
   const mine = me?.id === post.user?.id
@@ -60,7 +68,15 @@ export function PostItem({ post, actions, selected = false, current = false, inR
       setError(message(err))
     }
   }
+  const copyLink = () => {
+    const link = shown.canonical_url || new URL(paths.post(shown.id), location.origin).toString()
+    navigator.clipboard.writeText(link).then(
+      () => setStatus('Link copied.'),
+      () => setStatus(`Copy this link: ${link}`),
+    )
+  }
   const className = `post${selected ? ' selected' : ''}${current ? ' current' : ''}`
+  const theirs = me !== null && shown.user.id !== me.id
   return (
     <article
       className={className}
@@ -72,6 +88,7 @@ export function PostItem({ post, actions, selected = false, current = false, inR
     >
       {post.repost_of && post.user && (
         <p className="reposted-by">
+          <Repeat2 size={16} />
           Reposted by <Link href={paths.profile(post.user.username)}>@{post.user.username}</Link>
         </p>
       )}
@@ -81,52 +98,35 @@ export function PostItem({ post, actions, selected = false, current = false, inR
           <Link href={paths.profile(shown.user.username)} className="name">
             {shown.user.name || shown.user.username}
           </Link>{' '}
-          <span className="username">@{shown.user.username}</span> ·{' '}
+          <span className="username">@{shown.user.username}</span>
+          <span aria-hidden="true"> · </span>
           <Link href={paths.post(shown.id)} className="when">
             <TimeAgo iso={shown.created_at} />
           </Link>
         </header>
-        {inReplyTo?.user && (
-          <p className="in-reply-to">
-            In reply to <a href={`#post-${inReplyTo.id}`}>@{inReplyTo.user.username}</a>
-          </p>
-        )}
+        <ReplyContext post={shown} parent={inReplyTo} show={replyContext} />
         <p className="text">
           <EntityText text={shown.text ?? ''} entities={shown.entities} />
         </p>
         <PostPhotos post={shown} />
         {me && (
           <footer className="actions">
-            <button type="button" data-action="reply" onClick={() => actions.onReply(shown)}>
-              Reply{shown.num_replies ? ` ${shown.num_replies}` : ''}
-              <span className="visually-hidden">, to @{shown.user.username}</span>
-            </button>
-            {shown.user.id !== me.id && (
-              <button
-                type="button"
-                data-action="repost"
-                aria-pressed={Boolean(shown.you_reposted)}
-                onClick={() => void toggle(Boolean(shown.you_reposted), `/posts/${shown.id}/repost`)}
-              >
-                {shown.you_reposted ? 'Reposted' : 'Repost'}
-                {shown.num_reposts ? ` ${shown.num_reposts}` : ''}
-              </button>
-            )}
-            <button
-              type="button"
-              data-action="star"
-              aria-pressed={Boolean(shown.you_starred)}
-              onClick={() => void toggle(Boolean(shown.you_starred), `/posts/${shown.id}/star`)}
-            >
-              {shown.you_starred ? 'Starred' : 'Star'}
-              {shown.num_stars ? ` ${shown.num_stars}` : ''}
-            </button>
-            {mine && (
-              <button type="button" data-action="delete" className="danger" onClick={() => setConfirming(true)}>
-                {post.repost_of ? 'Delete repost' : 'Delete'}
-              </button>
-            )}
-            {shown.user.id !== me.id && <ReportButton path={`/posts/${shown.id}/report`} what="post" username={shown.user.username} mutes />}
+            <PostActionButtons
+              post={shown}
+              own={!theirs}
+              onReply={() => actions.onReply(shown)}
+              onRepost={() => void toggle(Boolean(shown.you_reposted), `/posts/${shown.id}/repost`)}
+              onStar={() => void toggle(Boolean(shown.you_starred), `/posts/${shown.id}/star`)}
+            />
+            <PostMenu
+              username={shown.user.username}
+              onCopyLink={copyLink}
+              report={theirs ? { done: reported, onSelect: () => setReporting(true) } : undefined}
+              remove={mine ? { label: post.repost_of ? 'Delete repost' : 'Delete', onSelect: () => setConfirming(true) } : undefined}
+            />
+            <span role="status" className="hint">
+              {status}
+            </span>
           </footer>
         )}
         <ErrorLine message={error} />
@@ -138,6 +138,17 @@ export function PostItem({ post, actions, selected = false, current = false, inR
           open={confirming}
           onConfirm={() => void remove()}
           onClose={() => setConfirming(false)}
+        />
+      )}
+      {theirs && (
+        <ReportDialog
+          path={`/posts/${shown.id}/report`}
+          what="post"
+          username={shown.user.username}
+          mutes
+          open={reporting}
+          onClose={() => setReporting(false)}
+          onReported={() => setReported(true)}
         />
       )}
     </article>

@@ -60,6 +60,7 @@ export function Thread({ id }: { id: string }) {
                 current={post.id === id}
                 selected={keys.selected >= 0 && readable[keys.selected]?.id === post.id}
                 inReplyTo={depth > MAX_INDENT ? parent : undefined}
+                replyContext={false}
               />
             )}
             {me && replyTo?.id === post.id && (
