@@ -12,6 +12,8 @@ export const paths = {
   hashtag: (tag: string) => `/explore/tag/${encodeURIComponent(tag)}`,
   interactions: '/interactions',
   messages: '/messages',
+  /** A new message to `username`, with the recipient filled in. */
+  messageTo: (username: string) => `/messages?to=${encodeURIComponent(username)}`,
   conversation: (channelId: string) => `/messages/${encodeURIComponent(channelId)}`,
   profile: (username: string) => `/people/${encodeURIComponent(username)}`,
   followers: (username: string) => `/people/${encodeURIComponent(username)}/followers`,

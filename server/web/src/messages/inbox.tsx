@@ -1,6 +1,6 @@
 /** `/messages`: the reader's private conversations, unread ones marked, and a new message to anyone. */
 import { useState } from 'react'
-import { Link } from 'wouter'
+import { Link, useSearch } from 'wouter'
 import type { Channel, User } from '../../../api'
 import { useSession } from '../auth/session'
 import { paths } from '../paths'
@@ -47,7 +47,9 @@ function ConversationRow({ channel, people, meId }: { channel: Channel; people: 
 export function Inbox() {
   const { me } = useSession()
   const inbox = useInbox()
-  const [writing, setWriting] = useState(false)
+  // A profile's "Message" button opens this with the person to write to (`?to=username`).
+  const to = new URLSearchParams(useSearch()).get('to')
+  const [writing, setWriting] = useState(to !== null)
   remember(inbox.channels.flatMap((c) => [c.owner, c.recent_message?.user]))
   const ids = [...new Set(inbox.channels.flatMap((c) => othersIn(c, me?.id)))].sort().join(',')
   const { users, error: peopleError } = useUsers(ids)
@@ -62,7 +64,7 @@ export function Inbox() {
           </button>
         )}
       </div>
-      {writing && <NewMessage onCancel={() => setWriting(false)} />}
+      {writing && <NewMessage to={to ?? undefined} onCancel={() => setWriting(false)} />}
       {[inbox.error, peopleError].filter(Boolean).map((error) => (
         <p key={error} role="alert" className="error">
           {error}
