@@ -5,6 +5,7 @@ import type { Channel, User } from '../../../api'
 import { useSession } from '../auth/session'
 import { paths } from '../paths'
 import { Avatar } from '../ui/avatar'
+import { OlderButton } from '../ui/older-button'
 import { TimeAgo } from '../ui/time'
 import { NewMessage } from './new-message'
 import { namesOf, remember, useUsers } from './participants'
@@ -77,11 +78,7 @@ export function Inbox() {
           <ConversationRow key={channel.id} channel={channel} meId={me?.id} people={othersIn(channel, me?.id).flatMap((id) => users.get(id) ?? [])} />
         ))}
       </ul>
-      {inbox.more && (
-        <button type="button" className="more" onClick={() => void inbox.loadMore()}>
-          Older conversations
-        </button>
-      )}
+      <OlderButton more={inbox.more} loading={inbox.loadingMore} failed={Boolean(inbox.error)} onMore={inbox.loadMore} label="Older conversations" />
     </section>
   )
 }
