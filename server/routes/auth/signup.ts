@@ -115,7 +115,7 @@ export const signupRoutes = (auth: AuthServices, config: Pick<InstanceConfig, 'r
         })
         return htmlResponse(h, page, 400)
       }
-      if (outcome.kind === 'waiting') return htmlResponse(h, waitingPage(outcome.user))
+      if (outcome.kind === 'waiting') return htmlResponse(h, waitingPage(outcome.user, config))
       writeSession(h, newSession({ userId: outcome.user.id, epoch: outcome.user.session_epoch }))
       const mail = await auth.emails.confirmNew(outcome.user, baseUrlOf(request))
       logUnsentMail(request, 'confirmation', mail)
