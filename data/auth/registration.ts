@@ -94,8 +94,9 @@ export class RegistrationService {
    * Makes an account from the sign-up page, as the mode says: at once
    * (`open`, or with an invitation's code, which it spends), waiting for
    * the operator (`approval`, with the visitor's note), or not at all.
-   * Errors: `invalid` (the password typed again differs, the rules not agreed to, a note too long, the
-   * account rules of `UserService.create`), `conflict` (username taken),
+   * Errors: `invalid` (the password typed again differs, the rules not
+   * agreed to, a note too long, the account rules of
+   * `UserService.create`), `conflict` (username taken),
    * `forbidden` (`closed`; `invite` without a usable code). Emits
    * `user.created` (carrying `waiting_approval` when it waits), and
    * `invite.used` for an invitation.
