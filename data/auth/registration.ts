@@ -43,6 +43,8 @@ export interface SignUpInput {
   note?: string
   /** The owner's e-mail address (required where `require_email`), unconfirmed until its mailed link is followed. */
   email?: string
+  /** The password typed a second time, where the form asks for it: a typo in a password nobody can see would lock the account out. */
+  password_again?: string
 }
 
 const REFUSALS: Record<'invite' | 'closed', string> = {
@@ -92,14 +94,17 @@ export class RegistrationService {
    * Makes an account from the sign-up page, as the mode says: at once
    * (`open`, or with an invitation's code, which it spends), waiting for
    * the operator (`approval`, with the visitor's note), or not at all.
-   * Errors: `invalid` (the rules not agreed to, a note too long, the
-   * account rules of `UserService.create`), `conflict` (username taken),
+   * Errors: `invalid` (the password typed again differs, the rules not
+   * agreed to, a note too long, the account rules of
+   * `UserService.create`), `conflict` (username taken),
    * `forbidden` (`closed`; `invite` without a usable code). Emits
    * `user.created` (carrying `waiting_approval` when it waits), and
    * `invite.used` for an invitation.
    */
   async signUp(input: SignUpInput): Promise<UserRow> {
     if (input.password.length > 200) throw invalid('password must be at most 200 characters')
+    if (input.password_again !== undefined && input.password_again !== input.password)
+      throw invalid('The two passwords differ: type the same password in both fields.')
     if (this.rules !== '' && input.agreed !== true) throw invalid('Please read the rules and tick “I agree to the rules” to make an account.')
     const note = input.note?.trim() ?? ''
     if ([...note].length > JOIN_NOTE_MAX) throw invalid(`what you tell the operator must be at most ${JOIN_NOTE_MAX} characters`)

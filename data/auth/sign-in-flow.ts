@@ -96,7 +96,9 @@ export class SignInFlow {
    * (`failed.retryAfter`), shows the sign-in step again with `failed`;
    * approving or denying while signed out leads to the sign-in step. At
    * `authenticate`, a signed-in user who already granted every asked scope
-   * goes straight back to the client (as `OAuthService.approve`).
+   * goes straight back to the client (as `OAuthService.approve`), and so
+   * does one signing in to svc's own web client (`first_party`), which
+   * never asks for consent.
    * Errors: as `OAuthService.prepare` (the request itself is wrong: no
    * redirect may happen); `unauthenticated` when the session's account
    * stopped holding during approval. Emits the token events of an
@@ -195,7 +197,8 @@ export class SignInFlow {
       const offerSignUp = this.signUpOpen && input.view !== 'appstore'
       return { kind: 'sign-in', authorization, offerSignUp, ...(offerSignUp && this.registration.mode === 'approval' ? { signUpWaits: true as const } : {}) }
     }
-    if (input.mode === 'authenticate' && (await this.oauth.alreadyGranted(user, authorization))) {
+    // svc's own web client is part of svc: asking people whether it may act for them would ask about svc itself.
+    if (authorization.app.first_party === true || (input.mode === 'authenticate' && (await this.oauth.alreadyGranted(user, authorization)))) {
       return { kind: 'redirect', location: await this.oauth.approve(user, authorization) }
     }
     return { kind: 'consent', authorization, user }

@@ -29,6 +29,8 @@ button.secondary{background:#fff;color:#2a62c9}
 .error{background:#fde8e8;color:#8a1c1c;padding:.5rem .8rem;border-radius:6px}
 ul.scopes{padding-left:1.2rem}
 .muted{color:#667;font-size:.9rem}
+.instance{margin:0 0 1rem}
+a.onward{display:inline-block;padding:.5rem 1.1rem;border-radius:6px;background:#2a62c9;color:#fff;text-decoration:none;font-weight:600}
 ul.messages{list-style:none;padding:0}ul.messages li{border-top:1px solid #dde;padding:.6rem 0}
 `
 

@@ -35,6 +35,19 @@ export interface FlowPage {
   error?: string
 }
 
+/** The instance a visitor is at, as the operator named and described it. */
+export interface InstanceIdentity {
+  name: string
+  description: string
+}
+
+/** The instance's name and description above a form, so people know where they give their password. */
+export const instanceLine = (instance: InstanceIdentity): string =>
+  `<p class="instance"><strong>${esc(instance.name)}</strong>${instance.description ? `<br><span class="muted">${esc(instance.description)}</span>` : ''}</p>`
+
+/** Where a page about a new account leads on: svc's own web client, which signs in at once (`?sign-in`, see server/web/src/landing.tsx). */
+export const onwardLink = (instance: InstanceIdentity): string => `<p><a class="onward" href="/?sign-in">Continue to ${esc(instance.name)}</a></p>`
+
 export const errorLine = (error?: string): string => (error ? `<p class="error" role="alert">${esc(error)}</p>` : '')
 
 /** The flow's own address with its request, for a page that leads back to it. */
@@ -43,13 +56,14 @@ const flowUrl = (page: FlowPage): string => {
   return `${page.action}?${new URLSearchParams(fields)}`
 }
 
-export function signInPage(page: FlowPage, options: { signupHref?: string; username?: string; signupWaits?: boolean }): string {
+export function signInPage(page: FlowPage, options: { instance: InstanceIdentity; signupHref?: string; username?: string; signupWaits?: boolean }): string {
   const signup = options.signupHref
     ? `<p class="muted">No account yet? <a href="${esc(options.signupHref)}">${options.signupWaits ? 'Request one' : 'Create one'}</a>.</p>`
     : ''
   return layout(
     'Sign in',
-    `<h1>Sign in to continue to ${esc(page.authorization.app.name)}</h1>${errorLine(page.error)}` +
+    // svc's own client is the instance to the people using it; any other app is named as the one they are about to use.
+    `${instanceLine(options.instance)}<h1>Sign in ${page.authorization.app.first_party ? `to ${esc(options.instance.name)}` : `to continue to ${esc(page.authorization.app.name)}`}</h1>${errorLine(page.error)}` +
       `<form method="post" action="${esc(page.action)}">${hidden({ ...requestFields(page.request), csrf: page.csrf, action: 'sign_in' })}` +
       `<label for="username">Username</label><input type="text" id="username" name="username" autocomplete="username" required maxlength="20" value="${esc(options.username ?? '')}">` +
       `<label for="password">Password</label><input type="password" id="password" name="password" autocomplete="current-password" required maxlength="200">` +
@@ -73,6 +87,7 @@ export function consentPage(page: FlowPage, user: UserRow): string {
 }
 
 export function signupPage(input: {
+  instance: InstanceIdentity
   csrf: string
   next?: string
   username?: string
@@ -86,7 +101,7 @@ export function signupPage(input: {
 }): string {
   return layout(
     signupTitle(input.ask),
-    `<h1>${signupTitle(input.ask)}</h1>${input.invite ? '<p>You were invited: this link makes your account.</p>' : ''}${rulesSection(input.ask)}${errorLine(input.error)}` +
+    `${instanceLine(input.instance)}<h1>${signupTitle(input.ask)}</h1>${input.invite ? '<p>You were invited: this link makes your account.</p>' : ''}${rulesSection(input.ask)}${errorLine(input.error)}` +
       `<form method="post" action="/signup">${hidden({ csrf: input.csrf, next: input.next, invite: input.invite })}` +
       `<label for="username">Username</label><input type="text" id="username" name="username" autocomplete="username" required maxlength="20" pattern="[A-Za-z0-9_]{1,20}" value="${esc(input.username ?? '')}">` +
       `<p class="muted">1 to 20 letters, digits or _.</p>` +
@@ -95,13 +110,15 @@ export function signupPage(input: {
       `<input type="email" id="email" name="email" autocomplete="email" maxlength="254"${input.requireEmail ? ' required' : ''} value="${esc(input.email ?? '')}">` +
       `<p class="muted">Only you see it. It lets you set a new password if you forget yours.</p>` +
       `<label for="password">Password</label><input type="password" id="password" name="password" autocomplete="new-password" required minlength="8" maxlength="200">` +
+      `<label for="password_again">Password again</label><input type="password" id="password_again" name="password_again" autocomplete="new-password" required minlength="8" maxlength="200">` +
       `${signupEnd(input.ask)}</form>`,
   )
 }
 
 /** `mailNote`: what became of the mail confirming the address given, in words. */
-export const welcomePage = (user: UserRow, mailNote?: string): string =>
+export const welcomePage = (user: UserRow, instance: InstanceIdentity, mailNote?: string): string =>
   layout(
     'Welcome',
-    `<h1>Welcome, @${esc(user.username)}</h1><p>Your account is ready. You can now sign in from any app that uses this server.</p>${mailNote ? `<p>${esc(mailNote)}</p>` : ''}`,
+    `<h1>Welcome, @${esc(user.username)}</h1><p>Your account is ready. You can now sign in from any app that uses this server.</p>${mailNote ? `<p>${esc(mailNote)}</p>` : ''}` +
+      onwardLink(instance),
   )

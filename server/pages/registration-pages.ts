@@ -7,6 +7,7 @@
 import type { UserRow } from '../../data/index.js'
 import { JOIN_NOTE_MAX } from '../../data/index.js'
 import { esc, layout } from './layout.js'
+import type { InstanceIdentity } from './oauth-pages.js'
 
 /** How the form asks: whether the account will wait for approval, the rules to agree to, and what the visitor already gave. */
 export interface SignupAsk {
@@ -65,9 +66,11 @@ export function signupEnd(ask?: SignupAsk): string {
   return `${note}${agree}<button type="submit">${ask?.waits ? 'Send request' : 'Create account'}</button>`
 }
 
-export const waitingPage = (user: UserRow): string =>
+/** The end of a request for an account; it leads back to the instance's front page, where signing in will work once the operator agrees. */
+export const waitingPage = (user: UserRow, instance: InstanceIdentity): string =>
   layout(
     'Your account waits for approval',
     `<h1>Thank you, @${esc(user.username)}</h1><p>Your account waits for the operator’s approval. ` +
-      `Once they let you in, you can sign in from any app that uses this server; until then signing in says it still waits.</p>`,
+      `Once they let you in, you can sign in from any app that uses this server; until then signing in says it still waits.</p>` +
+      `<p><a href="/">Back to ${esc(instance.name)}</a></p>`,
   )

@@ -90,7 +90,7 @@ export const allRoutes = (domain: Domain): SvcRoute[] => {
     ...healthRoutes(domain.health),
     ...appRoutes(auth, shared),
     ...oauthRoutes(auth, shared),
-    ...oauthFlowRoutes(auth),
+    ...oauthFlowRoutes(auth, config),
     ...signupRoutes(auth, config),
     ...passwordResetRoutes(auth, config),
     ...accountEmailRoutes(auth),

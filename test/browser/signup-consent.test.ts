@@ -1,6 +1,7 @@
 /**
  * A real browser walks the web flow: carol starts at robo's authorization
- * link, creates her account, consents, and lands back at robo with a code
+ * link, creates her account, consents (robo is another app: unlike svc's
+ * own web client, it must be allowed), and lands back at robo with a code
  * that robo then exchanges for her token over HTTP.
  */
 import t from 'tap'
@@ -31,6 +32,7 @@ t.test('carol signs up from robo’s link, consents, and robo exchanges the code
   await page.fill('#username', 'carol')
   await page.fill('#name', 'Carol Jones')
   await page.fill('#password', 'a long passphrase')
+  await page.fill('#password_again', 'a long passphrase')
   await page.click('button[type=submit]')
 
   await page.waitForURL(/\/oauth\/authenticate\?/)

@@ -8,7 +8,7 @@ import type { Request, ResponseToolkit } from '@hapi/hapi'
 import Joi from 'joi'
 import { AuthorizationRequest, FlowAction, FlowMode, FlowOutcome, type AuthServices } from '../../../data/index.js'
 import { expiredSessionPage, htmlResponse, invalidInputPage, pageHandler } from '../../pages/layout.js'
-import { consentPage, requestFields, signInPage } from '../../pages/oauth-pages.js'
+import { consentPage, requestFields, signInPage, type InstanceIdentity } from '../../pages/oauth-pages.js'
 import { secondFactorPage } from '../../pages/second-factor-page.js'
 import { checkedSession, ensureSession, newSession, writeSession, type Session } from '../../pages/session.js'
 import type { SvcRoute } from '../../route.js'
@@ -46,7 +46,7 @@ const actionOf = (form: FlowForm): FlowAction =>
  * failed sign-in is a 401; one refused for too many failures a 429 with
  * `Retry-After`, as the page says in words.
  */
-function render(h: ResponseToolkit, mode: FlowMode, request: AuthorizationRequest, session: Session, outcome: FlowOutcome) {
+function render(h: ResponseToolkit, instance: InstanceIdentity, mode: FlowMode, request: AuthorizationRequest, session: Session, outcome: FlowOutcome) {
   const current = outcome.newSession ? newSession(outcome.newSession) : session
   if (current !== session) writeSession(h, current)
   const { step } = outcome
@@ -58,12 +58,13 @@ function render(h: ResponseToolkit, mode: FlowMode, request: AuthorizationReques
   const response =
     step.kind === 'second-factor'
       ? htmlResponse(h, secondFactorPage({ ...page, error: step.failed?.message }, step.username), status)
-      : signInStep(h, mode, request, { ...page, error: step.failed?.message }, step, status)
+      : signInStep(h, instance, mode, request, { ...page, error: step.failed?.message }, step, status)
   return retryAfter === undefined ? response : response.header('Retry-After', String(retryAfter))
 }
 
 function signInStep(
   h: ResponseToolkit,
+  instance: InstanceIdentity,
   mode: FlowMode,
   request: AuthorizationRequest,
   page: Parameters<typeof signInPage>[0],
@@ -72,7 +73,7 @@ function signInStep(
 ) {
   const fields = Object.entries(requestFields(request)).filter((e): e is [string, string] => e[1] !== undefined)
   const signupHref = step.offerSignUp ? `/signup?next=${encodeURIComponent(`/oauth/${mode}?${new URLSearchParams(fields)}`)}` : undefined
-  return htmlResponse(h, signInPage(page, { signupHref, username: step.failed?.username, signupWaits: step.signUpWaits }), status)
+  return htmlResponse(h, signInPage(page, { instance, signupHref, username: step.failed?.username, signupWaits: step.signUpWaits }), status)
 }
 
 /** Who the session is signed in (or half signed in) as, and from where the request came: what the flow decides on besides the action. */
@@ -83,7 +84,7 @@ const signedIn = (session: Session, request: Request) => ({
   address: clientAddressOf(request),
 })
 
-export const oauthFlowRoutes = (auth: AuthServices): SvcRoute[] => {
+export const oauthFlowRoutes = (auth: AuthServices, instance: InstanceIdentity): SvcRoute[] => {
   const flowRoutes = (mode: FlowMode): SvcRoute[] => [
     {
       method: 'GET',
@@ -96,7 +97,7 @@ export const oauthFlowRoutes = (auth: AuthServices): SvcRoute[] => {
         const query = request.query as FlowForm
         const input = requestOf(query, originOf(request))
         const outcome = await auth.signInFlow.next({ mode, request: input, ...signedIn(session, request), action: { kind: 'view' }, view: query.adnview })
-        return render(h, mode, input, session, outcome)
+        return render(h, instance, mode, input, session, outcome)
       }),
     },
     {
@@ -124,7 +125,7 @@ export const oauthFlowRoutes = (auth: AuthServices): SvcRoute[] => {
         const input = requestOf(form, originOf(request))
         const view = (request.query as FlowForm).adnview ?? form.adnview
         const outcome = await auth.signInFlow.next({ mode, request: input, ...signedIn(session, request), action: actionOf(form), view })
-        return render(h, mode, input, session, outcome)
+        return render(h, instance, mode, input, session, outcome)
       }),
     },
   ]

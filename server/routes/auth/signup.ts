@@ -31,13 +31,14 @@ interface SignupForm {
   username: string
   name?: string
   password: string
+  password_again?: string
   invite?: string
   agree?: 'yes'
   note?: string
   email?: string
 }
 
-export const signupRoutes = (auth: AuthServices, config: Pick<InstanceConfig, 'require_email'>): SvcRoute[] => [
+export const signupRoutes = (auth: AuthServices, config: Pick<InstanceConfig, 'require_email' | 'name' | 'description'>): SvcRoute[] => [
   {
     method: 'GET',
     path: '/signup',
@@ -56,6 +57,7 @@ export const signupRoutes = (auth: AuthServices, config: Pick<InstanceConfig, 'r
       const session = ensureSession(request, h)
       const { waits, rules, invited } = offer
       const page = signupPage({
+        instance: config,
         csrf: session.csrf,
         next: request.query.next as string | undefined,
         requireEmail: config.require_email,
@@ -78,6 +80,7 @@ export const signupRoutes = (auth: AuthServices, config: Pick<InstanceConfig, 'r
           username: Joi.string().max(100).required(),
           name: Joi.string().max(200).allow(''),
           password: Joi.string().max(200).required(),
+          password_again: Joi.string().max(200).allow(''),
           invite,
           agree: Joi.string().valid('yes'),
           note: Joi.string().max(2000).allow(''),
@@ -98,16 +101,27 @@ export const signupRoutes = (auth: AuthServices, config: Pick<InstanceConfig, 'r
         const offer = await auth.registration.offer(body.invite)
         const ask = { waits: offer.open && offer.waits, rules: auth.registration.rules, agreed: body.agree === 'yes', note: body.note }
         const { next, username, name, invite, email } = body
-        const page = signupPage({ csrf: session.csrf, next, username, name, error: outcome.message, invite, ask, email, requireEmail: config.require_email })
+        const page = signupPage({
+          instance: config,
+          csrf: session.csrf,
+          next,
+          username,
+          name,
+          error: outcome.message,
+          invite,
+          ask,
+          email,
+          requireEmail: config.require_email,
+        })
         return htmlResponse(h, page, 400)
       }
-      if (outcome.kind === 'waiting') return htmlResponse(h, waitingPage(outcome.user))
+      if (outcome.kind === 'waiting') return htmlResponse(h, waitingPage(outcome.user, config))
       writeSession(h, newSession({ userId: outcome.user.id, epoch: outcome.user.session_epoch }))
       const mail = await auth.emails.confirmNew(outcome.user, baseUrlOf(request))
       logUnsentMail(request, 'confirmation', mail)
       return outcome.next
         ? h.redirect(outcome.next)
-        : htmlResponse(h, welcomePage(outcome.user, mail && outcome.user.email ? mailNotice(mail, outcome.user.email.address) : undefined))
+        : htmlResponse(h, welcomePage(outcome.user, config, mail && outcome.user.email ? mailNotice(mail, outcome.user.email.address) : undefined))
     }),
   },
 ]

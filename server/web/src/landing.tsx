@@ -1,5 +1,5 @@
 /** What a visitor sees first: the instance, how to join, and what people post here. */
-import { useState } from 'react'
+import { useEffect, useRef, useState } from 'react'
 import { takeNotice } from './auth/notice'
 import { useSession } from './auth/session'
 import { Timeline } from './posts/timeline'
@@ -11,6 +11,13 @@ export function Landing() {
   const label = signUpLabel(settings)
   const join = joinText(settings)
   const [notice] = useState(takeNotice)
+  // The sign-up page's "Continue" link (server/pages/oauth-pages.ts): the browser is signed in there already, so this comes straight back signed in.
+  const continuing = useRef(new URLSearchParams(location.search).has('sign-in'))
+  useEffect(() => {
+    if (!continuing.current) return
+    continuing.current = false
+    signIn()
+  }, [signIn])
   return (
     <>
       <section className="landing" aria-labelledby="landing-title">

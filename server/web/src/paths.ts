@@ -14,6 +14,8 @@ export const paths = {
   notifications: '/notifications',
   search: (q: string) => `/search?q=${encodeURIComponent(q)}`,
   messages: '/messages',
+  /** A new message to `username`, with the recipient filled in. */
+  messageTo: (username: string) => `/messages?to=${encodeURIComponent(username)}`,
   conversation: (channelId: string) => `/messages/${encodeURIComponent(channelId)}`,
   profile: (username: string) => `/people/${encodeURIComponent(username)}`,
   followers: (username: string) => `/people/${encodeURIComponent(username)}/followers`,

@@ -93,3 +93,29 @@ t.test('carol signs up and goes on; a taken name is for the form to retry; close
   const closed = await setUp(t, { open_registration: false })
   await t.rejects(closed.flow.signUp({ username: 'erin', password: 'long enough' }), { code: 'forbidden' })
 })
+
+t.test('svc’s own web client never asks for consent, at authenticate or authorize; robo still does', async (t) => {
+  const { svc, alice, next } = await setUp(t)
+  const web = await svc.domain.auth.apps.ensureWebClient()
+  const own = {
+    client_id: web.client_id,
+    response_type: 'token',
+    redirect_uri: 'https://svc.example/',
+    scope: 'basic stream messages',
+    origin: 'https://svc.example',
+  }
+  for (const mode of ['authenticate', 'authorize'] as const) {
+    const signedIn = await next({ kind: 'sign_in', username: 'alice', password: 'correct horse' }, { request: own, mode })
+    t.equal(signedIn.step.kind, 'redirect', `${mode}: straight back to the client`)
+    t.match(signedIn.step.kind === 'redirect' ? signedIn.step.location : '', /^https:\/\/svc\.example\/#access_token=/)
+  }
+  t.match((await next({ kind: 'view' }, { userId: alice.user.id })).step, { kind: 'consent' }, 'another app asks')
+})
+
+t.test('sign-up refuses a password typed differently the second time, and makes nothing', async (t) => {
+  const { svc, flow } = await setUp(t)
+  const refused = await flow.signUp({ username: 'carol', password: 'a long passphrase', password_again: 'a long passphrase ' })
+  t.match(refused, { kind: 'retry', message: /The two passwords differ/ })
+  t.equal(await svc.domain.users.accounts.byUsername('carol'), null)
+  t.match(await flow.signUp({ username: 'carol', password: 'a long passphrase', password_again: 'a long passphrase' }), { kind: 'signed-up' })
+})

@@ -43,6 +43,7 @@ t.test('carol asks for an account; it waits, unseen and unable to sign in, until
   t.match(form.text, /Why do you want to join\?/)
   t.equal(answer.status, 200)
   t.match(answer.text, /waits for the operator’s approval/)
+  t.match(answer.text, '<a href="/">Back to svc</a>', 'and leads back to the front page')
   t.notMatch(answer.text, /Welcome/)
   const after = await browser.get(`/oauth/authenticate?client_id=${robo.client_id}&response_type=code&redirect_uri=${encodeURIComponent(REDIRECT)}`)
   t.match(after.text, /Sign in to continue/, 'asking signed her in nowhere')

@@ -3,7 +3,7 @@
  * updates): user lists and interactions, whose items are told apart by
  * their `pagination_id` rather than an id of their own.
  */
-import { useCallback, useEffect, useState } from 'react'
+import { useCallback, useEffect, useRef, useState } from 'react'
 import { api, ApiError, type Query } from './client'
 import type { Meta, Paginated } from '../../../api'
 
@@ -26,6 +26,8 @@ export function usePagedList<T extends object>(path: string, query: Query = {}):
   const [loading, setLoading] = useState(true)
   const [error, setError] = useState<string | null>(null)
   const queryKey = JSON.stringify(query)
+  // A click and the scroll that brought the button into view may both ask for the same page.
+  const paging = useRef(false)
 
   useEffect(() => {
     let cancelled = false
@@ -47,7 +49,8 @@ export function usePagedList<T extends object>(path: string, query: Query = {}):
   }, [path, queryKey])
 
   const loadMore = useCallback(async () => {
-    if (!meta?.min_id) return
+    if (!meta?.min_id || paging.current) return
+    paging.current = true
     setLoading(true)
     setError(null)
     try {
@@ -57,6 +60,7 @@ export function usePagedList<T extends object>(path: string, query: Query = {}):
     } catch (err) {
       setError(messageOf(err))
     } finally {
+      paging.current = false
       setLoading(false)
     }
   }, [path, queryKey, meta])

@@ -18,7 +18,7 @@ export function Interactions() {
         ))}
       </ul>
       {list.loading && <p className="loading">Loading…</p>}
-      <OlderButton more={list.more} loading={list.loading} onMore={list.loadMore} />
+      <OlderButton more={list.more} loading={list.loading} failed={Boolean(list.error)} onMore={list.loadMore} />
     </section>
   )
 }

@@ -1,10 +1,11 @@
 /** `/messages`: the reader's private conversations, unread ones marked, and a new message to anyone. */
 import { useState } from 'react'
-import { Link } from 'wouter'
+import { Link, useSearch } from 'wouter'
 import type { Channel, User } from '../../../api'
 import { useSession } from '../auth/session'
 import { paths } from '../paths'
 import { Avatar } from '../ui/avatar'
+import { OlderButton } from '../ui/older-button'
 import { TimeAgo } from '../ui/time'
 import { NewMessage } from './new-message'
 import { namesOf, remember, useUsers } from './participants'
@@ -47,7 +48,9 @@ function ConversationRow({ channel, people, meId }: { channel: Channel; people: 
 export function Inbox() {
   const { me } = useSession()
   const inbox = useInbox()
-  const [writing, setWriting] = useState(false)
+  // A profile's "Message" button opens this with the person to write to (`?to=username`).
+  const to = new URLSearchParams(useSearch()).get('to')
+  const [writing, setWriting] = useState(to !== null)
   remember(inbox.channels.flatMap((c) => [c.owner, c.recent_message?.user]))
   const ids = [...new Set(inbox.channels.flatMap((c) => othersIn(c, me?.id)))].sort().join(',')
   const { users, error: peopleError } = useUsers(ids)
@@ -62,7 +65,7 @@ export function Inbox() {
           </button>
         )}
       </div>
-      {writing && <NewMessage onCancel={() => setWriting(false)} />}
+      {writing && <NewMessage to={to ?? undefined} onCancel={() => setWriting(false)} />}
       {[inbox.error, peopleError].filter(Boolean).map((error) => (
         <p key={error} role="alert" className="error">
           {error}
@@ -75,11 +78,7 @@ export function Inbox() {
           <ConversationRow key={channel.id} channel={channel} meId={me?.id} people={othersIn(channel, me?.id).flatMap((id) => users.get(id) ?? [])} />
         ))}
       </ul>
-      {inbox.more && (
-        <button type="button" className="more" onClick={() => void inbox.loadMore()}>
-          Older conversations
-        </button>
-      )}
+      <OlderButton more={inbox.more} loading={inbox.loadingMore} failed={Boolean(inbox.error)} onMore={inbox.loadMore} label="Older conversations" />
     </section>
   )
 }

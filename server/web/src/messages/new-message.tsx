@@ -19,8 +19,9 @@ export const destinationsOf = (recipients: string): string[] =>
     .filter(Boolean)
     .map((name) => `@${name}`)
 
-export function NewMessage({ onCancel }: { onCancel(): void }) {
-  const [recipients, setRecipients] = useState('')
+/** `to`: a username to write to, already filled in (the message gets the focus then). */
+export function NewMessage({ to, onCancel }: { to?: string; onCancel(): void }) {
+  const [recipients, setRecipients] = useState(to ? `@${to}` : '')
   const [, navigate] = useLocation()
   const id = useId()
 
@@ -36,12 +37,12 @@ export function NewMessage({ onCancel }: { onCancel(): void }) {
   return (
     <section className="new-message" aria-labelledby={`${id}-title`}>
       <h2 id={`${id}-title`}>New message</h2>
-      <SendBox label="Message" onSend={send}>
+      <SendBox label="Message" onSend={send} autoFocus={Boolean(to)}>
         <label htmlFor={`${id}-to`}>To</label>
         <input
           id={`${id}-to`}
           value={recipients}
-          autoFocus
+          autoFocus={!to}
           autoComplete="off"
           autoCapitalize="none"
           spellCheck={false}

@@ -19,6 +19,8 @@ export interface Inbox {
   loading: boolean
   error: string | null
   more: boolean
+  /** Older conversations are on their way. */
+  loadingMore: boolean
   loadMore(): Promise<void>
 }
 
@@ -32,6 +34,9 @@ export function useInbox(): Inbox {
   const [error, setError] = useState<string | null>(null)
   const shown = useRef(PAGE)
   const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined)
+  const [loadingMore, setLoadingMore] = useState(false)
+  // A click and the scroll that brought the button into view may both ask for the same page.
+  const paging = useRef(false)
 
   const read = useCallback(async (extra: Query = {}) => {
     const answer = await api.get<Channel[]>('/channels', { ...QUERY, count: shown.current, ...extra })
@@ -76,7 +81,9 @@ export function useInbox(): Inbox {
   }, [stream, read, reread])
 
   const loadMore = useCallback(async () => {
-    if (!meta?.min_id) return
+    if (!meta?.min_id || paging.current) return
+    paging.current = true
+    setLoadingMore(true)
     try {
       const answer = await api.get<Channel[]>('/channels', { ...QUERY, count: PAGE, before_id: meta.min_id })
       setChannels((list) => [...list, ...answer.data.filter((c) => !list.some((l) => l.id === c.id))])
@@ -84,8 +91,11 @@ export function useInbox(): Inbox {
       shown.current += answer.data.length
     } catch (err) {
       setError(messageOf(err))
+    } finally {
+      paging.current = false
+      setLoadingMore(false)
     }
   }, [meta])
 
-  return { channels, loading, error, more: Boolean(meta?.more), loadMore }
+  return { channels, loading, error, more: Boolean(meta?.more), loadingMore, loadMore }
 }

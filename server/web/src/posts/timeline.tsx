@@ -1,6 +1,6 @@
 /**
  * A stream of posts: the list, a "new posts" bar for what arrived live,
- * paging back, replies written in place, the keyboard (see post-keys.ts),
+ * paging back as the reader scrolls (or clicks "Older posts"), replies written in place, the keyboard (see post-keys.ts),
  * and for streams with a marker, the place where the person stopped reading.
  */
 import { useMemo, useRef, useState } from 'react'
@@ -13,6 +13,7 @@ import { PostItem } from './post-item'
 import { usePostKeys } from './post-keys'
 import { useReadMarker } from './read-marker'
 import { ShortcutsHelp } from './shortcuts-help'
+import { OlderButton } from '../ui/older-button'
 
 export const POST_QUERY: Query = { include_post_annotations: 1, count: 20 }
 
@@ -88,11 +89,7 @@ export function Timeline({ path, title, query, live = true, empty = 'Nothing her
           </div>
         ))}
       </div>
-      {list.more && (
-        <button type="button" className="more" onClick={() => void list.loadMore()}>
-          Older posts
-        </button>
-      )}
+      <OlderButton more={list.more} loading={list.loadingMore} failed={Boolean(list.error)} onMore={list.loadMore} label="Older posts" />
       <ShortcutsHelp open={keys.helpOpen} onClose={keys.closeHelp} />
     </section>
   )

@@ -1,18 +1,23 @@
-/** Choosing a new avatar or cover: sent at once as multipart, the new image shown from the answer; the server's refusal shown as is. */
+/**
+ * Choosing a new avatar or cover: brought within the API's limits (see
+ * fit-image.ts), sent at once as multipart, the new image shown from the
+ * answer; a refusal shown as is.
+ */
 import { useId, useState } from 'react'
 import { api, ApiError } from '../api/client'
 import type { User, UserImage } from '../../../api'
+import { fitImage, UnfitImage } from './fit-image'
 
 export type ImageKind = 'avatar' | 'cover'
 
 const HINTS: Record<ImageKind, string> = {
-  avatar: 'Square works best (200 × 200); under 1 MB.',
-  cover: 'At least 960 pixels wide; under 4 MB.',
+  avatar: 'Square works best; any photo is scaled down to fit.',
+  cover: 'At least 960 pixels wide; a large photo is scaled down to fit.',
 }
 
 export function ImageUpload({ kind, user, onUploaded }: { kind: ImageKind; user: User; onUploaded(user: User): void }) {
   const id = useId()
-  const [busy, setBusy] = useState(false)
+  const [busy, setBusy] = useState<'scaling' | 'uploading' | null>(null)
   const [error, setError] = useState<string | null>(null)
   const [done, setDone] = useState(false)
   // The upload's answer, shown before the session has read the person again.
@@ -21,20 +26,22 @@ export function ImageUpload({ kind, user, onUploaded }: { kind: ImageKind; user:
   const label = kind === 'avatar' ? 'Avatar' : 'Cover image'
 
   const send = async (file: File) => {
-    setBusy(true)
+    setBusy('scaling')
     setError(null)
     setDone(false)
     try {
+      const fitting = await fitImage(file, kind)
+      setBusy('uploading')
       const form = new FormData()
-      form.append(kind, file)
+      form.append(kind, fitting)
       const { data } = await api.post<User>(`/users/me/${kind}`, form)
       setFresh(kind === 'avatar' ? data.avatar_image : data.cover_image)
       onUploaded(data)
       setDone(true)
     } catch (err) {
-      setError(err instanceof ApiError ? err.message : `The ${label.toLowerCase()} was not uploaded.`)
+      setError(err instanceof ApiError || err instanceof UnfitImage ? err.message : `The ${label.toLowerCase()} was not uploaded.`)
     } finally {
-      setBusy(false)
+      setBusy(null)
     }
   }
 
@@ -47,7 +54,7 @@ export function ImageUpload({ kind, user, onUploaded }: { kind: ImageKind; user:
         type="file"
         accept="image/png,image/jpeg,image/gif,image/webp"
         aria-describedby={`${id}-hint`}
-        disabled={busy}
+        disabled={busy !== null}
         onChange={(e) => {
           const file = e.target.files?.[0]
           e.target.value = ''
@@ -58,7 +65,7 @@ export function ImageUpload({ kind, user, onUploaded }: { kind: ImageKind; user:
         {HINTS[kind]}
       </p>
       <p aria-live="polite" className={error ? 'error' : 'status'}>
-        {busy ? 'Uploading…' : error ? error : done ? `${label} changed.` : ''}
+        {busy === 'scaling' ? 'Scaling…' : busy === 'uploading' ? 'Uploading…' : error ? error : done ? `${label} changed.` : ''}
       </p>
     </div>
   )

@@ -15,6 +15,8 @@ export interface LiveList<T> {
   loading: boolean
   error: string | null
   more: boolean
+  /** A page of older items is on its way. */
+  loadingMore: boolean
   meta: Meta | null
   showPending(): void
   loadMore(): Promise<void>
@@ -42,6 +44,9 @@ export function useLiveList<T extends Identified>(path: string | null, query: Qu
   const [error, setError] = useState<string | null>(null)
   const [meta, setMeta] = useState<Meta | null>(null)
   const [generation, setGeneration] = useState(0)
+  const [loadingMore, setLoadingMore] = useState(false)
+  // A click and the scroll that brought the button into view may both ask for the same page.
+  const paging = useRef(false)
   const shown = useRef(new Set<string>())
   const queryKey = JSON.stringify(query)
 
@@ -99,11 +104,21 @@ export function useLiveList<T extends Identified>(path: string | null, query: Qu
   }, [])
 
   const loadMore = useCallback(async () => {
-    if (path === null || !meta?.min_id) return
-    const answer = await api.get<T[]>(path, { ...JSON.parse(queryKey), before_id: meta.min_id })
-    for (const item of answer.data) shown.current.add(item.id)
-    setItems((list) => [...list, ...answer.data.filter((i) => !list.some((l) => l.id === i.id))])
-    setMeta((old) => ({ ...answer.meta, max_id: old?.max_id ?? answer.meta.max_id }))
+    if (path === null || !meta?.min_id || paging.current) return
+    paging.current = true
+    setLoadingMore(true)
+    setError(null)
+    try {
+      const answer = await api.get<T[]>(path, { ...JSON.parse(queryKey), before_id: meta.min_id })
+      for (const item of answer.data) shown.current.add(item.id)
+      setItems((list) => [...list, ...answer.data.filter((i) => !list.some((l) => l.id === i.id))])
+      setMeta((old) => ({ ...answer.meta, max_id: old?.max_id ?? answer.meta.max_id }))
+    } catch (err) {
+      setError(err instanceof ApiError ? err.message : 'Older items could not be loaded.')
+    } finally {
+      paging.current = false
+      setLoadingMore(false)
+    }
   }, [path, queryKey, meta])
 
   const add = useCallback((item: T) => {
@@ -120,6 +135,7 @@ export function useLiveList<T extends Identified>(path: string | null, query: Qu
     loading,
     error,
     more: Boolean(meta?.more),
+    loadingMore,
     meta,
     showPending,
     loadMore,

@@ -1,7 +1,10 @@
-/** "5m", "3h", "Nov 2": how long ago, with the exact time on hover. */
+/** "5m", "3h", "Nov 2": how long ago, with the exact time on hover; it moves on as time passes (see use-now.ts). */
+import { useNow } from './use-now'
+
 export function TimeAgo({ iso }: { iso: string }) {
+  const now = useNow()
   const date = new Date(iso)
-  const seconds = Math.max(0, (Date.now() - date.getTime()) / 1000)
+  const seconds = Math.max(0, (now - date.getTime()) / 1000)
   const text =
     seconds < 60
       ? 'now'

@@ -35,7 +35,7 @@ function FollowList({ user, side }: { user: User; side: Side }) {
         ))}
       </ul>
       {list.loading && <p className="loading">Loading…</p>}
-      <OlderButton more={list.more} loading={list.loading} onMore={list.loadMore} />
+      <OlderButton more={list.more} loading={list.loading} failed={Boolean(list.error)} onMore={list.loadMore} />
     </section>
   )
 }

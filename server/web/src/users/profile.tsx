@@ -7,6 +7,7 @@ import { Timeline } from '../posts/timeline'
 import { ProfileHeader } from './profile-header'
 import { RelationButtons } from './relation-buttons'
 import { ReportButton } from '../moderation/report-button'
+import { MessageButton } from './message-button'
 import { useUser } from './use-user'
 
 /** What a failed read of a person shows: a plain "no such person" for the API's 404, its message otherwise. */
@@ -41,6 +42,7 @@ export function Profile({ username }: { username: string }) {
           </p>
         )}
         {token && me && !mine && <RelationButtons user={user} onChange={setUser} />}
+        {token && me && !mine && <MessageButton user={user} meId={me.id} />}
         {token && me && !mine && (
           <ReportButton path={`/users/${user.id}/report`} what="account" username={user.username} mutes onReported={(answer) => setUser(answer as User)} />
         )}
