@@ -41,6 +41,8 @@ export class DeliveryLanes<T> {
   private sliceStart = -Infinity
   private parked: (() => void)[] = []
   private nextScheduled = false
+  /** When the queue was last cut: what was queued before had its share of the cut. */
+  private cutAt = -Infinity
 
   /**
    * `step` does one step of one item and handles its own errors; `shed`
@@ -68,8 +70,13 @@ export class DeliveryLanes<T> {
   private take(): T | undefined {
     if (this.head >= this.ready.length) return undefined
     const now = performance.now()
-    const waited = now - this.ready[this.head].at
-    if (waited > TURN_TARGET_MS && this.waiting > SHED_FLOOR) this.cut(waited)
+    const { at } = this.ready[this.head]
+    const waited = now - at
+    // Once per generation of the queue: the items behind a cut waited as long as its head, so cutting again for them would cut twice.
+    if (waited > TURN_TARGET_MS && this.waiting > SHED_FLOOR && at > this.cutAt) {
+      this.cut(waited)
+      this.cutAt = now
+    }
     const next = this.ready[this.head++]
     // Compact now and then, so the array does not grow with every step ever queued.
     if (this.head > 1024 && this.head * 2 > this.ready.length) {
