@@ -101,6 +101,7 @@ export { AnnotationRenderer, type RenderOptions } from './annotations/rendering.
 export type { FilterInput, FilterClauseInput, CheckedFilter } from './filters/filter-input.js'
 export { compileFilter, type FilterMatcher, type FilterVariables } from './filters/filter-matcher.js'
 export type { PostSearchInput } from './search/post-search.js'
+export type { MessageSearchInput } from './search/message-search.js'
 export type { SearchFilters } from './search/search-filters.js'
 export { INTERACTION_ACTIONS, type Interaction, type InteractionAction } from './posts/interactions.js'
 export { isMarkerName, channelMarkerName, type MarkerInput } from './channels/markers.js'

@@ -10,6 +10,7 @@ import { fileRoutes } from './files/files.js'
 import { interactionRoutes } from './posts/interactions.js'
 import { markerRoutes } from './channels/markers.js'
 import { messageRoutes } from './channels/messages.js'
+import { messageSearchRoutes } from './channels/message-search.js'
 import { subscriptionRoutes } from './channels/subscriptions.js'
 import { postStreamRoutes } from './posts/post-streams.js'
 import { postSearchRoutes } from './posts/post-search.js'
@@ -83,6 +84,7 @@ export const allRoutes = (domain: Domain): SvcRoute[] => {
     ...channelRoutes(channels, shared),
     ...subscriptionRoutes(channels, shared),
     ...messageRoutes(channels, shared),
+    ...messageSearchRoutes(channels, shared),
     ...markerRoutes(channels),
     ...tokenRoutes(auth, shared),
     ...userStreamRoutes(streams, shared),
