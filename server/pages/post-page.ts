@@ -31,7 +31,7 @@ export function postPage(found: PublicPost, baseUrl: string, site: PageSite): st
     url,
     siteName: site.name,
     type: 'article',
-    image: photo ? { url: photo.url, width: photo.width, height: photo.height, alt: photo.alt || undefined } : avatar,
+    image: photo ? { url: photo.url, width: photo.width, height: photo.height, alt: photo.alt } : avatar,
     largeImage: photo !== undefined,
     oembed: oembedUrl(baseUrl, url),
     feed: user ? { url: feedUrl(baseUrl, user.username), title: `Posts by @${user.username}` } : undefined,

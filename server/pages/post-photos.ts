@@ -42,7 +42,8 @@ export function photosOf(renderer: AnnotationRenderer, post: PostRow, baseUrl: s
         ...(onOrigin(thumbnail, baseUrl) ? { thumbnail } : {}),
         width: size(v.width),
         height: size(v.height),
-        alt: text(v.title) ?? '',
+        // The link around it needs a name: the description, else what it is.
+        alt: text(v.title) ?? 'Attached photo',
       }
     })
 }
