@@ -51,10 +51,11 @@ function Screen({ client }: { client: AdminClient }) {
 
   const capture = useKeyCapture()
   // The help takes the keys at once, as the search box does: those typed after the ? are its.
+  // q closes it (and only it: a q meant for the help never quits the console).
   const showHelp = () => {
     setHelp(true)
     capture((input, key) => {
-      if (input !== '?' && !key.escape) return
+      if (input !== '?' && input !== 'q' && !key.escape) return
       capture(null)
       setHelp(false)
     })

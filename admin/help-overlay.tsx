@@ -1,4 +1,4 @@
-/** The keys of the current tab and of every tab, over the view; `?` or Esc closes it (console.tsx has its keys). */
+/** The keys of the current tab and of every tab, over the view; `?`, `q` or Esc closes it (console.tsx has its keys). */
 import { Box, Text } from 'ink'
 import { globalKeys, type Tab } from './tabs.js'
 import type { KeyDoc } from './views/key-help.js'
@@ -20,7 +20,7 @@ export function HelpOverlay({ tab }: { tab: Tab }) {
       {tab.keys.length > 0 ? <Keys keys={tab.keys} /> : <Text dimColor> (none of its own)</Text>}
       <Text bold>Everywhere</Text>
       <Keys keys={globalKeys} />
-      <Text dimColor>? or Esc closes this help</Text>
+      <Text dimColor>?, q or Esc closes this help</Text>
     </Box>
   )
 }

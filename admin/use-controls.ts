@@ -7,7 +7,11 @@
  *
  * A dialog takes the keys the moment it opens (see `useKeyCapture`), as the
  * search box does: "p42⏎" typed or pasted in one go opens the question and
- * answers it, though nothing was drawn in between.
+ * answers it, though nothing was drawn in between. A typed answer keeps the
+ * keys until the server has answered it: refused (a password too short), the
+ * question is asked again under the reason, so what the operator types next
+ * (the password again) is never taken for commands; keys typed while the
+ * answer is on its way are dropped.
  */
 import { useMemo, useState } from 'react'
 import { AdminSocketUnreachable } from '../data/index.js'
@@ -30,7 +34,17 @@ export interface AskOptions {
 }
 
 export type Dialog =
-  { kind: 'confirm'; question: string; work: Work } | { kind: 'ask'; question: string; work: (answer: string) => Promise<string | void>; masked: boolean }
+  | { kind: 'confirm'; question: string; work: Work }
+  | {
+      kind: 'ask'
+      question: string
+      work: (answer: string) => Promise<string | void>
+      masked: boolean
+      /** Why the last answer was refused. */
+      error?: string
+      /** The answer is on its way to the server. */
+      waiting?: boolean
+    }
 
 export interface Controls {
   act(work: Work): void
@@ -70,14 +84,38 @@ export function useControls(initial: Status) {
         else answered()
       }, failed)
     }
-    /** Closes the dialog with the operator's reply (`null`: cancelled, as is anything but y to a confirmation). */
-    const close = (open: Dialog, answer: string | null) => {
+    const shut = () => {
       // Keys after the answer (a paste) are the console's again, never a second answer.
       capture(null)
       setDialog(null)
-      if (answer === null || (open.kind === 'confirm' && answer !== 'y')) setStatus({ tone: 'info', text: 'cancelled' })
-      else if (open.kind === 'confirm') act(open.work)
-      else act(() => open.work(answer))
+    }
+    /** Closes the dialog with the operator's reply (`null`: cancelled, as is anything but y to a confirmation). */
+    const close = (d: Dialog, answer: string | null) => {
+      if (answer === null || (d.kind === 'confirm' && answer !== 'y')) {
+        shut()
+        setStatus({ tone: 'info', text: 'cancelled' })
+      } else if (d.kind === 'confirm') {
+        shut()
+        act(d.work)
+      } else submit(d, answer)
+    }
+    const submit = (d: Extract<Dialog, { kind: 'ask' }>, answer: string) => {
+      capture(() => undefined)
+      setDialog({ ...d, waiting: true })
+      const run = async () => d.work(answer)
+      run().then(
+        (message) => {
+          shut()
+          if (message) setStatus({ tone: 'done', text: message })
+          else answered()
+        },
+        (err: unknown) => {
+          if (err instanceof AdminSocketUnreachable) {
+            shut()
+            failed(err)
+          } else open({ ...d, error: messageOf(err), waiting: false })
+        },
+      )
     }
     const open = (d: Dialog) => {
       line.set('')

@@ -101,6 +101,7 @@ export { AnnotationRenderer, type RenderOptions } from './annotations/rendering.
 export type { FilterInput, FilterClauseInput, CheckedFilter } from './filters/filter-input.js'
 export { compileFilter, type FilterMatcher, type FilterVariables } from './filters/filter-matcher.js'
 export type { PostSearchInput } from './search/post-search.js'
+export type { MessageSearchInput } from './search/message-search.js'
 export type { SearchFilters } from './search/search-filters.js'
 export { INTERACTION_ACTIONS, INTERACTIONS_MARKER, type Interaction, type InteractionAction, type InteractionPage } from './posts/interactions.js'
 export { isMarkerName, channelMarkerName, type MarkerInput } from './channels/markers.js'

@@ -32,7 +32,7 @@ const required = (): DomainError =>
 
 /** Checks the token kind and scopes a route asks for. */
 export function checkAccess(viewer: Viewer, kind: string, scopes: readonly string[] | undefined): void {
-  if (kind === 'none') return
+  if (kind === 'none' || (kind === 'varies' && !viewer.token)) return
   if (!viewer.token) throw required()
   if (kind === 'user' && viewer.token.kind !== 'user') throw new DomainError('forbidden', 'This endpoint requires a user token.', { slug: 'wrong-token-kind' })
   if (kind === 'app' && viewer.token.kind !== 'app') throw new DomainError('forbidden', 'This endpoint requires an app token.', { slug: 'wrong-token-kind' })

@@ -3,8 +3,13 @@ import type { Scope, Viewer } from '../data/index.js'
 import type { RequestTrust } from './request-trust/trust.js'
 import type { UpgradeProbe } from './streams/websocket.js'
 
-/** Which token an endpoint takes (the spec's Token column). `none` still reads a token when one is sent. */
-export type TokenKind = 'none' | 'any' | 'user' | 'app'
+/**
+ * Which token an endpoint takes (the spec's Token column). `none` still reads
+ * a token when one is sent. `varies` (App.net's word) takes no token, but a
+ * token sent is held to `any` with the route's scopes: anyone reads what is
+ * public, a token reads what it may.
+ */
+export type TokenKind = 'none' | 'varies' | 'any' | 'user' | 'app'
 
 /** The API objects (server/api/) a route answers, by their type's name. */
 export type ApiObjectName =

@@ -41,6 +41,7 @@ import type { RelationListService } from '../relations/relation-lists.js'
 import type { RelationService } from '../relations/relations.js'
 import type { ChannelSearchService } from '../search/channel-search.js'
 import type { PostSearchService } from '../search/post-search.js'
+import type { MessageSearchService } from '../search/message-search.js'
 import type { ScanGate } from '../search/scan-gate.js'
 import type { UserSearchService } from '../search/user-search.js'
 import type { AppStreamHub } from '../streams/app-stream-hub.js'
@@ -134,6 +135,8 @@ export interface ChannelServices {
   readonly markers: MarkerService
   readonly messages: MessageService
   readonly messageViews: MessageViewService
+  /** Searching the messages of channels the viewer reads. */
+  readonly messageSearch: MessageSearchService
   /** Private messages: the `pm` channel of a set of people, found or made. */
   readonly pm: PrivateMessageService
 }

@@ -49,6 +49,7 @@ import { RelationListService } from '../relations/relation-lists.js'
 import { RelationService } from '../relations/relations.js'
 import { ChannelSearchService } from '../search/channel-search.js'
 import { PostSearchService } from '../search/post-search.js'
+import { MessageSearchService } from '../search/message-search.js'
 import { ScanGate } from '../search/scan-gate.js'
 import { HealthService } from '../instance/health.js'
 import { BackupService } from '../backup/backups.js'
@@ -257,6 +258,7 @@ export function wireServices({ dataDir, config, store, events, moderated, domain
       markers,
       messages,
       messageViews,
+      messageSearch: new MessageSearchService(store, access, scanGate, config.search.window_posts),
       pm,
     },
     streams: { user: userStreams, hub: streamHub, apps: appStreams, appHub: appStreamHub },

@@ -33,7 +33,7 @@ export async function shownTo(
 /** Posts that explore and search may ever show: live, original, human-readable, public. */
 export const isListedPost = (post: PostRow): boolean => !post.is_deleted && !post.machine_only && post.repost_of === undefined && !isFollowersOnly(post)
 
-export const hasAnnotationType = (post: PostRow, type: string): boolean => post.annotations.some((a) => a.type === type)
+export const hasAnnotationType = (post: Pick<PostRow, 'annotations'>, type: string): boolean => post.annotations.some((a) => a.type === type)
 
 // Attachments are stored after file replacement (`svc.core.file_list`); the
 // `+` form is read too in case a post kept its input shape.
@@ -56,10 +56,10 @@ export const hasPhoto = (post: PostRow): boolean =>
 /** A checkin or a geolocation. */
 export const hasPlace = (post: PostRow): boolean => post.annotations.some((a) => a.type === 'svc.core.checkin' || a.type === 'svc.core.geolocation')
 
-export const hasLocation = (post: PostRow): boolean => hasAnnotationType(post, 'svc.core.geolocation')
+export const hasLocation = (post: Pick<PostRow, 'annotations'>): boolean => hasAnnotationType(post, 'svc.core.geolocation')
 
 /** Starts with a mention: the text rule of `isDirected`, on a post. */
-export const isDirectedPost = (post: PostRow): boolean => isDirected(post.entities)
+export const isDirectedPost = (post: Pick<PostRow, 'entities'>): boolean => isDirected(post.entities)
 
 /** Loads post rows for ids in the order asked, `null` where one is gone: the loader `paginate` wants. */
 export const postsInOrder =

@@ -9,6 +9,7 @@
 import { notFound } from '../errors.js'
 import type { ChannelRow } from '../model/channel.js'
 import type { PostRow } from '../model/post.js'
+import type { UserRow } from '../model/user.js'
 import { paginate, type Page } from '../pagination/pagination.js'
 import type { Store } from '../store/port.js'
 import { anonymous } from '../viewer.js'
@@ -52,6 +53,26 @@ export class PublicReadService {
     const parent = post.reply_to === undefined ? null : await this.live(post.reply_to).catch(() => null)
     const [view, replyTo] = await this.postViews.views(parent ? [post, parent] : [post], anonymous)
     return { view, reply_to: replyTo ?? null }
+  }
+
+  /**
+   * The newest `count` posts of `user` for their public page and feed: their
+   * own (a repost is someone else's post), live, for people, and visible to
+   * anyone (a followers-only post, or any post of a suspended account, is
+   * not), with counts. The caller found `user` as anyone may.
+   */
+  async ofUser(user: UserRow, count: number): Promise<PostView[]> {
+    const r = this.store.read
+    const page = await paginate(
+      { count },
+      (range) => r.posts.ids('user_live', user.id, range),
+      (ids) => Promise.all(ids.map((id) => this.posts.find(anonymous, id).catch(() => null))),
+      (post) => forPeople(post) && post.repost_of === undefined,
+    )
+    return this.postViews.views(
+      page.items.map((i) => i.item),
+      anonymous,
+    )
   }
 
   /**

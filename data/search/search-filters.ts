@@ -37,15 +37,18 @@ export interface SearchFilters {
   thread_id?: number
 }
 
+/** What the filters read of a post, or of a message (message search takes the same filters but the crosspost ones). */
+export type Searchable = Pick<PostRow, 'text' | 'entities' | 'annotations' | 'reply_to' | 'thread_id' | 'user_id' | 'app_id'>
+
 export interface CompiledSearchFilters {
   /** How many filters were given. */
   given: number
-  match: (post: PostRow) => boolean
+  match: (item: Searchable) => boolean
   /** Candidate ids from an index, when a filter allows one. */
   source?: (range: Range) => Promise<number[]>
 }
 
-type Test = (post: PostRow) => boolean
+type Test = (post: Searchable) => boolean
 
 const domainOf = (url: unknown): string | null => {
   try {
@@ -55,14 +58,14 @@ const domainOf = (url: unknown): string | null => {
   }
 }
 
-const values = (post: PostRow, type: string): Record<string, unknown>[] => post.annotations.filter((a: Annotation) => a.type === type).map((a) => a.value)
+const values = (post: Searchable, type: string): Record<string, unknown>[] => post.annotations.filter((a: Annotation) => a.type === type).map((a) => a.value)
 
 const oembed =
   (kind: string): Test =>
   (post) =>
     values(post, 'svc.core.oembed').some((v) => v.type === kind)
 
-const attachmentTypes = (post: PostRow): string[] =>
+const attachmentTypes = (post: Searchable): string[] =>
   values(post, 'svc.core.attachments').flatMap((v) => {
     const list = v['svc.core.file_list'] ?? v['+svc.core.file_list']
     return Array.isArray(list) ? list.map((f: { type?: unknown }) => String(f.type)) : []

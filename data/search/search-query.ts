@@ -51,7 +51,7 @@ export function parseTextQuery(input: string, tagsAndMentions: boolean): TextQue
 }
 
 /** How often `term` occurs in `post` (0: no match). */
-function occurrences(term: Term, post: PostRow, words: string[]): number {
+function occurrences(term: Term, post: Pick<PostRow, 'entities'>, words: string[]): number {
   if (term.kind === 'hashtag') return post.entities.hashtags.some((h) => h.name.toLowerCase() === term.words[0]) ? 2 : 0
   if (term.kind === 'mention') return post.entities.mentions.some((m) => m.name.toLowerCase() === term.words[0]) ? 2 : 0
   let n = 0
@@ -64,8 +64,8 @@ function occurrences(term: Term, post: PostRow, words: string[]): number {
 /** Scores above this are cut, so that a score and a post id fit one pagination id. */
 export const MAX_SCORE = 9999
 
-/** The relevance of `post` for `query`: 0 when it does not match, else at least 1. */
-export function scorePost(query: TextQuery, post: PostRow): number {
+/** The relevance of `post` (or a message) for `query`: 0 when it does not match, else at least 1. */
+export function scorePost(query: TextQuery, post: Pick<PostRow, 'text' | 'entities'>): number {
   const lowered = post.text.toLowerCase()
   // Cheap check first: most posts of a large instance share no word with the query.
   const mayMatch = query.groups.every((g) => g.some((t) => t.kind !== 'text' || lowered.includes(t.words[0])))

@@ -75,6 +75,8 @@ const userTokens = (scopes: string[]): Requirement[] => (scopes.length === 0 ? [
 const SECURITY: Record<SvcRoute['svc']['token'], (scopes: string[]) => Requirement[]> = {
   // No token needed; one given is used (a viewer sees what they may).
   none: (): Requirement[] => [{}, { userToken: [] }, { appToken: [] }],
+  // No token needed; one given must hold the scopes.
+  varies: (scopes): Requirement[] => [{}, ...userTokens(scopes), { appToken: [] }],
   any: (scopes): Requirement[] => [...userTokens(scopes), { appToken: [] }],
   user: (scopes) => userTokens(scopes),
   app: () => [{ appToken: [] }],

@@ -31,13 +31,18 @@ ul.scopes{padding-left:1.2rem}
 .muted{color:#667;font-size:.9rem}
 .instance{margin:0 0 1rem}
 a.onward{display:inline-block;padding:.5rem 1.1rem;border-radius:6px;background:#2a62c9;color:#fff;text-decoration:none;font-weight:600}
-ul.messages{list-style:none;padding:0}ul.messages li{border-top:1px solid #dde;padding:.6rem 0}
+.text{white-space:pre-line;overflow-wrap:anywhere}
+ul.messages,ul.posts{list-style:none;padding:0}ul.messages li,ul.posts li{border-top:1px solid #dde;padding:.6rem 0}
+.photos img{max-width:100%;height:auto;max-height:30rem;border-radius:6px;display:block;margin:.4rem 0}
 `
 
-/** A whole page around `body` (already escaped HTML). */
-export const layout = (title: string, body: string): string =>
+/** A whole page around `body` (already escaped HTML); `head` adds its own tags (already escaped) to the head. */
+export const layout = (title: string, body: string, head = ''): string =>
   `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">` +
-  `<title>${esc(title)}</title><style>${STYLE}</style></head><body><main>${body}</main></body></html>`
+  `<title>${esc(title)}</title>${head}<style>${STYLE}</style></head><body><main>${body}</main></body></html>`
+
+/** `n` things in words: "1 follower", "2 followers", "0 followers". */
+export const counted = (n: number, one: string, many: string): string => `${n} ${n === 1 ? one : many}`
 
 /**
  * Answers `html` with the page headers: no framing (the consent form must not

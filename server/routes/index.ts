@@ -1,6 +1,7 @@
 /** Every route of the API, listed explicitly. */
 import type { Domain } from '../../data/index.js'
 import type { SvcRoute } from '../route.js'
+import type { PageSite } from '../pages/share-meta.js'
 import { sharedOf } from './shared.js'
 import { channelRoutes } from './channels/channels.js'
 import { exploreRoutes } from './explore/explore.js'
@@ -9,6 +10,7 @@ import { fileRoutes } from './files/files.js'
 import { interactionRoutes } from './posts/interactions.js'
 import { markerRoutes } from './channels/markers.js'
 import { messageRoutes } from './channels/messages.js'
+import { messageSearchRoutes } from './channels/message-search.js'
 import { subscriptionRoutes } from './channels/subscriptions.js'
 import { postStreamRoutes } from './posts/post-streams.js'
 import { postSearchRoutes } from './posts/post-search.js'
@@ -34,6 +36,8 @@ import { passwordResetRoutes } from './auth/password-reset.js'
 import { accountEmailRoutes } from './users/account-email.js'
 import { userPageRoutes } from './users/user-page.js'
 import { postPageRoutes } from './posts/post-page.js'
+import { oembedRoutes } from './posts/oembed.js'
+import { userFeedRoutes } from './users/user-feed.js'
 import { broadcastPageRoutes } from './channels/broadcast-page.js'
 import { tokenRoutes } from './auth/token.js'
 import { textRoutes } from './instance/text.js'
@@ -55,6 +59,8 @@ export const allRoutes = (domain: Domain): SvcRoute[] => {
   const shared = sharedOf(domain)
   const { users, relations, posts, channels, auth, streams, config } = domain
   const routes: SvcRoute[] = []
+  // What the public pages, their feeds and their oEmbed answers show of the instance.
+  const site: PageSite = { name: config.name, renderer: domain.views.annotationRenderer }
   routes.push(...apiDocumentRoutes(routes, config))
   routes.push(
     ...userRoutes(users, shared),
@@ -78,6 +84,7 @@ export const allRoutes = (domain: Domain): SvcRoute[] => {
     ...channelRoutes(channels, shared),
     ...subscriptionRoutes(channels, shared),
     ...messageRoutes(channels, shared),
+    ...messageSearchRoutes(channels, shared),
     ...markerRoutes(channels),
     ...tokenRoutes(auth, shared),
     ...userStreamRoutes(streams, shared),
@@ -94,8 +101,10 @@ export const allRoutes = (domain: Domain): SvcRoute[] => {
     ...signupRoutes(auth, config),
     ...passwordResetRoutes(auth, config),
     ...accountEmailRoutes(auth),
-    ...userPageRoutes(users, posts, domain.federation),
-    ...postPageRoutes(domain.public, domain.federation),
+    ...userPageRoutes(users, domain.public, domain.federation, site),
+    ...userFeedRoutes(users, domain.public, site),
+    ...postPageRoutes(domain.public, domain.federation, site),
+    ...oembedRoutes(users, domain.public, site),
     ...federationRoutes(domain.federation),
     ...broadcastPageRoutes(domain.public),
     ...webClientRoutes(auth, config),

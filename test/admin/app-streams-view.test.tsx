@@ -21,7 +21,7 @@ t.test("the App streams tab lists each stream's app, key, types, consumer, queue
   const { ui } = await openOnAppStreams(t)
   const frame = ui.frame()
   t.match(frame, /ID\s+APP\s+KEY\s+TYPES\s+CONSUMER\s+QUEUE\s+FILTER/)
-  t.match(frame, /› 1\s+Patter\s+firehose\s+post,star\s+connected\s+12\/100000\s+include_any: post \/data\/tex…/)
+  t.match(frame, /› 1\s+Patter\s+firehose\s+post,star\s+connected\s+12\/100000\s+include_any: post \/data\/text …/)
   t.match(frame, /\n {2}2\s+Felix\s+-\s+user\s+away\s+0\/100000\s+none/)
 })
 

@@ -5,6 +5,7 @@
  * cut client ids, and a title line too wide for 80 columns.
  */
 import t from 'tap'
+import type { AppStreamsPicture } from '../../data/index.js'
 import { tabLabels } from '../../admin/tab-bar.js'
 import { tabs } from '../../admin/tabs.js'
 import { FELIX_CLIENT_ID } from './fake-instance.js'
@@ -132,4 +133,64 @@ t.test('at 122 columns the ten full titles fit', async (t) => {
   const { ui } = openConsole(t, { columns: 122 })
   const [title] = (await ui.until('@alice')).split('\n')
   t.match(title, /^svc\s+1 Tokens\s+2 Explore\s+3 Users\s+4 Apps\s+5 Streams\s+6 Events\s+7 App streams\s+8 Filters\s+9 Federation\s+0 Reports\s+\? help$/)
+})
+
+t.test('table columns take the width of the terminal: at 160 columns an app stream key shows whole, at 80 it is cut', async (t) => {
+  const KEY = 'console-smoke-test-stream'
+  const on = async (columns: number) => {
+    const opened = openConsole(t, { columns })
+    await opened.ui.until('@alice')
+    opened.push<AppStreamsPicture>('app_streams', (p) => ({ streams: p.streams.map((s) => (s.id === '1' ? { ...s, key: KEY } : s)) }))
+    opened.ui.press('7')
+    return opened.ui.until((f) => f.includes('CONSUMER') && f.includes('console-s'))
+  }
+  const wide = await on(160)
+  t.match(wide, new RegExp(`› 1\\s+Patter\\s+${KEY}\\s+post,star`), 'the key whole')
+  t.match(wide, /include_any: post \/data\/text matches "hello"/, 'and the filter whole')
+  t.same(overflowing(wide, 160), [], 'nothing wider than the terminal')
+  const narrow = await on(80)
+  t.match(narrow, /› 1\s+Patter\s+console-s…/, 'at 80 columns the key keeps its least width')
+  t.same(overflowing(narrow, 80), [])
+})
+
+t.test('a refused password keeps the prompt: the keys typed next are the password again, never commands', async (t) => {
+  const { ui, changes } = openConsole(t)
+  await ui.until('@alice')
+  ui.press('3')
+  await ui.until('@robo')
+  ui.press('P')
+  await ui.until('new password for @alice')
+  ui.press('short', keys.enter)
+  const refused = await ui.until('error: password must be at least 8 characters (type again, or Esc)')
+  t.match(refused, /new password for @alice/, 'asked again')
+  // Each of these is a command of the Users tab or the console (quit, delete, suspend, refresh, another tab).
+  ui.press('q', 'D', 's', 'g', '1')
+  const typed = await ui.until('•••••')
+  t.ok(ui.reading(), 'the console did not quit')
+  t.match(typed, /@robo/, 'still on the Users tab')
+  t.notMatch(typed, /delete @alice for good/)
+  t.same(
+    changes().map((c) => c.op),
+    ['user.reset-password'],
+    'nothing but the refused password reached the server',
+  )
+  ui.press('-long-enough', keys.enter)
+  await ui.until('set a new password for @alice')
+  t.same(changes().at(-1), { op: 'user.reset-password', args: { username: 'alice', password: 'qDsg1-long-enough' } })
+  ui.press('3')
+  await ui.until('@robo')
+  t.ok(ui.reading(), 'the keys are the console’s again')
+})
+
+t.test('q closes the help overlay, and only the help', async (t) => {
+  const { ui } = openConsole(t)
+  await ui.until('@alice')
+  ui.press('?')
+  t.match(await ui.until('Keys of Tokens'), /\?, q or Esc closes this help/)
+  ui.press('q')
+  await ui.until((f) => !f.includes('Keys of') && f.includes('@alice'))
+  t.ok(ui.reading(), 'the console still runs')
+  ui.press('q')
+  await ui.until(() => !ui.reading())
+  t.pass('q quits once the help is closed')
 })

@@ -20,7 +20,7 @@ t.test("the Filters tab lists each filter's owner, name, policy, streams using i
   const { ui } = await openOnFilters(t)
   const frame = ui.frame()
   t.match(frame, /ID\s+OWNER\s+NAME\s+POLICY\s+STREAMS\s+CLAUSES/)
-  t.match(frame, /› 3\s+@alice\s+no bots\s+exclude_any\s+0\s+post \/data\/user\/type equals "bot"; post…/)
+  t.match(frame, /› 3\s+@alice\s+no bots\s+exclude_any\s+0\s+post \/data\/user\/type equals "bot"; post /)
   t.match(frame, /\n {2}4\s+app Patter\s+-\s+include_any\s+1\s+post \/data\/text matches "hello"/)
   t.match(
     frame,

@@ -20,8 +20,8 @@ t.test("the Streams tab lists each stream's user, app, state, subscriptions, bac
   const { ui } = await openOnStreams(t)
   const frame = ui.frame()
   t.match(frame, /CONNECTION\s+USER\s+APP\s+STATE\s+SINCE\s+SUBS\s+BACKLOG\s+POSITION/)
-  t.match(frame, /› c0nnAlice00…\s+@alice\s+Patter\s+live\s+10:20:31\s+2\s+3\/1000\s+117\/120/)
-  t.match(frame, /\n {2}c0nnBob0000…\s+@bob\s+Felix\s+waiting\s+10:25:01\s+0\s+-\s+100\/120/)
+  t.match(frame, /› c0nnAlice0000000000000001\s+@alice\s+Patter\s+live\s+10:20:31\s+2\s+3\/1000\s+117\/120/)
+  t.match(frame, /\n {2}c0nnBob000000000000000002\s+@bob\s+Felix\s+waiting\s+10:25:01\s+0\s+-\s+100\/120/)
 })
 
 t.test("the pane under the list shows the selected stream's subscriptions and how far behind it is", async (t) => {

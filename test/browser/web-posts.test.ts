@@ -55,6 +55,14 @@ t.test('alice attaches a photo with its description; bob sees it inline and can 
   t.equal(await lightbox.locator('img').evaluate((img: HTMLImageElement) => img.naturalWidth), 600, 'the lightbox shows it at its full size')
   await bobs.keyboard.press('Escape')
   await lightbox.waitFor({ state: 'detached' })
+  // The answers of star and repost replace the post shown: the photo stays, its annotations asked for.
+  const photoPost = bobs.locator('article.post', { has: bobs.locator('img[alt="A red square"]') }).first()
+  await photoPost.locator('button[data-action="star"]').click()
+  await bobs.locator('article.post button[data-action="star"][aria-pressed="true"]').first().waitFor()
+  t.equal(await bobs.locator('article.post img[alt="A red square"]').count(), 1, 'starred: the photo is still shown')
+  await photoPost.locator('button[data-action="repost"]').click()
+  await bobs.locator('article.post button[data-action="repost"][aria-pressed="true"]').first().waitFor()
+  t.ok((await bobs.locator('article.post img[alt="A red square"]').count()) >= 1, 'reposted: the photo is still shown')
   await screenshot(bobs, 'home-photo')
   await checkAccessibility(t, bobs, 'home with a photo')
 

@@ -65,7 +65,8 @@ export const channelRoutes = (channels: ChannelServices, shared: Shared): SvcRou
   {
     method: 'GET',
     path: '/channels/{channel_id}',
-    svc: { token: 'any', scopes: MESSAGING_SCOPES, answer: 'Channel' },
+    // As App.net had it: a channel whose readers are public is read without a token too.
+    svc: { token: 'varies', scopes: MESSAGING_SCOPES, answer: 'Channel' },
     options: { validate: { params: channelParams, query: channelQuery } },
     handler: async (request) => {
       const channel = await channels.core.get(viewerOf(request), Number(request.params.channel_id))

@@ -6,6 +6,7 @@ import Joi from 'joi'
 import type { Domain, FederationService } from '../../../data/index.js'
 import { htmlResponse, invalidInputPage, pageHandler } from '../../pages/layout.js'
 import { postPage } from '../../pages/post-page.js'
+import type { PageSite } from '../../pages/share-meta.js'
 import { idParam } from '../../params.js'
 import { baseUrlOf } from '../../request-trust/base-url.js'
 import { postCanonicalUrl } from '../../present/posts/post.js'
@@ -13,7 +14,7 @@ import type { SvcRoute } from '../../route.js'
 import { usernameParam } from '../users/user-page.js'
 import { answerFederation, wantsActivityStreams } from '../federation/web-request.js'
 
-export const postPageRoutes = (publicReads: Domain['public'], federation: FederationService): SvcRoute[] => [
+export const postPageRoutes = (publicReads: Domain['public'], federation: FederationService, site: PageSite): SvcRoute[] => [
   {
     method: 'GET',
     path: '/@{username}/post/{post_id}',
@@ -29,7 +30,7 @@ export const postPageRoutes = (publicReads: Domain['public'], federation: Federa
       // or a repost (whose page is its original's) is sent on to the post's own address, not refused.
       if (post.id !== Number(post_id) || user?.username !== username.toLowerCase()) return h.redirect(postCanonicalUrl(base, post, user))
       if (federation.site && wantsActivityStreams(request)) return answerFederation(federation, request, h, federation.notePath(post.id))
-      return htmlResponse(h, postPage(found, base), 200, base).vary('accept')
+      return htmlResponse(h, postPage(found, base, site), 200, base).vary('accept')
     }),
   },
 ]

@@ -18,10 +18,8 @@ const wordList = (max = 20) =>
 
 const id = () => Joi.number().integer().min(1).max(999_999_999_999_999)
 
-const searchQuery = Joi.object({
-  ...commonQuery,
-  ...postGeneralQuery,
-  ...paginationQuery,
+/** Free text, order and the filters post search and message search share (message search has no crosspost filters). */
+export const searchTextAndFilters = {
   index: Joi.string().valid('complete'),
   order: Joi.string().valid('id', 'score').default('id'),
   query: Joi.string().max(1000),
@@ -33,8 +31,6 @@ const searchQuery = Joi.object({
   leading_mentions: wordList(),
   annotation_types: wordList(),
   attachment_types: wordList(),
-  crosspost_url: Joi.string().max(2000),
-  crosspost_domain: Joi.string().max(255),
   place_id: Joi.string().max(100),
   language: Joi.string().pattern(/^[a-z]{2}$/),
   client_id: Joi.string().max(100),
@@ -47,7 +43,6 @@ const searchQuery = Joi.object({
       'is_directed',
       'has_location',
       'has_checkin',
-      'is_crosspost',
       'has_attachment',
       'has_oembed_photo',
       'has_oembed_video',
@@ -55,6 +50,16 @@ const searchQuery = Joi.object({
       'has_oembed_rich',
     ].map((k) => [k, flag()]),
   ),
+}
+
+const searchQuery = Joi.object({
+  ...commonQuery,
+  ...postGeneralQuery,
+  ...paginationQuery,
+  ...searchTextAndFilters,
+  crosspost_url: Joi.string().max(2000),
+  crosspost_domain: Joi.string().max(255),
+  is_crosspost: flag(),
 })
 
 export const postSearchRoutes = (posts: PostServices, shared: Shared): SvcRoute[] => [

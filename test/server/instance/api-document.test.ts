@@ -39,8 +39,8 @@ t.test('an operation names its parameters, its body and who may call it, as the 
   t.same(doc.paths['/stream/0/posts/stream/unified'].get.security, [{ userToken: ['stream'] }], 'a user token with stream')
   t.same(
     doc.paths['/stream/0/channels/{channel_id}'].get.security,
-    [{ userToken: ['public_messages'] }, { userToken: ['messages'] }, { appToken: [] }],
-    'a user token with either messaging scope, or an app token',
+    [{}, { userToken: ['public_messages'] }, { userToken: ['messages'] }, { appToken: [] }],
+    'no token (a public channel), a user token with either messaging scope, or an app token',
   )
   const create = doc.paths['/stream/0/posts'].post
   t.same(create.security, [{ userToken: ['write_post'] }], 'a user token with write_post')

@@ -20,7 +20,11 @@ t.test('the canonical_url GET /posts/{id} hands out answers the post page: autho
   t.equal(res.statusCode, 200)
   t.equal(res.headers['content-type'], 'text/html; charset=utf-8')
   t.equal(res.headers['content-security-policy'], "default-src 'none'; img-src https://svc.example; style-src 'unsafe-inline'; frame-ancestors 'none'")
-  t.ok(res.payload.includes(`<p>${html}</p>`), 'the same html as the API')
+  t.ok(html.includes('data-hashtag-name="tea"'), 'the API marks the entities')
+  t.ok(
+    res.payload.includes('<p class="text">hello <a href="https://svc.example/explore/tag/tea">#tea</a> with <a href="https://svc.example/@bob">@bob</a></p>'),
+    'the page links them: the tag to its page in the web client, the mention to its public page',
+  )
   t.match(
     res.payload,
     /<a href="https:\/\/svc\.example\/@alice"><strong>Alice<\/strong><\/a> <a href="https:\/\/svc\.example\/@alice" class="muted">@alice<\/a>/,
@@ -55,7 +59,7 @@ t.test('a name and a text holding markup are shown as text', async (t) => {
   t.equal(res.statusCode, 200)
   t.notMatch(res.payload, /<script/)
   t.match(res.payload, /<strong>&lt;script&gt;alert\(1\)&lt;\/script&gt;<\/strong>/)
-  t.match(res.payload, /&lt;script&gt;alert\("hi"\)&lt;\/script&gt; &amp; more/)
+  t.match(res.payload, /&lt;script&gt;alert\(&quot;hi&quot;\)&lt;\/script&gt; &amp; more/)
   t.match(res.payload, /<title>&lt;script&gt;alert\(1\)&lt;\/script&gt; \(@mallory\): &lt;script&gt;/)
 })
 

@@ -181,3 +181,18 @@ t.test('reposters and starrers are users paged by repost and star, with the user
     t.notOk('html' in res.body.data[0].description, `${list}: include_html=0`)
   }
 })
+
+t.test("starring and reposting answer the post with its annotations when asked, as the web client asks (a photo post's photo stays)", async (t) => {
+  const svc = await makeInstance(t)
+  const alice = await svc.person('alice')
+  const bob = await svc.person('bob')
+  const annotations = [{ type: 'com.example.photo', value: { caption: 'the sea' } }]
+  const post = (await svc.call('POST', '/posts', { token: alice.token, payload: { text: 'look', annotations } })).body.data
+  const asked = '?include_post_annotations=1'
+  t.same((await svc.call('POST', `/posts/${post.id}/star${asked}`, { token: bob.token })).body.data.annotations, annotations, 'star')
+  t.same((await svc.call('DELETE', `/posts/${post.id}/star${asked}`, { token: bob.token })).body.data.annotations, annotations, 'unstar')
+  const repost = (await svc.call('POST', `/posts/${post.id}/repost${asked}`, { token: bob.token })).body.data
+  t.same(repost.repost_of.annotations, annotations, 'repost: the original within')
+  t.same((await svc.call('DELETE', `/posts/${post.id}/repost${asked}`, { token: bob.token })).body.data.annotations, annotations, 'unrepost')
+  t.equal((await svc.call('POST', `/posts/${post.id}/star`, { token: bob.token })).body.data.annotations, undefined, 'not asked: none')
+})

@@ -36,7 +36,16 @@ const withQuery = (path: string, query: Query = {}): string => {
   return `${API}${path}${qs ? `${path.includes('?') ? '&' : '?'}${qs}` : ''}`
 }
 
-async function call<T>(method: string, path: string, query?: Query, body?: unknown): Promise<Envelope<T>> {
+/**
+ * Starring and reposting answer the post that then replaces the one a view
+ * shows: they ask for the annotations timelines ask for (`POST_QUERY`), or a
+ * photo post's photos would go until a reload.
+ */
+const POST_ACTION = /^\/posts\/\d+\/(?:star|repost)$/
+const POST_ACTION_QUERY: Query = { include_post_annotations: 1 }
+
+async function call<T>(method: string, path: string, given?: Query, body?: unknown): Promise<Envelope<T>> {
+  const query = POST_ACTION.test(path) ? { ...POST_ACTION_QUERY, ...given } : given
   const headers: Record<string, string> = {}
   if (token) headers.Authorization = `Bearer ${token}`
   let payload: BodyInit | undefined
