@@ -56,6 +56,14 @@ t.test("the console shows a running server's explore streams and tokens, and act
   await ui.until('pin which post id to posts?')
   ui.press('999', keys.enter)
   await ui.until('error: post 999 not found')
+  ui.press('7')
+  t.match(
+    await ui.until('Esc to cancel) 7'),
+    /pin which post id to posts\? \(Enter to pin, Esc to cancel\) 7/,
+    'after a refusal the prompt keeps what is typed next',
+  )
+  ui.press(keys.escape)
+  await ui.until((f) => !f.includes('pin which post id'))
 
   ui.press(keys.left)
   await ui.until((f) => selectedLine(f)?.includes('@alice') === true)
