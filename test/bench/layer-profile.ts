@@ -11,6 +11,7 @@
  * over the inspector's WebSocket (the Chrome DevTools Protocol), one profile
  * per window.
  */
+import { writeFileSync } from 'node:fs'
 import WebSocket from 'ws'
 
 export const LAYERS = ['store', 'domain', 'presenters', 'transport', 'hapi', 'packages', 'node', 'gc', 'idle', 'other'] as const
@@ -97,12 +98,14 @@ export class Inspector {
   }
 
   /** Profiles the main thread while `work` runs; answers its result and the window's layers. */
-  async profile<T>(work: () => Promise<T>): Promise<{ result: T; layers: Record<Layer, number> }> {
+  /** Profiles the main thread while `work` runs; with `saveAs`, also keeps the whole profile there (for DevTools). */
+  async profile<T>(work: () => Promise<T>, saveAs?: string): Promise<{ result: T; layers: Record<Layer, number> }> {
     await this.send('Profiler.enable')
     await this.send('Profiler.setSamplingInterval', { interval: 1000 })
     await this.send('Profiler.start')
     const result = await work()
     const { profile } = (await this.send('Profiler.stop')) as { profile: Profile }
+    if (saveAs) writeFileSync(saveAs, JSON.stringify(profile))
     return { result, layers: layersOf(profile) }
   }
 

@@ -163,8 +163,12 @@ export async function beside(
 async function layerMeasures(ctx: BenchContext, label: string, svc: Running, request: (connection: number, n: number) => LoadRequest): Promise<Measure[]> {
   const inspector = await Inspector.connect(svc.inspector as string)
   try {
-    const { layers } = await inspector.profile(() =>
-      runLoad({ port: svc.port, connections: CONNECTIONS, warmupMs: 0, durationMs: scaled(ctx, 3000, 500), request }),
+    // BENCH_CPU_PROF=<dir> keeps each window's profile there, named by its label.
+    const dir = process.env.BENCH_CPU_PROF
+    const saveAs = dir ? join(dir, `${label.replace(/[^\w]+/g, '-')}.cpuprofile`) : undefined
+    const { layers } = await inspector.profile(
+      () => runLoad({ port: svc.port, connections: CONNECTIONS, warmupMs: 0, durationMs: scaled(ctx, 3000, 500), request }),
+      saveAs,
     )
     const total = LAYERS.reduce((sum, l) => sum + layers[l], 0)
     ctx.log(`${label}, main thread by layer: ${LAYERS.map((l) => `${l} ${((100 * layers[l]) / total).toFixed(1)} %`).join(', ')}`)
