@@ -82,6 +82,7 @@ import { UserImageService } from '../users/user-images.js'
 import { UserViewService } from '../users/user-views.js'
 import { UserService } from '../users/users.js'
 import type { Domain } from './domain.js'
+import { cacheRelations } from '../relations/relation-cache.js'
 
 /** What the services are built over: an open store, its event log and the instance's parts. */
 export interface DomainParts {
@@ -103,6 +104,8 @@ export interface DomainParts {
 /** Builds the services over `parts`; the domain owns the store and the bus from then on (`close`). */
 export function wireServices({ dataDir, config, store, events, moderated, domainBlocks, node, bus, passwords, bundledPlaces }: DomainParts): Domain {
   const imagesDir = join(dataDir, 'images')
+  // Where nodes share the store, another may change a relation: read each time there.
+  if (!node.shared) cacheRelations(store.read, (listener) => events.onAny(listener))
   const scanGate = new ScanGate(config.search.concurrent_scans)
   const accounts = new UserService(store, passwords)
   // Guessing is counted once for the instance: in Redis when nodes share a bus.

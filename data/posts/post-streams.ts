@@ -66,7 +66,7 @@ const REPOST_REPEAT_MS = 7 * 24 * 3_600_000
  */
 function publicAuthorTest(r: Readers, viewer: Viewer, noBots: boolean): PostTest {
   const authors = new Map<number, { type?: UserType; limited: boolean }>()
-  let followed: Promise<Set<number>> | null = null
+  let followed: Promise<ReadonlySet<number>> | null = null
   return async (post) => {
     let author = authors.get(post.user_id)
     if (!author) {

@@ -44,7 +44,7 @@ export class PostViewService {
     return Promise.all(posts.map((p) => this.view(p, viewer, options, followed)))
   }
 
-  private async view(post: PostRow, viewer: Viewer, options: PostViewOptions, followed: Set<number>): Promise<PostView> {
+  private async view(post: PostRow, viewer: Viewer, options: PostViewOptions, followed: ReadonlySet<number>): Promise<PostView> {
     const r = this.store.read
     const view: PostView = {
       post,
@@ -80,7 +80,7 @@ export class PostViewService {
 }
 
 /** A few of `userIds` (newest first), people the viewer follows before others. */
-async function sample(r: Readers, followed: Set<number>, userIds: number[]): Promise<UserRow[]> {
+async function sample(r: Readers, followed: ReadonlySet<number>, userIds: number[]): Promise<UserRow[]> {
   const ordered = [...userIds.filter((id) => followed.has(id)), ...userIds.filter((id) => !followed.has(id))]
   return r.users.getMany(ordered.slice(0, SAMPLE_SIZE))
 }

@@ -5,8 +5,9 @@
  */
 import type { Readers } from '../store/port.js'
 import { pair } from '../store/schema.js'
+import { relationCacheOf, type RelationTable } from './relation-cache.js'
 
-export type RelationTable = 'follows' | 'mutes' | 'blocks'
+export type { RelationTable } from './relation-cache.js'
 
 const ALL = Number.MAX_SAFE_INTEGER
 
@@ -19,13 +20,15 @@ export const blockedEitherWay = async (r: Readers, a: number, b: number): Promis
   (await hasRelation(r, 'blocks', a, b)) || (await hasRelation(r, 'blocks', b, a))
 
 /** The target ids of every `table` row of `userId`. */
-export async function targetsOf(r: Readers, table: RelationTable, userId: number): Promise<Set<number>> {
-  const rows = await r[table].getMany(await r[table].ids('user', userId, { limit: ALL }))
-  return new Set(rows.map((row) => row.target_id))
+export async function targetsOf(r: Readers, table: RelationTable, userId: number): Promise<ReadonlySet<number>> {
+  const load = async () => new Set((await r[table].getMany(await r[table].ids('user', userId, { limit: ALL }))).map((row) => row.target_id))
+  const cache = relationCacheOf(r)
+  return cache ? cache.read(table, 'targets', userId, load) : load()
 }
 
 /** The user ids that hold a `table` row on `targetId` (followers, blockers). */
-export async function holdersOf(r: Readers, table: 'follows' | 'blocks', targetId: number): Promise<Set<number>> {
-  const rows = await r[table].getMany(await r[table].ids('target', targetId, { limit: ALL }))
-  return new Set(rows.map((row) => row.user_id))
+export async function holdersOf(r: Readers, table: 'follows' | 'blocks', targetId: number): Promise<ReadonlySet<number>> {
+  const load = async () => new Set((await r[table].getMany(await r[table].ids('target', targetId, { limit: ALL }))).map((row) => row.user_id))
+  const cache = relationCacheOf(r)
+  return cache ? cache.read(table, 'holders', targetId, load) : load()
 }

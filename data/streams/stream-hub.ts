@@ -366,7 +366,7 @@ export class StreamHub implements StreamWatcher {
   }
 
   /** The author's followers that have a stream connected, read from whichever side is smaller. */
-  private async followersOnline(authorId: number): Promise<Set<number>> {
+  private async followersOnline(authorId: number): Promise<ReadonlySet<number>> {
     const r = this.store.read
     if ((await r.follows.count('target', authorId)) <= this.byUser.size) return holdersOf(r, 'follows', authorId)
     const online = new Set<number>()
@@ -374,7 +374,7 @@ export class StreamHub implements StreamWatcher {
     return online
   }
 
-  private connectionsOf(audience: Audience, followers: Set<number> | null): Set<Connection> {
+  private connectionsOf(audience: Audience, followers: ReadonlySet<number> | null): Set<Connection> {
     const out = new Set<Connection>()
     const add = (set: Set<Connection> | undefined) => set?.forEach((c) => out.add(c))
     for (const id of audience.users) add(this.byUser.get(id))
