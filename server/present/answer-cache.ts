@@ -47,6 +47,21 @@ export class AnswerCache {
     sizeCalculation: (kept) => Math.max(1, kept.data.json.length + Buffer.byteLength(kept.data.json)),
   })
 
+  /**
+   * Calls answered once and not kept. An answer is kept from its second call
+   * on: on a large instance most readers ask for a timeline once in a
+   * while, and keeping each of those answers (its reads noted, its text
+   * made whole) only pushed out the ones asked again.
+   */
+  private readonly seen = new LRUCache<string, true>({ max: 20_000 })
+
+  /** Is the call `key` worth keeping: has it been asked before? Remembers that it has been now. */
+  admits(key: string): boolean {
+    if (this.seen.has(key)) return true
+    this.seen.set(key, true)
+    return false
+  }
+
   /** The clock now: an answer begun now is kept while nothing it reads is touched later. */
   now(): number {
     return this.clock
@@ -130,6 +145,7 @@ export async function cachedAnswer(
   const key = `${viewerId} ${ctx.viewer.app?.id ?? 0} ${ctx.baseUrl} ${request.path}${rawSearchOf(request)}`
   const hit = cache.get(key)
   if (hit) return hit
+  if (!cache.admits(key)) return present(ctx)
   const since = cache.now()
   ctx.reads = [{ kind: TOUCH.viewer, id: viewerId }]
   const envelope = await present(ctx)
