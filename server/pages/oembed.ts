@@ -3,6 +3,7 @@
  * quote of the post (escaped text, linked entities, a link back, no script,
  * no frame); a user is a `link`. Both name the instance as the provider.
  */
+import { js2xml } from 'xml-js'
 import { imageOf, type PostView, type UserRow } from '../../data/index.js'
 import { postCanonicalUrl } from '../present/posts/post.js'
 import { imageUrl, userCanonicalUrl } from '../present/users/user.js'
@@ -62,3 +63,13 @@ export const userOEmbed = (user: UserRow, baseUrl: string, siteName: string): OE
   ...common(user, baseUrl, siteName, `${user.name || user.username} (@${user.username})`),
   type: 'link',
 })
+
+/** The answer as oEmbed's XML format: one element per field, in the JSON's order, fields without a value left out. */
+export function oembedXml(answer: OEmbed): string {
+  const fields = Object.fromEntries(
+    Object.entries(answer)
+      .filter(([, value]) => value !== undefined && value !== null)
+      .map(([key, value]) => [key, { _text: String(value) }]),
+  )
+  return js2xml({ _declaration: { _attributes: { version: '1.0', encoding: 'utf-8', standalone: 'yes' } }, oembed: fields }, { compact: true })
+}

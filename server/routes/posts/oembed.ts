@@ -2,13 +2,13 @@
  * The oEmbed endpoint (oEmbed 1.0, `GET /oembed?url=...&format=json`) for
  * svc's public pages, which name it in their `<link rel="alternate">`: a
  * post's page answers a `rich` embed, a user's page a `link`. Only what those
- * pages show anyone is answered; any other address is a 404, and a format
- * other than JSON a 501, as the spec asks.
+ * pages show anyone is answered, as JSON or XML (the spec's two formats);
+ * any other address is a 404, any other format a 400.
  */
 import Joi from 'joi'
 import type { Domain, UserServices } from '../../../data/index.js'
 import { notFound } from '../../../data/index.js'
-import { postOEmbed, userOEmbed, type OEmbed } from '../../pages/oembed.js'
+import { oembedXml, postOEmbed, userOEmbed, type OEmbed } from '../../pages/oembed.js'
 import type { PageSite } from '../../pages/share-meta.js'
 import { baseUrlOf } from '../../request-trust/base-url.js'
 import type { SvcRoute } from '../../route.js'
@@ -41,7 +41,7 @@ export const oembedRoutes = (users: UserServices, publicReads: Domain['public'],
       validate: {
         query: Joi.object({
           url: Joi.string().max(2000).required(),
-          format: Joi.string().max(10).default('json'),
+          format: Joi.string().valid('json', 'xml').default('json'),
           maxwidth: Joi.number().integer().min(1).max(10_000),
           maxheight: Joi.number().integer().min(1).max(10_000),
         }),
@@ -49,7 +49,6 @@ export const oembedRoutes = (users: UserServices, publicReads: Domain['public'],
     },
     handler: async (request, h) => {
       const { url, format, maxwidth } = request.query as { url: string; format: string; maxwidth?: number }
-      if (format !== 'json') return h.response({ meta: { code: 501, error_message: 'Not Implemented: only format=json is answered' } }).code(501)
       const base = baseUrlOf(request)
       const page = pageOf(url, base)
       if (!page) throw notFound('no public page of this server at that url')
@@ -61,7 +60,8 @@ export const oembedRoutes = (users: UserServices, publicReads: Domain['public'],
       } else {
         answer = userOEmbed(await users.accounts.resolve(`@${page.username}`, {}), base, site.name)
       }
-      return h.response(answer).type('application/json; charset=utf-8').header('Access-Control-Allow-Origin', '*')
+      const body = format === 'xml' ? h.response(oembedXml(answer)).type('text/xml; charset=utf-8') : h.response(answer).type('application/json; charset=utf-8')
+      return body.header('Access-Control-Allow-Origin', '*')
     },
   },
 ]

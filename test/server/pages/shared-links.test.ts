@@ -189,7 +189,14 @@ t.test('oEmbed answers a post as rich html that is safe, a user as a link, and n
   t.match(user, { version: '1.0', type: 'link', author_url: `${BASE}/@alice`, provider_name: 'Seaside Social' })
   t.equal(user.html, undefined)
 
-  t.equal((await get(svc, `/oembed?url=${encodeURIComponent(url)}&format=xml`)).statusCode, 501, 'xml is not implemented')
+  const xml = await get(svc, `/oembed?url=${encodeURIComponent(url)}&format=xml`)
+  t.equal(xml.statusCode, 200)
+  t.match(xml.headers['content-type'], /^text\/xml/)
+  t.match(xml.payload, /^<\?xml version="1\.0" encoding="utf-8" standalone="yes"\?><oembed>.*<\/oembed>$/s, 'one oembed element')
+  t.ok(xml.payload.includes('<type>rich</type>') && xml.payload.includes('<version>1.0</version>'), 'the same answer as XML')
+  t.ok(xml.payload.includes(`<author_url>${BASE}/@alice</author_url>`))
+  t.ok(xml.payload.includes('<html>&lt;blockquote'), 'the html escaped inside its element')
+  t.equal((await get(svc, `/oembed?url=${encodeURIComponent(url)}&format=yaml`)).statusCode, 400, 'a format oEmbed does not have is bad input')
   const deleted = await post(svc, alice, { text: 'soon deleted' })
   await svc.call('DELETE', `/posts/${deleted.id}`, { token: alice.token })
   for (const other of [
