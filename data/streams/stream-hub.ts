@@ -88,6 +88,8 @@ const yieldToIo = (): Promise<void> => new Promise((resolve) => setImmediate(res
  */
 const DISPATCH_SLICE_MS = 4
 const CATCH_UP_BATCH = 200
+/** Events of its backlog a live stream is sent in one turn. */
+const EVENTS_PER_TURN = 8
 /** Events of the log a catching-up stream looks at in one turn, delivered or not. */
 const CATCH_UP_STEP = 50
 
@@ -427,8 +429,12 @@ export class StreamHub implements StreamWatcher {
           this.shedding(conn, `its events waited more than ${USER_STREAM_MAX_DELAY_MS / 1000} s for the server; reconnect with your connection_id to resume`)
           return
         }
-        await this.deliver(conn, event)
-        conn.queue.shift()
+        // What waited is delivered together, a few at a time: one event a turn would cap a busy stream at one event per round of the queue.
+        for (let sent = 0; sent < EVENTS_PER_TURN && conn.queue.length > 0 && !conn.closed; sent++) {
+          await this.deliver(conn, conn.queue[0])
+          conn.queue.shift()
+          if (conn.sink.whenReady() !== null) break
+        }
       }
     } catch (err) {
       warn(err)
