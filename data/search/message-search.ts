@@ -17,8 +17,7 @@ import { BROADCAST_TYPE, PM_TYPE, type ChannelAccess } from '../channels/channel
 import type { MessageFilter } from '../channels/messages.js'
 import { targetsOf } from '../relations/relation-reads.js'
 import type { ScanGate } from './scan-gate.js'
-import { compileSearchFilters, type SearchFilters } from './search-filters.js'
-import { MAX_SCORE, parseTextQuery, scorePost, type TextQuery } from './search-query.js'
+import { compileSearch, type SearchFilters } from './search-filters.js'
 
 /** The subscribed channels of a type, by the word naming them. */
 const SUBSCRIBED: Record<string, string> = { pm: PM_TYPE, broadcast: BROADCAST_TYPE }
@@ -54,23 +53,14 @@ export class MessageSearchService {
    * marker-relative ids), `rate_limited` (the scan gate is full).
    */
   async search(viewer: Viewer, input: MessageSearchInput, page: PageInput & MessageFilter): Promise<Page<MessageRow>> {
-    const text = [input.query && parseTextQuery(input.query, true), input.text && parseTextQuery(input.text, false)].filter((q): q is TextQuery => !!q)
-    const filters = await compileSearchFilters(this.store.read, input)
-    if (text.length === 0 && filters.given === 0) throw invalid('a search needs a query or at least one filter')
-    if (input.order === 'score' && text.length === 0) throw invalid('order=score needs a query')
+    const { filters, textScore } = await compileSearch(this.store.read, input)
     const query = resolvePage(page)
     const channels = await this.channels(viewer, input.channel_ids)
     const muted = viewer.user && !page.include_muted ? await targetsOf(this.store.read, 'mutes', viewer.user.id) : new Set<number>()
     const score = (m: MessageRow): number => {
       if (m.is_deleted || (m.machine_only && !page.include_machine)) return 0
       if ((muted.has(m.user_id) && m.user_id !== viewer.user?.id) || !filters.match(m)) return 0
-      let total = 0
-      for (const q of text) {
-        const s = scorePost(q, m)
-        if (s === 0) return 0
-        total += s
-      }
-      return Math.min(Math.max(total, 1), MAX_SCORE)
+      return textScore(m)
     }
     const r = this.store.read
     const load = async (ids: number[]) => {

@@ -11,7 +11,6 @@
  * Score order pages too: each result's pagination id is `score * 10^10 +
  * post id`, so later pages stay stable while new posts arrive.
  */
-import { invalid } from '../errors.js'
 import type { PostRow } from '../model/post.js'
 import { paginate, paginateSorted, resolvePage, type Page, type PageQuery } from '../pagination/pagination.js'
 import type { Range, Store } from '../store/port.js'
@@ -20,8 +19,7 @@ import type { Viewer } from '../viewer.js'
 import { postVisibilityTest } from '../posts/post-filters.js'
 import type { PostListInput } from '../posts/post-streams.js'
 import { isListedPost, postsInOrder, scanPosts } from '../posts/post-traits.js'
-import { compileSearchFilters, type SearchFilters } from './search-filters.js'
-import { MAX_SCORE, parseTextQuery, scorePost, type TextQuery } from './search-query.js'
+import { compileSearch, type SearchFilters } from './search-filters.js'
 import type { HiddenAuthors } from '../users/moderated-users.js'
 
 export interface PostSearchInput extends SearchFilters {
@@ -49,20 +47,8 @@ export class PostSearchService {
    * `rate_limited` (as many searches running as the gate allows).
    */
   async search(viewer: Viewer, input: PostSearchInput, page: PostListInput): Promise<Page<PostRow>> {
-    const text = [input.query && parseTextQuery(input.query, true), input.text && parseTextQuery(input.text, false)].filter((q): q is TextQuery => !!q)
-    const filters = await compileSearchFilters(this.store.read, input)
-    if (text.length === 0 && filters.given === 0) throw invalid('a search needs a query or at least one filter')
-    if (input.order === 'score' && text.length === 0) throw invalid('order=score needs a query')
-    const score = (post: PostRow): number => {
-      if (!isListedPost(post) || !filters.match(post)) return 0
-      let total = 0
-      for (const q of text) {
-        const s = scorePost(q, post)
-        if (s === 0) return 0
-        total += s
-      }
-      return Math.min(Math.max(total, 1), MAX_SCORE)
-    }
+    const { filters, textScore } = await compileSearch(this.store.read, input)
+    const score = (post: PostRow): number => (isListedPost(post) && filters.match(post) ? textScore(post) : 0)
     const query = resolvePage(page)
     const r = this.store.read
     return this.gate.run(async () => {

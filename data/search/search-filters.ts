@@ -7,6 +7,8 @@ import type { Annotation } from '../model/entities.js'
 import type { PostRow } from '../model/post.js'
 import type { Range, Readers } from '../store/port.js'
 import { hasAnnotationType, hasLocation, isDirectedPost } from '../posts/post-traits.js'
+import { invalid } from '../errors.js'
+import { MAX_SCORE, parseTextQuery, scorePost, type TextQuery } from './search-query.js'
 
 export interface SearchFilters {
   hashtags?: string[]
@@ -148,4 +150,35 @@ function sourceOf(read: Readers, f: SearchFilters, hashtags: string[] | undefine
   const type = requiredAnnotationType(f)
   if (type !== undefined) return (range) => read.posts.ids('annotation_type', type, range)
   return undefined
+}
+
+/** What post and message search both take: the text to find, the order, the filters. */
+export interface SearchTextInput extends SearchFilters {
+  query?: string
+  text?: string
+  order?: string
+}
+
+export interface CompiledSearch {
+  filters: CompiledSearchFilters
+  /** A row's score for the text asked (0: it misses one of the text's parts); 1 when no text was asked. */
+  textScore(row: Pick<PostRow, 'text' | 'entities'>): number
+}
+
+/** The text parts and filters of a search, checked (a query or a filter is needed; `order=score` needs a query). Errors: `invalid`. */
+export async function compileSearch(read: Readers, input: SearchTextInput): Promise<CompiledSearch> {
+  const text = [input.query && parseTextQuery(input.query, true), input.text && parseTextQuery(input.text, false)].filter((q): q is TextQuery => !!q)
+  const filters = await compileSearchFilters(read, input)
+  if (text.length === 0 && filters.given === 0) throw invalid('a search needs a query or at least one filter')
+  if (input.order === 'score' && text.length === 0) throw invalid('order=score needs a query')
+  const textScore = (row: Pick<PostRow, 'text' | 'entities'>): number => {
+    let total = 0
+    for (const q of text) {
+      const s = scorePost(q, row)
+      if (s === 0) return 0
+      total += s
+    }
+    return Math.min(Math.max(total, 1), MAX_SCORE)
+  }
+  return { filters, textScore }
 }
