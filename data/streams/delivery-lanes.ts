@@ -14,9 +14,10 @@
  *
  * When more work comes than the process can do, the queue grows and every
  * stream's wait with it. Rather than let all of them drift late together,
- * the queue is cut back to what it can serve in time: the streams queued
- * last are handed to `shed` (their owner disconnects them; they resume
- * later), so those that stay keep receiving with a bounded wait.
+ * the lanes tell their owner they are behind (at most once a second, so
+ * what it did about it shows before it is asked again); the owner
+ * disconnects as many streams as the excess (stream-overload.ts), and
+ * those that stay keep receiving with a bounded wait.
  */
 import { performance } from 'node:perf_hooks'
 
@@ -24,10 +25,10 @@ import { performance } from 'node:perf_hooks'
 const LANES = 16
 /** How long deliveries may run before the loop gets to poll for I/O. */
 const SLICE_MS = 8
-/** The longest a stream should wait for its turn; past it the queue is cut back. */
+/** The longest a stream should wait for its turn; past it the lanes are behind. */
 const TURN_TARGET_MS = 500
-/** Queues shorter than this are never cut: their waits come from a busy loop, not from too many streams. */
-const SHED_FLOOR = 200
+/** How often at most the owner hears that the lanes are behind. */
+const BEHIND_EVERY_MS = 1000
 
 interface Queued<T> {
   item: T
@@ -41,16 +42,17 @@ export class DeliveryLanes<T> {
   private sliceStart = -Infinity
   private parked: (() => void)[] = []
   private nextScheduled = false
-  /** When the queue was last cut: what was queued before had its share of the cut. */
-  private cutAt = -Infinity
+  /** When the owner last heard that the lanes are behind. */
+  private toldAt = -Infinity
 
   /**
-   * `step` does one step of one item and handles its own errors; `shed`
-   * takes an item out of the queue for good, when the queue is too long.
+   * `step` does one step of one item and handles its own errors; `behind`
+   * hears how long the item at the head waited, when that is past the
+   * target (an item its owner no longer wants should then step at no cost).
    */
   constructor(
     private readonly step: (item: T) => Promise<void>,
-    private readonly shed: (item: T) => void = () => {},
+    private readonly behind: (waitedMs: number) => void = () => {},
   ) {}
 
   /** Queues one step of `item` (its owner makes sure each item is queued at most once at a time). */
@@ -72,10 +74,9 @@ export class DeliveryLanes<T> {
     const now = performance.now()
     const { at } = this.ready[this.head]
     const waited = now - at
-    // Once per generation of the queue: the items behind a cut waited as long as its head, so cutting again for them would cut twice.
-    if (waited > TURN_TARGET_MS && this.waiting > SHED_FLOOR && at > this.cutAt) {
-      this.cut(waited)
-      this.cutAt = now
+    if (waited > TURN_TARGET_MS && now - this.toldAt >= BEHIND_EVERY_MS) {
+      this.toldAt = now
+      this.behind(waited)
     }
     const next = this.ready[this.head++]
     // Compact now and then, so the array does not grow with every step ever queued.
@@ -84,12 +85,6 @@ export class DeliveryLanes<T> {
       this.head = 0
     }
     return next.item
-  }
-
-  /** Keeps the share of the queue that waits no longer than the target, at the pace the head waited. */
-  private cut(waited: number): void {
-    const keep = Math.max(SHED_FLOOR, Math.ceil((this.waiting * TURN_TARGET_MS) / waited))
-    while (this.waiting > keep) this.shed((this.ready.pop() as Queued<T>).item)
   }
 
   private async lane(): Promise<void> {

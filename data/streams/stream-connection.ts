@@ -10,6 +10,7 @@ import type { Viewer } from '../viewer.js'
 import { isoNow } from '../time.js'
 import type { StreamSink } from './stream-delivery.js'
 import { relationOf } from './event-audience.js'
+import { RecentRate } from './stream-overload.js'
 
 export class Connection {
   readonly queue: DomainEvent[] = []
@@ -27,6 +28,10 @@ export class Connection {
   channels: number[] = []
   /** When this consumer connected (the console shows it). */
   readonly connectedAt = isoNow()
+  /** When its consumer last became ready to take more after it was not (ms since the epoch; 0: never waited). */
+  readyAt = 0
+  /** Events pushed to its backlog lately: what it asks of the process, when the process is behind. */
+  readonly asked = new RecentRate()
 
   constructor(
     public stream: UserStreamRow,

@@ -5,13 +5,18 @@
  * Each durable event goes through one dispatcher, in sequence order: it
  * works out the event's audience (event-audience.ts) and appends the event
  * to the backlog of each connected stream in it. Streams with a backlog
- * take turns on the delivery lanes (delivery-lanes.ts), one event at a time
- * (match its subscriptions, hand the result to its sink), in slices that
- * leave the event loop to requests in between: the request that made the
- * event never waits for its fan-out. A consumer that stops reading waits
- * off the lanes, so it slows nobody else. A backlog past its bound, or an
- * event that waited past USER_STREAM_MAX_DELAY_MS (the server cannot keep
- * up), disconnects the consumer with a reason; it may resume.
+ * take turns on the delivery lanes (delivery-lanes.ts), a few events at a
+ * time (match its subscriptions, hand the result to its sink), in slices
+ * that leave the event loop to requests in between: the request that made
+ * the event never waits for its fan-out. A consumer that stops reading
+ * waits off the lanes, so it slows nobody else. A backlog past its bound
+ * disconnects the consumer with a reason; it may resume. When the streams
+ * ask for more than the process delivers, the lanes fall behind and the
+ * hub disconnects as many of the costliest streams as the excess
+ * (stream-overload.ts); an event that still waited past
+ * USER_STREAM_MAX_DELAY_MS disconnects its consumer too. The positions of
+ * streams that end are written together, a batch per turn of the loop:
+ * shedding thousands must not cost thousands of commits.
  *
  * A stream that connects with a cursor behind the dispatcher (a resume)
  * first catches up by reading the log itself, a batch per turn, up to where
@@ -34,6 +39,7 @@ import type { StreamMatcher } from './stream-matcher.js'
 import type { OpenStreamInput, StreamWatcher, UserStreamService } from './user-streams.js'
 import { addTo, Connection, forgetWhatChanged, removeFrom } from './stream-connection.js'
 import { DeliveryLanes } from './delivery-lanes.js'
+import { RecentRate, streamsToShed } from './stream-overload.js'
 
 /** The event log as the hub reads it. */
 export interface EventSource {
@@ -90,6 +96,10 @@ const DISPATCH_SLICE_MS = 4
 const CATCH_UP_BATCH = 200
 /** Events of its backlog a live stream is sent in one turn. */
 const EVENTS_PER_TURN = 8
+/** An event waiting this long in a backlog means the hub is behind (the lanes' own target for a turn). */
+const BEHIND_MS = 500
+/** How often at most the hub sheds streams: what it did must show before it decides again. */
+const BEHIND_EVERY_MS = 1000
 /** Events of the log a catching-up stream looks at in one turn, delivered or not. */
 const CATCH_UP_STEP = 50
 
@@ -108,8 +118,18 @@ export class StreamHub implements StreamWatcher {
   private unfollow: (() => void) | null = null
   private readonly lanes = new DeliveryLanes<Connection>(
     (conn) => this.step(conn),
-    (conn) => this.shedding(conn, 'the server is behind on its streams; reconnect with your connection_id to resume'),
+    () => this.behind(),
   )
+  /** When the hub last found itself behind. */
+  private behindAt = -Infinity
+  /** Events delivered lately, to every stream; and of those, to streams catching up. */
+  private readonly delivered = new RecentRate()
+  private readonly caughtUp = new RecentRate()
+  /** Positions of streams that ended, waiting for their batch's commit. */
+  private readonly ending = new Map<string, number>()
+  private endingBatch: Promise<void> | null = null
+  /** The commit each ended stream's position is in, until it is done: a resume of it waits for it. */
+  private readonly endedIn = new Map<string, Promise<void>>()
   /** Consumers disconnected because an event waited too long for them (the metric of a server behind). */
   private shed = 0
   /** When each event reached this hub: its wait for a consumer counts from there (its commit is not the hub's to hurry). */
@@ -283,6 +303,7 @@ export class StreamHub implements StreamWatcher {
    * the stream, so a refusal (the limit) is still an HTTP answer.
    */
   async open(viewer: Viewer, input: OpenStreamInput): Promise<OpenedStream> {
+    if (input.connection_id !== undefined) await this.endedIn.get(input.connection_id)
     const { stream, resumed } = await this.streams.open(viewer, input, (id) => this.byId.has(id))
     return { connectionId: stream.connection_id, resumed, stream }
   }
@@ -397,6 +418,7 @@ export class StreamHub implements StreamWatcher {
   private push(conn: Connection, event: DomainEvent): void {
     // A stream that opened after this event (its cursor at the log's head then) does not get it.
     if (!conn.live || conn.closed || event.seq <= conn.cursor) return
+    conn.asked.add()
     if (conn.queue.length >= USER_STREAM_BACKLOG) {
       void this.detach(conn, `the consumer fell ${USER_STREAM_BACKLOG} events behind; reconnect with your connection_id to resume`)
       return
@@ -411,11 +433,13 @@ export class StreamHub implements StreamWatcher {
     conn.scheduled = true
     const ready = conn.sink.whenReady()
     if (ready === null) this.lanes.add(conn)
-    else
-      void ready.then(
-        () => this.lanes.add(conn),
-        () => this.lanes.add(conn),
-      )
+    else {
+      const go = () => {
+        conn.readyAt = Date.now()
+        this.lanes.add(conn)
+      }
+      void ready.then(go, go)
+    }
   }
 
   /** One turn of a stream: one event of its backlog, or one batch of its catch-up. */
@@ -425,7 +449,13 @@ export class StreamHub implements StreamWatcher {
       if (!conn.live) await this.catchUpStep(conn)
       else if (conn.queue.length > 0) {
         const event = conn.queue[0]
-        if (Date.now() - (this.arrived.get(event) ?? Date.now()) > USER_STREAM_MAX_DELAY_MS) {
+        const now = Date.now()
+        const arrived = this.arrived.get(event) ?? now
+        const waited = now - arrived
+        // What it waited for its consumer to read is the consumer's, not the server's.
+        if (now - Math.max(arrived, conn.readyAt) > BEHIND_MS) this.behind()
+        if (conn.closed) return
+        if (waited > USER_STREAM_MAX_DELAY_MS) {
           this.shedding(conn, `its events waited more than ${USER_STREAM_MAX_DELAY_MS / 1000} s for the server; reconnect with your connection_id to resume`)
           return
         }
@@ -443,6 +473,23 @@ export class StreamHub implements StreamWatcher {
       conn.scheduled = false
     }
     this.schedule(conn)
+  }
+
+  /**
+   * The lanes are behind (a stream waited past their target for its turn,
+   * or an event past BEHIND_MS in a backlog): disconnects the costliest
+   * live streams, as many as ask for more than the process delivers. Once
+   * a second at most, so what it did shows before it decides again.
+   */
+  private behind(): void {
+    const now = performance.now()
+    if (now - this.behindAt < BEHIND_EVERY_MS) return
+    this.behindAt = now
+    const live: { conn: Connection; rate: number; backlog: number }[] = []
+    for (const conn of this.byId.values()) if (conn.live && !conn.closed) live.push({ conn, rate: conn.asked.perSecond(), backlog: conn.queue.length })
+    for (const { conn } of streamsToShed(live, this.delivered.peak(), this.caughtUp.perSecond())) {
+      this.shedding(conn, 'the server is behind on its streams; reconnect with your connection_id to resume')
+    }
   }
 
   /** Disconnects a consumer the server cannot serve in time; it resumes from where it was. */
@@ -486,6 +533,8 @@ export class StreamHub implements StreamWatcher {
 
   /** Matches one event against every subscription of the stream and sends what matched, one frame per list. */
   private async deliver(conn: Connection, event: DomainEvent): Promise<void> {
+    this.delivered.add()
+    if (!conn.live) this.caughtUp.add()
     forgetWhatChanged(conn, event)
     const viewer = (conn.viewer ??= await this.viewerOf(conn.stream))
     if (!viewer) {
@@ -533,7 +582,23 @@ export class StreamHub implements StreamWatcher {
     const cursor = this.cursorOf(conn)
     this.unregister(conn)
     if (reason) conn.sink.close(reason)
-    await this.streams.close(conn.stream.connection_id, cursor).catch(warn)
+    await this.ended(conn.stream.connection_id, cursor)
+  }
+
+  /** Writes an ended stream's position, with every other ended in this turn of the loop. */
+  private ended(connectionId: string, cursor: number): Promise<void> {
+    this.ending.set(connectionId, cursor)
+    const batch = (this.endingBatch ??= new Promise<void>((resolve) => setImmediate(resolve)).then(() => {
+      const ends = [...this.ending]
+      this.ending.clear()
+      this.endingBatch = null
+      return this.streams.closeMany(ends).catch(warn)
+    }))
+    this.endedIn.set(connectionId, batch)
+    void batch.then(() => {
+      if (this.endedIn.get(connectionId) === batch) this.endedIn.delete(connectionId)
+    })
+    return batch
   }
 
   /** Saves the lowest position any connected stream is at, for `recover` after a crash. */

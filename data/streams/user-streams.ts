@@ -132,12 +132,20 @@ export class UserStreamService {
 
   /** The consumer went away having handled every event up to `cursor`: kept for resuming, or deleted with `auto_delete`. */
   async close(connectionId: string, cursor: number): Promise<void> {
+    await this.closeMany([[connectionId, cursor]])
+  }
+
+  /** `close` of several streams, in one commit. */
+  async closeMany(ends: readonly (readonly [connectionId: string, cursor: number])[]): Promise<void> {
+    if (ends.length === 0) return
     await this.store.transact(async (tx) => {
-      const stream = await tx.user_streams.one('connection_id', connectionId)
-      // Gone, or taken over by another process, which closes it when its own consumer leaves.
-      if (!stream || (stream.node !== undefined && stream.node !== this.node.id)) return
-      if (stream.auto_delete) await this.removeIn(tx, stream)
-      else tx.user_streams.put({ ...stream, cursor: Math.max(stream.cursor, cursor), closed_at: isoNow() })
+      for (const [connectionId, cursor] of ends) {
+        const stream = await tx.user_streams.one('connection_id', connectionId)
+        // Gone, or taken over by another process, which closes it when its own consumer leaves.
+        if (!stream || (stream.node !== undefined && stream.node !== this.node.id)) continue
+        if (stream.auto_delete) await this.removeIn(tx, stream)
+        else tx.user_streams.put({ ...stream, cursor: Math.max(stream.cursor, cursor), closed_at: isoNow() })
+      }
     })
   }
 

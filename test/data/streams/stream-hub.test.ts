@@ -4,14 +4,24 @@ import { USER_STREAM_BACKLOG, USER_STREAM_MAX_DELAY_MS, type StreamDelivery, typ
 import { makeDomainInstance } from '../../fixtures/instance.js'
 import { subscribeUnified } from '../../fixtures/streams.js'
 
-/** A sink that keeps what it is sent; after `stall()` it is never ready again, as a consumer that stopped reading. */
-const collecting = () => {
+const busy = (ms: number): void => {
+  const end = performance.now() + ms
+  while (performance.now() < end);
+}
+
+/**
+ * A sink that keeps what it is sent, each send costing `costMs` of the
+ * process's time; after `stall()` it is never ready again, as a consumer
+ * that stopped reading.
+ */
+const collecting = (costMs = 0) => {
   const got: StreamDelivery[] = []
   const closed: string[] = []
   let stalled: Promise<void> | null = null
   let release = () => {}
   const sink: StreamSink = {
     send: (d) => {
+      busy(costMs)
       got.push(d)
       return Promise.resolve()
     },
@@ -116,6 +126,62 @@ t.test('an event that waited past the limit for its turn disconnects the consume
     'every post it missed, once each, in order',
   )
 })
+
+t.test(
+  'more asked than the process delivers: the costliest streams are disconnected with a reason, only as many as the excess, and resume losing nothing',
+  async (t) => {
+    const svc = await makeDomainInstance(t)
+    const [bob, carol] = await svc.people('bob', 'carol')
+    const hub = svc.domain.streams.hub
+    const open = async (username: string, follows: string, costMs: number) => {
+      const [who] = await svc.people(username)
+      const viewer = await svc.viewerOf(who)
+      await svc.domain.relations.core.follow(viewer, follows)
+      const consumer = collecting(costMs)
+      const { connectionId } = await hub.connect(viewer, { options: {} }, consumer.sink)
+      await subscribeUnified(svc, viewer, connectionId)
+      return { viewer, connectionId, ...consumer }
+    }
+    // Each delivery costs 6 ms: about 160 a second is all the process can do.
+    const heavy = await Promise.all(Array.from({ length: 16 }, (_, i) => open(`reader${i}`, '@bob', 6)))
+    const light = await Promise.all(Array.from({ length: 4 }, (_, i) => open(`quiet${i}`, '@carol', 6)))
+    await settle(() => hub.snapshot().connections.every((c) => c.live))
+    const bobViewer = await svc.viewerOf(bob)
+    // 20 posts at once to 16 readers: 320 deliveries, two seconds of work asked in a moment.
+    const made = await Promise.all(Array.from({ length: 20 }, (_, i) => svc.domain.posts.core.create(bobViewer, { text: `burst ${i}` })))
+    const madeIds = made.map((p) => p.id).sort((a, b) => a - b)
+    await settle(() => heavy.every((h) => h.closed.length > 0 || h.got.length === 20), 20_000)
+    const carolPost = await svc.domain.posts.core.create(await svc.viewerOf(carol), { text: 'quiet news' })
+    await settle(() => light.every((l) => l.got.length === 1))
+
+    const shed = heavy.filter((h) => h.closed.length > 0)
+    const kept = heavy.filter((h) => h.closed.length === 0)
+    const behind = /the server is behind on its streams; reconnect with your connection_id to resume/
+    t.ok(
+      shed.some((h) => behind.test(h.closed[0])),
+      `${shed.length} of 16 busy readers disconnected`,
+    )
+    t.ok(kept.length > 0, `${kept.length} kept: not everyone goes for an excess`)
+    // On a machine slower than the sinks' cost assumes, a reader kept may still see an event wait past the limit.
+    for (const h of shed)
+      t.match(h.closed, [/(the server is behind on its streams|its events waited more than 2 s for the server); reconnect with your connection_id to resume/])
+    for (const h of kept) t.equal(h.got.length, 20, 'a reader that stayed got every post')
+    t.ok(
+      light.every((l) => l.closed.length === 0 && l.got[0]?.shape === 'posts' && l.got[0].page.items[0].item.id === carolPost.id),
+      'the streams that asked little were never disconnected and got their post',
+    )
+    t.ok(hub.load().shed >= shed.length, 'the metric counts them')
+
+    for (const h of shed) {
+      const again = collecting()
+      const resumed = await hub.connect(h.viewer, { connection_id: h.connectionId, options: {} }, again.sink)
+      t.equal(resumed.resumed, true)
+      await settle(() => h.got.length + again.got.length >= 20)
+      const ids = [...h.got, ...again.got].map((d) => (d.shape === 'posts' ? d.page.items[0].item.id : -1))
+      t.same(ids, madeIds, 'before and after the resume: every post once, in order')
+    }
+  },
+)
 
 t.test('after a crash the streams left open are closed at the saved position, so a resume repeats rather than skips', async (t) => {
   const svc = await makeDomainInstance(t)

@@ -1,0 +1,94 @@
+/**
+ * Whom to disconnect when the streams ask for more deliveries than the
+ * process makes: as few consumers as will bring what is asked back under
+ * what is delivered. Those that cost the most go first (the streams that
+ * follow the busiest authors, with the longest backlogs): each of them frees
+ * the most, so the fewest are disconnected, and everyone else keeps
+ * receiving in time. Whoever is disconnected may resume from its position.
+ */
+import { performance } from 'node:perf_hooks'
+
+/** What one live stream asks of the process. */
+export interface StreamLoad {
+  /** Events a second pushed to its backlog lately. */
+  rate: number
+  /** Events in its backlog now. */
+  backlog: number
+}
+
+/** The share of the measured throughput live streams may ask for: the rest is headroom, so their waits shrink rather than stay. */
+export const HEADROOM = 0.8
+/** Seconds in which the backlogs of the streams that stay should drain: well within the longest an event may wait (USER_STREAM_MAX_DELAY_MS). */
+export const DRAIN_SECONDS = 1
+
+const cost = (s: StreamLoad): number => s.rate + s.backlog / DRAIN_SECONDS
+
+/**
+ * The streams to disconnect (`delivered`: events a second the process
+ * delivers when busy, live and catching up; `reserved`: what catching-up
+ * streams take of it): the heaviest, until the rest ask for at most
+ * `HEADROOM` of it with their backlogs drained in `DRAIN_SECONDS`. None
+ * while that holds, or while nothing was delivered lately to tell the pace
+ * by (a process stopped for a moment: the next look will know).
+ */
+export function streamsToShed<T extends StreamLoad>(streams: readonly T[], delivered: number, reserved: number): T[] {
+  if (delivered <= 0) return []
+  const budget = HEADROOM * delivered - reserved
+  let excess = streams.reduce((sum, s) => sum + cost(s), 0) - budget
+  if (excess <= 0) return []
+  const heaviest = [...streams].sort((a, b) => cost(b) - cost(a))
+  const shed: T[] = []
+  for (const s of heaviest) {
+    if (excess <= 0) break
+    shed.push(s)
+    excess -= cost(s)
+  }
+  return shed
+}
+
+/**
+ * Events a second lately, counted in a few short buckets: cheap enough to
+ * keep per stream, and fine enough that a load which began a moment ago
+ * shows at its own pace.
+ */
+export class RecentRate {
+  private readonly counts: number[]
+  /** The bucket (its number since the epoch) the counts run up to. */
+  private bucket = -Infinity
+
+  constructor(
+    private readonly bucketMs = 250,
+    buckets = 4,
+  ) {
+    this.counts = new Array<number>(buckets).fill(0)
+  }
+
+  add(at: number = performance.now()): void {
+    this.roll(at)
+    this.counts[this.bucket % this.counts.length]++
+  }
+
+  /** The average over the whole buckets kept and the one going on. */
+  perSecond(at: number = performance.now()): number {
+    this.roll(at)
+    const seconds = ((this.counts.length - 1) * this.bucketMs + (at % this.bucketMs)) / 1000
+    return this.counts.reduce((sum, n) => sum + n, 0) / seconds
+  }
+
+  /** The pace of the busiest whole bucket kept: a throughput is what the busy part of the time shows, not the idle part before the load came. */
+  peak(at: number = performance.now()): number {
+    this.roll(at)
+    const current = this.bucket % this.counts.length
+    const busiest = Math.max(...this.counts.filter((_, i) => i !== current))
+    return busiest / (this.bucketMs / 1000)
+  }
+
+  private roll(at: number): void {
+    const bucket = Math.floor(at / this.bucketMs)
+    if (bucket === this.bucket) return
+    const size = this.counts.length
+    if (bucket - this.bucket >= size) this.counts.fill(0)
+    else for (let b = this.bucket + 1; b <= bucket; b++) this.counts[b % size] = 0
+    this.bucket = bucket
+  }
+}

@@ -1,0 +1,61 @@
+import t from 'tap'
+import { DRAIN_SECONDS, HEADROOM, RecentRate, streamsToShed } from '../../../data/streams/stream-overload.js'
+
+const load = (name: string, rate: number, backlog = 0) => ({ name, rate, backlog })
+
+t.test('while the process delivers what is asked with headroom, backlogs drained within a second, nobody is disconnected', async (t) => {
+  t.equal(HEADROOM, 0.8)
+  t.equal(DRAIN_SECONDS, 1)
+  const streams = [load('a', 100), load('b', 200, 100)]
+  t.same(streamsToShed(streams, 500, 0), [], '300 a second and 100 waiting: 400 of the 0.8 × 500 the process delivers')
+  t.same(
+    streamsToShed(streams, 450, 0).map((s) => s.name),
+    ['b'],
+    'more than that: the costlier goes',
+  )
+})
+
+t.test('over the headroom, the costliest go first, and only as many as the excess', async (t) => {
+  const light = Array.from({ length: 50 }, (_, i) => load(`light${i}`, 2))
+  const heavy = [load('heavy1', 300), load('heavy2', 250, 100), load('heavy3', 200)]
+  // Asked: 100 + 750 a second and 100 waiting, 950 in all.
+  t.same(
+    streamsToShed([...light, ...heavy], 750, 0).map((s) => s.name),
+    ['heavy2'],
+    'budget 0.8 × 750 = 600: the one with the backlog (350) covers the excess of 350',
+  )
+  const shed = streamsToShed([...light, ...heavy], 700, 0).map((s) => s.name)
+  t.same(shed, ['heavy2', 'heavy1'], 'budget 560: an excess of 390 takes the next costliest too')
+  t.notOk(
+    shed.some((name) => name.startsWith('light')),
+    'no light stream goes while heavy ones can',
+  )
+})
+
+t.test('what catching-up streams take is not there for live ones', async (t) => {
+  const streams = [load('a', 200), load('b', 100)]
+  t.same(streamsToShed(streams, 400, 0), [], '300 of a budget of 320')
+  t.same(
+    streamsToShed(streams, 400, 150).map((s) => s.name),
+    ['a'],
+    'of 320 − 150 left, the costlier goes',
+  )
+})
+
+t.test('a process that delivered nothing lately cannot tell its pace, and waits for the next look', async (t) => {
+  t.same(streamsToShed([load('a', 1), load('b', 0, 3)], 0, 0), [])
+})
+
+t.test('a recent rate counts events in the last few quarter seconds', async (t) => {
+  const rate = new RecentRate()
+  for (let i = 0; i < 100; i++) rate.add(10_000 + i) // 100 in the quarter second from 10 s
+  t.equal(rate.perSecond(10_125), 100 / 0.875, 'over three whole quarters (none counted yet) and this one so far')
+  t.equal(rate.peak(10_125), 0, 'no whole quarter yet: no pace known')
+  t.equal(rate.peak(10_300), 400, 'a quarter second of 100: 400 a second')
+  rate.add(10_600)
+  t.equal(rate.perSecond(10_700), 101 / 0.95)
+  t.equal(rate.perSecond(11_050), 1 / 0.8, 'a second later the busy quarter is forgotten')
+  t.equal(rate.peak(11_050), 4)
+  t.equal(rate.perSecond(20_000), 0, 'seconds later: nothing')
+  t.equal(rate.peak(20_000), 0)
+})
