@@ -82,9 +82,12 @@ export const USER_STREAM_BACKLOG = 1000
 /**
  * How long a live stream's event may wait for its turn: past it the server
  * cannot keep up with the stream, whose consumer is disconnected with a
- * reason and may resume from where it was, losing nothing.
+ * reason and may resume from where it was, losing nothing. A last resort:
+ * the hub sheds the costliest streams about a second into an overload and
+ * gives the rest a second to drain, so in time this catches only a
+ * consumer that stopped reading, or an overload the hub misjudged.
  */
-export const USER_STREAM_MAX_DELAY_MS = 2000
+export const USER_STREAM_MAX_DELAY_MS = 5000
 
 /** App streams one app token may hold. */
 export const APP_STREAMS_PER_TOKEN = 5

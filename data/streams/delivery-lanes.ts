@@ -44,6 +44,9 @@ export class DeliveryLanes<T> {
   private nextScheduled = false
   /** When the owner last heard that the lanes are behind. */
   private toldAt = -Infinity
+  /** Time the lanes have had work, in all, and since when they have it now. */
+  private busyTotal = 0
+  private busySince: number | null = null
 
   /**
    * `step` does one step of one item and handles its own errors; `behind`
@@ -59,9 +62,15 @@ export class DeliveryLanes<T> {
   add(item: T): void {
     this.ready.push({ item, at: performance.now() })
     if (this.running < LANES) {
+      if (this.running === 0) this.busySince = performance.now()
       this.running++
       void this.lane()
     }
+  }
+
+  /** Milliseconds the lanes have had work so far (their own steps and the requests served between their slices). */
+  busyMs(now: number = performance.now()): number {
+    return this.busyTotal + (this.busySince === null ? 0 : now - this.busySince)
   }
 
   /** Items waiting for a lane. */
@@ -97,6 +106,10 @@ export class DeliveryLanes<T> {
       }
     } finally {
       this.running--
+      if (this.running === 0 && this.busySince !== null) {
+        this.busyTotal += performance.now() - this.busySince
+        this.busySince = null
+      }
     }
   }
 

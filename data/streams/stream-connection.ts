@@ -19,6 +19,8 @@ export class Connection {
   /** Compiled tests of the subscriptions, valid until the user's relations change. */
   readonly memo = new Map<string, PostTest>()
   live = false
+  /** Holds one of the hub's places for streams catching up from the log. */
+  catchingUp = false
   /** Waiting for a turn on the lanes, taking one, or waiting for its consumer to take more. */
   scheduled = false
   /** While catching up: the batch of the log read and not yet handled. */

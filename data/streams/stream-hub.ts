@@ -39,7 +39,7 @@ import type { StreamMatcher } from './stream-matcher.js'
 import type { OpenStreamInput, StreamWatcher, UserStreamService } from './user-streams.js'
 import { addTo, Connection, forgetWhatChanged, removeFrom } from './stream-connection.js'
 import { DeliveryLanes } from './delivery-lanes.js'
-import { RecentRate, streamsToShed } from './stream-overload.js'
+import { RecentRate, streamsToShed, Throughput } from './stream-overload.js'
 
 /** The event log as the hub reads it. */
 export interface EventSource {
@@ -96,10 +96,19 @@ const DISPATCH_SLICE_MS = 4
 const CATCH_UP_BATCH = 200
 /** Events of its backlog a live stream is sent in one turn. */
 const EVENTS_PER_TURN = 8
+/** Sockets of shed consumers closed in one turn of the loop. */
+const CLOSES_PER_TURN = 200
+/**
+ * Streams that catch up from the log at once; the rest wait for a place.
+ * Each takes turns like a live stream, so this bounds the share of the
+ * process resumes take: a thousand streams resuming together cannot starve
+ * the live ones, and each, once it has its place, catches up quickly.
+ */
+const CATCHING_UP_AT_ONCE = 32
 /** An event waiting this long in a backlog means the hub is behind (the lanes' own target for a turn). */
 const BEHIND_MS = 500
 /** How often at most the hub sheds streams: what it did must show before it decides again. */
-const BEHIND_EVERY_MS = 1000
+const BEHIND_EVERY_MS = 500
 /** Events of the log a catching-up stream looks at in one turn, delivered or not. */
 const CATCH_UP_STEP = 50
 
@@ -122,8 +131,13 @@ export class StreamHub implements StreamWatcher {
   )
   /** When the hub last found itself behind. */
   private behindAt = -Infinity
-  /** Events delivered lately, to every stream; and of those, to streams catching up. */
-  private readonly delivered = new RecentRate()
+  /** Consumers shed whose sockets are still to be closed, with the reason they are told. */
+  private readonly closingSinks: [StreamSink, string][] = []
+  /** Streams catching up now, and those waiting for their turn to (a resume), first come first served. */
+  private catchingUp = 0
+  private readonly resuming: Connection[] = []
+  /** Events delivered per second the lanes had work; and a second lately, to streams catching up. */
+  private readonly delivered = new Throughput()
   private readonly caughtUp = new RecentRate()
   /** Positions of streams that ended, waiting for their batch's commit. */
   private readonly ending = new Map<string, number>()
@@ -216,6 +230,7 @@ export class StreamHub implements StreamWatcher {
     if (!conn) return
     this.unregister(conn)
     conn.closed = true
+    this.caughtUpWith(conn)
     conn.sink.close('another consumer connected with this connection_id')
   }
 
@@ -317,6 +332,7 @@ export class StreamHub implements StreamWatcher {
       cursor = this.cursorOf(earlier)
       this.unregister(earlier)
       earlier.closed = true
+      this.caughtUpWith(earlier)
       earlier.sink.close('another consumer connected with this connection_id')
     }
     const conn = new Connection(stream, await this.streams.subscriptionsOf(stream), sink, cursor)
@@ -351,6 +367,7 @@ export class StreamHub implements StreamWatcher {
     if (!conn) return
     this.unregister(conn)
     conn.closed = true
+    this.caughtUpWith(conn)
     conn.sink.close('the stream was deleted')
   }
 
@@ -430,6 +447,14 @@ export class StreamHub implements StreamWatcher {
   /** Gives a stream with work a turn on the lanes, once its consumer can take more. */
   private schedule(conn: Connection): void {
     if (conn.scheduled || conn.closed || (conn.live && conn.queue.length === 0)) return
+    if (!conn.live && !conn.catchingUp) {
+      if (this.catchingUp >= CATCHING_UP_AT_ONCE) {
+        if (!this.resuming.includes(conn)) this.resuming.push(conn)
+        return
+      }
+      conn.catchingUp = true
+      this.catchingUp++
+    }
     conn.scheduled = true
     const ready = conn.sink.whenReady()
     if (ready === null) this.lanes.add(conn)
@@ -484,19 +509,37 @@ export class StreamHub implements StreamWatcher {
   private behind(): void {
     const now = performance.now()
     if (now - this.behindAt < BEHIND_EVERY_MS) return
+    // Behind twice in a row, a second or two apart: a moment's pause (a collection, a long request) is not an overload.
+    const strike = now - this.behindAt <= 2.5 * BEHIND_EVERY_MS
     this.behindAt = now
+    if (!strike) return
     const live: { conn: Connection; rate: number; backlog: number }[] = []
     for (const conn of this.byId.values()) if (conn.live && !conn.closed) live.push({ conn, rate: conn.asked.perSecond(), backlog: conn.queue.length })
-    for (const { conn } of streamsToShed(live, this.delivered.peak(), this.caughtUp.perSecond())) {
-      this.shedding(conn, 'the server is behind on its streams; reconnect with your connection_id to resume')
-    }
+    const capacity = this.delivered.perBusySecond(this.lanes.busyMs())
+    const shed = streamsToShed(live, capacity, this.caughtUp.perSecond())
+    if (shed.length === 0) return
+    for (const { conn } of shed) this.shedding(conn, 'the server is behind on its streams; reconnect with your connection_id to resume')
+    // What shedding costs (closing sockets, the commit of their positions) must not count as the next look's slowness: it measures afresh.
+    this.delivered.reset()
+    this.behindAt = -Infinity
   }
 
-  /** Disconnects a consumer the server cannot serve in time; it resumes from where it was. */
+  /**
+   * Disconnects a consumer the server cannot serve in time; it resumes from
+   * where it was. It stops being served at once; its socket is closed a few
+   * hundred a turn, so shedding thousands does not hold the loop.
+   */
   private shedding(conn: Connection, reason: string): void {
     this.shed++
     conn.scheduled = false
-    void this.detach(conn, reason)
+    this.closingSinks.push([conn.sink, reason])
+    if (this.closingSinks.length === 1) setImmediate(() => this.closeSinks())
+    void this.detach(conn, null)
+  }
+
+  private closeSinks(): void {
+    for (const [sink, reason] of this.closingSinks.splice(0, CLOSES_PER_TURN)) sink.close(reason)
+    if (this.closingSinks.length > 0) setImmediate(() => this.closeSinks())
   }
 
   /** Replays the log from the stream's cursor toward the dispatcher, a batch per turn, then turns live. */
@@ -505,6 +548,7 @@ export class StreamHub implements StreamWatcher {
       const upTo = this.dispatched
       if (conn.cursor >= upTo) {
         conn.live = true
+        this.caughtUpWith(conn)
         return
       }
       if (conn.cursor < this.events.oldest() - 1) {
@@ -517,23 +561,28 @@ export class StreamHub implements StreamWatcher {
       conn.pending = batch
       return
     }
-    for (let looked = 0; looked < CATCH_UP_STEP && conn.pending.length > 0; looked++) {
+    // As many events a turn as a live stream is sent: a resume must catch up faster than the log grows.
+    let sent = 0
+    for (let looked = 0; looked < CATCH_UP_STEP && conn.pending.length > 0 && sent < EVENTS_PER_TURN; looked++) {
       const event = conn.pending[0]
       // Past the dispatcher: the next batch reads it again, or it comes live.
       if (event.seq > this.dispatched || conn.closed) {
         conn.pending = []
         return
       }
-      const delivered = (await this.concerns(conn, event)) && (await this.deliver(conn, event), true)
+      if (await this.concerns(conn, event)) {
+        await this.deliver(conn, event)
+        sent++
+      }
       conn.cursor = event.seq
       conn.pending.shift()
-      if (delivered) return
+      if (sent > 0 && conn.sink.whenReady() !== null) return
     }
   }
 
   /** Matches one event against every subscription of the stream and sends what matched, one frame per list. */
   private async deliver(conn: Connection, event: DomainEvent): Promise<void> {
-    this.delivered.add()
+    this.delivered.add(this.lanes.busyMs())
     if (!conn.live) this.caughtUp.add()
     forgetWhatChanged(conn, event)
     const viewer = (conn.viewer ??= await this.viewerOf(conn.stream))
@@ -565,6 +614,7 @@ export class StreamHub implements StreamWatcher {
     for (const conn of [...this.byId.values()].filter((c) => c.stream.token_id === tokenId)) {
       this.unregister(conn)
       conn.closed = true
+      this.caughtUpWith(conn)
       conn.sink.close('the token was revoked')
     }
     await this.streams.removeForToken(tokenId)
@@ -579,10 +629,21 @@ export class StreamHub implements StreamWatcher {
   private async detach(conn: Connection, reason: string | null): Promise<void> {
     if (conn.closed) return
     conn.closed = true
+    this.caughtUpWith(conn)
     const cursor = this.cursorOf(conn)
     this.unregister(conn)
     if (reason) conn.sink.close(reason)
     await this.ended(conn.stream.connection_id, cursor)
+  }
+
+  /** `conn` no longer catches up (it turned live, or ended): its place goes to the next stream waiting for one. */
+  private caughtUpWith(conn: Connection): void {
+    if (!conn.catchingUp) return
+    conn.catchingUp = false
+    this.catchingUp--
+    let next: Connection | undefined
+    while ((next = this.resuming.shift()) !== undefined && next.closed);
+    if (next) this.schedule(next)
   }
 
   /** Writes an ended stream's position, with every other ended in this turn of the loop. */

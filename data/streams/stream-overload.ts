@@ -75,14 +75,6 @@ export class RecentRate {
     return this.counts.reduce((sum, n) => sum + n, 0) / seconds
   }
 
-  /** The pace of the busiest whole bucket kept: a throughput is what the busy part of the time shows, not the idle part before the load came. */
-  peak(at: number = performance.now()): number {
-    this.roll(at)
-    const current = this.bucket % this.counts.length
-    const busiest = Math.max(...this.counts.filter((_, i) => i !== current))
-    return busiest / (this.bucketMs / 1000)
-  }
-
   private roll(at: number): void {
     const bucket = Math.floor(at / this.bucketMs)
     if (bucket === this.bucket) return
@@ -92,3 +84,39 @@ export class RecentRate {
     this.bucket = bucket
   }
 }
+
+/**
+ * Events delivered per second of the time the deliveries had work, over the
+ * last few seconds: what the process can deliver beside its other work,
+ * whether it was saturated then or not (an average over wall time would
+ * count the idle part before a load came as slowness).
+ */
+export class Throughput {
+  private events = 0
+  /** Totals now and then, the oldest first, a few seconds of them. */
+  private readonly marks: { at: number; events: number; busyMs: number }[] = []
+
+  /** One event delivered, `busyMs` being the deliveries' busy time in all so far. */
+  add(busyMs: number, at: number = performance.now()): void {
+    this.events++
+    const last = this.marks.at(-1)
+    if (last && at - last.at < MARK_MS) return
+    this.marks.push({ at, events: this.events, busyMs })
+    while (this.marks.length > 2 && at - this.marks[0].at > WINDOW_MS) this.marks.shift()
+  }
+
+  /** Forgets what was measured: what comes next is another regime (streams were just shed). */
+  reset(): void {
+    this.marks.length = 0
+  }
+
+  /** Events per busy second since the oldest mark; 0 when nothing tells. */
+  perBusySecond(busyMs: number): number {
+    const first = this.marks[0]
+    const busy = first ? busyMs - first.busyMs : 0
+    return busy > 0 ? (this.events - first.events) / (busy / 1000) : 0
+  }
+}
+
+const MARK_MS = 250
+const WINDOW_MS = 3000

@@ -142,30 +142,28 @@ t.test(
       await subscribeUnified(svc, viewer, connectionId)
       return { viewer, connectionId, ...consumer }
     }
-    // Each delivery costs 6 ms: about 160 a second is all the process can do.
-    const heavy = await Promise.all(Array.from({ length: 16 }, (_, i) => open(`reader${i}`, '@bob', 6)))
-    const light = await Promise.all(Array.from({ length: 4 }, (_, i) => open(`quiet${i}`, '@carol', 6)))
+    // Each delivery costs 3 ms: about 300 a second is all the process can do.
+    const heavy = await Promise.all(Array.from({ length: 16 }, (_, i) => open(`reader${i}`, '@bob', 3)))
+    const light = await Promise.all(Array.from({ length: 4 }, (_, i) => open(`quiet${i}`, '@carol', 3)))
     await settle(() => hub.snapshot().connections.every((c) => c.live))
     const bobViewer = await svc.viewerOf(bob)
-    // 20 posts at once to 16 readers: 320 deliveries, two seconds of work asked in a moment.
-    const made = await Promise.all(Array.from({ length: 20 }, (_, i) => svc.domain.posts.core.create(bobViewer, { text: `burst ${i}` })))
-    const madeIds = made.map((p) => p.id).sort((a, b) => a - b)
-    await settle(() => heavy.every((h) => h.closed.length > 0 || h.got.length === 20), 20_000)
+    // 40 posts wait for 16 readers that are not reading yet; then all read at once: 640 deliveries, two seconds of work, asked in a moment.
+    for (const h of heavy) h.stall()
+    const made = (await Promise.all(Array.from({ length: 40 }, (_, i) => svc.domain.posts.core.create(bobViewer, { text: `post ${i}` })))).map((p) => p.id)
+    made.sort((a, b) => a - b)
+    await settle(() => heavy.every((h) => hub.snapshot().connections.find((c) => c.connection_id === h.connectionId)?.backlog === 40))
+    for (const h of heavy) h.ready()
+    await settle(() => heavy.every((h) => h.closed.length > 0 || h.got.length === made.length), 60_000)
     const carolPost = await svc.domain.posts.core.create(await svc.viewerOf(carol), { text: 'quiet news' })
     await settle(() => light.every((l) => l.got.length === 1))
 
     const shed = heavy.filter((h) => h.closed.length > 0)
     const kept = heavy.filter((h) => h.closed.length === 0)
     const behind = /the server is behind on its streams; reconnect with your connection_id to resume/
-    t.ok(
-      shed.some((h) => behind.test(h.closed[0])),
-      `${shed.length} of 16 busy readers disconnected`,
-    )
+    t.ok(shed.length > 0, `${shed.length} of 16 busy readers disconnected`)
     t.ok(kept.length > 0, `${kept.length} kept: not everyone goes for an excess`)
-    // On a machine slower than the sinks' cost assumes, a reader kept may still see an event wait past the limit.
-    for (const h of shed)
-      t.match(h.closed, [/(the server is behind on its streams|its events waited more than 2 s for the server); reconnect with your connection_id to resume/])
-    for (const h of kept) t.equal(h.got.length, 20, 'a reader that stayed got every post')
+    for (const h of shed) t.match(h.closed, [behind])
+    for (const h of kept) t.equal(h.got.length, made.length, 'a reader that stayed got every post')
     t.ok(
       light.every((l) => l.closed.length === 0 && l.got[0]?.shape === 'posts' && l.got[0].page.items[0].item.id === carolPost.id),
       'the streams that asked little were never disconnected and got their post',
@@ -176,9 +174,9 @@ t.test(
       const again = collecting()
       const resumed = await hub.connect(h.viewer, { connection_id: h.connectionId, options: {} }, again.sink)
       t.equal(resumed.resumed, true)
-      await settle(() => h.got.length + again.got.length >= 20)
+      await settle(() => h.got.length + again.got.length >= made.length)
       const ids = [...h.got, ...again.got].map((d) => (d.shape === 'posts' ? d.page.items[0].item.id : -1))
-      t.same(ids, madeIds, 'before and after the resume: every post once, in order')
+      t.same(ids, made, 'before and after the resume: every post once, in order')
     }
   },
 )

@@ -1,5 +1,5 @@
 import t from 'tap'
-import { DRAIN_SECONDS, HEADROOM, RecentRate, streamsToShed } from '../../../data/streams/stream-overload.js'
+import { DRAIN_SECONDS, HEADROOM, RecentRate, streamsToShed, Throughput } from '../../../data/streams/stream-overload.js'
 
 const load = (name: string, rate: number, backlog = 0) => ({ name, rate, backlog })
 
@@ -50,12 +50,19 @@ t.test('a recent rate counts events in the last few quarter seconds', async (t) 
   const rate = new RecentRate()
   for (let i = 0; i < 100; i++) rate.add(10_000 + i) // 100 in the quarter second from 10 s
   t.equal(rate.perSecond(10_125), 100 / 0.875, 'over three whole quarters (none counted yet) and this one so far')
-  t.equal(rate.peak(10_125), 0, 'no whole quarter yet: no pace known')
-  t.equal(rate.peak(10_300), 400, 'a quarter second of 100: 400 a second')
   rate.add(10_600)
   t.equal(rate.perSecond(10_700), 101 / 0.95)
   t.equal(rate.perSecond(11_050), 1 / 0.8, 'a second later the busy quarter is forgotten')
-  t.equal(rate.peak(11_050), 4)
   t.equal(rate.perSecond(20_000), 0, 'seconds later: nothing')
-  t.equal(rate.peak(20_000), 0)
+})
+
+t.test('throughput is events per second of the time the deliveries had work, idle time not counted', async (t) => {
+  const throughput = new Throughput()
+  t.equal(throughput.perBusySecond(0), 0, 'nothing delivered: nothing known')
+  // 100 events in 50 ms of work, then idle for two seconds, then 100 more in 50 ms.
+  for (let i = 0; i < 100; i++) throughput.add(i * 0.5, 1000 + i * 0.5)
+  for (let i = 0; i < 100; i++) throughput.add(50 + i * 0.5, 3000 + i * 0.5)
+  t.equal(Math.round(throughput.perBusySecond(100)), 1990, '199 events after the first, in 100 ms of work: 1,990 a second')
+  for (let i = 0; i < 10; i++) throughput.add(100 + i * 100, 10_000 + i * 300)
+  t.ok(Math.abs(throughput.perBusySecond(1000) - 10) < 1, 'seconds later only the last few count: 10 a second of slow work')
 })
