@@ -29,6 +29,7 @@ import type { Store } from '../store/port.js'
 import { isModerated } from '../users/moderated-users.js'
 import { usernameKey } from '../users/users.js'
 import { actorOf } from './actors.js'
+import { loaderFactories } from './documents/loaders.js'
 import type { DeliveryLog } from './outgoing/delivery-log.js'
 import type { DomainBlocks } from './domain-blocks.js'
 import { recipientOf } from './follows.js'
@@ -150,6 +151,7 @@ export function buildFederation({
     origin: site.origin,
     allowPrivateAddress,
     userAgent: userAgent(version, site.origin),
+    ...loaderFactories({ kv, allowPrivateAddress, userAgent: userAgent(version, site.origin) }),
     outboxRetryPolicy: (context) => {
       const delay = deliveryRetries(context)
       if (delay === null) deliveries.gaveUp()
