@@ -6,7 +6,7 @@
  * (a federation request, or a queue left with work by the last run), so an
  * instance that never federates never pays for loading it.
  */
-import type { Federation } from '@fedify/fedify'
+import type { Context, DocumentLoader, Federation } from '@fedify/fedify'
 import type { InstanceConfig } from '../config.js'
 import type { EventLog } from '../events/event-log.js'
 import type { DomainEvent } from '../model/event.js'
@@ -34,6 +34,8 @@ import type { RemoteImages } from './media/remote-images.js'
 import { AP_PATHS, federationSiteOf, type FederationSite } from './site.js'
 import { postAddress, profileAddress } from './web-addresses.js'
 import { WorkShare } from './work-share.js'
+import type { KeyCache, KeyFetchers } from './signatures/key-cache.js'
+import type { Loaders } from './documents/loaders.js'
 import { DomainError } from '../errors.js'
 
 /**
@@ -55,7 +57,7 @@ const SWEEP_INTERVAL_MS = 10 * 60_000
 const ACTOR_PATH = /^\/ap\/users\/(\d{1,15})$/
 const NOTE_PATH = /^\/ap\/posts\/(\d{1,15})$/
 /** An actor's inbox or the shared one (site.ts's AP_PATHS). */
-const INBOX_PATH = /^\/ap\/(?:users\/[^/]+\/)?inbox$/
+const INBOX_PATH = /^\/ap\/(?:users\/([^/]+)\/)?inbox$/
 
 /** The services federation acts through: remote posts, stars, reposts and private messages come in as local ones do. */
 export interface FederatedServices {
@@ -84,6 +86,8 @@ export class FederationService {
   private loading: Promise<Federation<void>> | null = null
   /** The federation that takes the inbox POSTs svc verified itself (RFC 9421): built like the other, without its signature check. */
   private verifiedLoading: Promise<Federation<void>> | null = null
+  private keys: Promise<KeyCache> | null = null
+  private loaders: Promise<Loaders> | null = null
   private readonly stopping = new AbortController()
   private running: Promise<void> | null = null
   private sweeper: NodeJS.Timeout | null = null
@@ -133,10 +137,13 @@ export class FederationService {
    * asking for an actor or a Note. Null when federation is off or has nothing
    * at that address: the caller answers its own 404 then. An inbox POST
    * whose signature does not verify is a 401, a malformed one a 400.
-   * Fedify verifies draft-cavage signatures (and Object Integrity Proofs);
-   * an inbox POST signed only with RFC 9421 is verified here first
+   * An inbox POST signed only with RFC 9421 is verified here first
    * (rfc9421.ts) and, when it passes, handed to the federation that does
-   * not check signatures again. An inbox POST waits for its turn in
+   * not check signatures again; one with a draft-cavage signature is
+   * checked here with Fedify's own checks and the parsed keys of
+   * signatures/key-cache.ts, and handed to that federation when it passes,
+   * else to Fedify's inbox as it came (which also takes Linked Data
+   * signatures and Object Integrity Proofs), so a refusal is Fedify's. An inbox POST waits for its turn in
    * federation's share of the server. Errors: `rate_limited` (slug
    * `inbox-busy`, with `retryAfter`) when the inbox takes no more for now.
    */
@@ -175,11 +182,15 @@ export class FederationService {
     if (inboxPost) {
       if (await this.fromBlocked(request)) return new Response('Forbidden: this instance does not federate with your server', { status: 403 })
       const { signedWithRfc9421Only, verifyRfc9421 } = await import('./rfc9421.js')
+      const { signedDraftCavage, verifiedDraftCavage } = await import('./signatures/draft-cavage.js')
       if (signedWithRfc9421Only(request)) {
         const outcome = await verifyRfc9421(request, federation.createContext(request, undefined))
         if (!outcome.ok) return outcome.response
         request = outcome.request
         federation = await this.loadVerified()
+      } else if (signedDraftCavage(request)) {
+        const ctx = federation.createContext(request, undefined)
+        if (await verifiedDraftCavage(request, ctx, await this.keyCache(), await this.keyFetchers(ctx, path))) federation = await this.loadVerified()
       }
     }
     const notFound = new Response(null, { status: 404 })
@@ -189,6 +200,47 @@ export class FederationService {
       onNotAcceptable: async () => (await this.webPage(path)) ?? new Response('Not acceptable: ask for application/activity+json', { status: 406 }),
     })
     return response === notFound ? null : response
+  }
+
+  /** How remote documents and contexts are loaded, by both federations and the key cache. */
+  private documentLoaders(): Promise<Loaders> {
+    this.loaders ??= (async () => {
+      const { loaderFactories, userAgentOf } = await import('./documents/loaders.js')
+      return loaderFactories({
+        kv: this.kv,
+        allowPrivateAddress: this.config.federation.allow_private_addresses,
+        userAgent: userAgentOf(this.version, this.site!.origin),
+      })
+    })()
+    return this.loaders
+  }
+
+  /** The parsed public keys inbox POSTs are verified with. */
+  private keyCache(): Promise<KeyCache> {
+    this.keys ??= (async () => {
+      const { KeyCache } = await import('./signatures/key-cache.js')
+      const { documentLoaderFactory, contextLoaderFactory } = await this.documentLoaders()
+      return new KeyCache(this.kv, { documentLoader: documentLoaderFactory(), contextLoader: contextLoaderFactory() })
+    })()
+    return this.keys
+  }
+
+  /**
+   * Where the key of a POST to the inbox at `path` is fetched from, as
+   * Fedify fetches it: for a user's inbox signed as that user (servers in
+   * secure mode answer no other), never from the store's copy; for the
+   * shared inbox unsigned, first from the store's copy, fetched anew after
+   * a signature failed with the key held.
+   */
+  private async keyFetchers(ctx: Context<void>, path: string): Promise<KeyFetchers> {
+    const identifier = INBOX_PATH.exec(path)?.[1]
+    if (identifier !== undefined) {
+      let signed: Promise<DocumentLoader> | undefined
+      const fetch = () => (signed ??= ctx.getDocumentLoader({ identifier }))
+      return { first: fetch, again: fetch }
+    }
+    const { documentLoaderFactory, freshDocumentLoaderFactory } = await this.documentLoaders()
+    return { first: async () => documentLoaderFactory(), again: async () => freshDocumentLoaderFactory() }
   }
 
   /** Does an inbox POST come from a suspended server: its signature's key, or the actor its activity names? */
@@ -486,6 +538,7 @@ export class FederationService {
       queue: this.queue,
       deliveries: this.deliveries,
       allowPrivateAddress: this.config.federation.allow_private_addresses,
+      loaders: await this.documentLoaders(),
       version: this.version,
       // As Mastodon says it: anyone may ask for an account, whether or not the operator approves it first.
       openRegistrations: () => ['open', 'approval'].includes(registrationModeOf(this.config)),

@@ -43,43 +43,58 @@ export const STATIC_CONTEXTS: ReadonlySet<string> = new Set([
 const REMOTE_DOCUMENT_PREFIX = ['_fedify', 'remoteDocument'] as const
 const KEPT_FOR = Temporal.Duration.from({ minutes: 5 })
 
+/** The User-Agent svc fetches remote documents with. */
+export const userAgentOf = (version: string, origin: string): string => `svc/${version} (+${origin}/)`
+
 export interface LoaderOptions {
   kv: KvStore
   allowPrivateAddress: boolean
   userAgent: string
 }
 
-/** Fedify's `documentLoaderFactory` and `contextLoaderFactory`, as described above. */
-export function loaderFactories({ kv, allowPrivateAddress, userAgent }: LoaderOptions): {
+export interface Loaders {
+  /** Fedify's `documentLoaderFactory`: documents fetched and kept in the store for five minutes. */
   documentLoaderFactory: DocumentLoaderFactory
+  /** Fedify's `contextLoaderFactory`: the static contexts from Fedify's copies, any other as a document. */
   contextLoaderFactory: DocumentLoaderFactory
-} {
-  const built = new Map<string, DocumentLoader>()
-  const documentLoaderFactory = (options?: DocumentLoaderFactoryOptions): DocumentLoader => {
+  /** Documents fetched anew whatever the store keeps, and kept there in place of what it had (a key that stopped verifying). */
+  freshDocumentLoaderFactory: DocumentLoaderFactory
+}
+
+/** The loaders described above. */
+export function loaderFactories({ kv, allowPrivateAddress, userAgent }: LoaderOptions): Loaders {
+  const built = new Map<string, { kept: DocumentLoader; fresh: DocumentLoader }>()
+  const loadersFor = (options?: DocumentLoaderFactoryOptions) => {
     const fetching = { allowPrivateAddress: options?.allowPrivateAddress ?? allowPrivateAddress, userAgent: options?.userAgent ?? userAgent }
     const key = JSON.stringify(fetching)
-    let loader = built.get(key)
-    if (!loader) built.set(key, (loader = keptInStore(kv, getDocumentLoader(fetching))))
-    return loader
+    let loaders = built.get(key)
+    if (!loaders) {
+      const fetch = getDocumentLoader(fetching)
+      built.set(key, (loaders = { kept: keptInStore(kv, fetch), fresh: (url) => fetchedAndKept(kv, fetch, url) }))
+    }
+    return loaders
   }
+  const documentLoaderFactory = (options?: DocumentLoaderFactoryOptions): DocumentLoader => loadersFor(options).kept
   const preloaded = getDocumentLoader()
   const contextLoaderFactory = (options?: DocumentLoaderFactoryOptions): DocumentLoader => {
     const other = documentLoaderFactory(options)
     return async (url) => (STATIC_CONTEXTS.has(url) ? { ...(await preloaded(url)), tag: 'static' } : other(url))
   }
-  return { documentLoaderFactory, contextLoaderFactory }
+  return { documentLoaderFactory, contextLoaderFactory, freshDocumentLoaderFactory: (options) => loadersFor(options).fresh }
 }
 
 /** `load`, with what it loaded kept in `kv` for a while and answered from there meanwhile (Fedify's `kvCache`, for every URL). */
 function keptInStore(kv: KvStore, load: DocumentLoader): DocumentLoader {
-  return async (url) => {
-    const key: KvKey = [...REMOTE_DOCUMENT_PREFIX, url]
-    const kept = await kv.get<RemoteDocument>(key).catch(() => undefined)
-    if (kept != null) return kept
-    const loaded = await load(url)
-    await kv.set(key, loaded, { ttl: KEPT_FOR }).catch((err: unknown) => {
-      process.emitWarning(`svc: keeping the document of ${url} failed: ${(err as Error).message}`)
-    })
-    return loaded
-  }
+  return async (url) => (await kv.get<RemoteDocument>(keyOf(url)).catch(() => undefined)) ?? fetchedAndKept(kv, load, url)
 }
+
+/** The document at `url`, loaded now and kept in `kv` (in place of any kept before). */
+async function fetchedAndKept(kv: KvStore, load: DocumentLoader, url: string): Promise<RemoteDocument> {
+  const loaded = await load(url)
+  await kv.set(keyOf(url), loaded, { ttl: KEPT_FOR }).catch((err: unknown) => {
+    process.emitWarning(`svc: keeping the document of ${url} failed: ${(err as Error).message}`)
+  })
+  return loaded
+}
+
+const keyOf = (url: string): KvKey => [...REMOTE_DOCUMENT_PREFIX, url]
