@@ -141,9 +141,11 @@ export class FederationService {
    * (rfc9421.ts) and, when it passes, handed to the federation that does
    * not check signatures again; one with a draft-cavage signature is
    * checked here with Fedify's own checks and the parsed keys of
-   * signatures/key-cache.ts, and handed to that federation when it passes,
-   * else to Fedify's inbox as it came (which also takes Linked Data
-   * signatures and Object Integrity Proofs), so a refusal is Fedify's. An inbox POST waits for its turn in
+   * signatures/key-cache.ts and, when it passes, queued here if it came to
+   * the shared inbox (signatures/shared-inbox.ts) or else handed to that
+   * federation; one that does not pass goes to Fedify's inbox as it came
+   * (which also takes Linked Data signatures and Object Integrity Proofs),
+   * so a refusal is Fedify's. An inbox POST waits for its turn in
    * federation's share of the server. Errors: `rate_limited` (slug
    * `inbox-busy`, with `retryAfter`) when the inbox takes no more for now.
    */
@@ -190,7 +192,12 @@ export class FederationService {
         federation = await this.loadVerified()
       } else if (signedDraftCavage(request)) {
         const ctx = federation.createContext(request, undefined)
-        if (await verifiedDraftCavage(request, ctx, await this.keyCache(), await this.keyFetchers(ctx, path))) federation = await this.loadVerified()
+        const verified = await verifiedDraftCavage(request, ctx, await this.keyCache(), await this.keyFetchers(ctx, path))
+        if (verified && path === AP_PATHS.sharedInbox) {
+          const { takeAtSharedInbox } = await import('./signatures/shared-inbox.js')
+          return takeAtSharedInbox(ctx, this.kv, this.queue, verified.json, verified.activity)
+        }
+        if (verified) federation = await this.loadVerified()
       }
     }
     const notFound = new Response(null, { status: 404 })

@@ -22,8 +22,18 @@ export function signedDraftCavage(request: Request): boolean {
   return signature !== null && /(?:^|,)\s*keyId\s*=\s*"/i.test(signature) && /(?:^|,)\s*signature\s*=\s*"/i.test(signature)
 }
 
-/** Is `request`'s draft-cavage signature good, by its actor's key (fetched with `fetchers` when not held)? Never throws: anything unexpected is a no, for Fedify to answer. */
-export async function verifiedDraftCavage(request: Request, ctx: Context<void>, keys: KeyCache, fetchers: KeyFetchers): Promise<boolean> {
+/** What a request whose signature verified carries: its body's JSON, and the activity it is. */
+export interface Verified {
+  json: unknown
+  activity: Activity
+}
+
+/**
+ * `request`'s activity when its draft-cavage signature is good, by its
+ * actor's key (fetched with `fetchers` when not held); null otherwise.
+ * Never throws: anything unexpected is a null, for Fedify to answer.
+ */
+export async function verifiedDraftCavage(request: Request, ctx: Context<void>, keys: KeyCache, fetchers: KeyFetchers): Promise<Verified | null> {
   try {
     const loaders = { documentLoader: ctx.documentLoader, contextLoader: ctx.contextLoader }
     const key = await verifyRequest(request, {
@@ -33,11 +43,11 @@ export async function verifiedDraftCavage(request: Request, ctx: Context<void>, 
       // The window Fedify's inbox gives verifyRequest (without one, a signature's `created` would have a minute only).
       timeWindow: { seconds: SIGNATURE_TIME_WINDOW_S },
     })
-    if (!key) return false
+    if (!key) return null
     const json: unknown = await request.clone().json()
     const activity = await Activity.fromJsonLd(detachSignature(json), loaders)
-    return await doesActorOwnKey(activity, key, loaders)
+    return (await doesActorOwnKey(activity, key, loaders)) ? { json, activity } : null
   } catch {
-    return false
+    return null
   }
 }

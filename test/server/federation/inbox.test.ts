@@ -1,7 +1,8 @@
 /**
  * The inboxes take only what a remote server signed: mallory's forgeries and
  * unsigned posts are refused, never with a 5xx, and what bob on a remote
- * server signs is acknowledged and recorded as an event.
+ * server signs is acknowledged and recorded as an event, once however
+ * often it comes.
  */
 import t from 'tap'
 import { summarize } from '../../../data/admin/event-summary.js'
@@ -52,6 +53,23 @@ t.test('the shared inbox takes a signed Create, recorded without a recipient', a
   t.equal(res.statusCode, 202, res.payload)
   await waitUntil(() => seen.length > 0, 'the recorded Create')
   t.match(seen[0].payload, { type: 'Create', actor: bob.id, recipient_id: null, activity: { object: { id: note.id, content: '<p>hello</p>' } } })
+})
+
+t.test('the shared inbox acknowledges the same activity again without recording it twice', async (t) => {
+  const svc = await federating(t)
+  await svc.person('alice')
+  const bob = await (await remoteServer(t)).actor('bob')
+  const seen: DomainEvent<'federation.activity_received'>[] = []
+  svc.domain.events.on('federation.activity_received', (e) => seen.push(e))
+  const note = { id: `${bob.id}/notes/1`, type: 'Note', attributedTo: bob.id, content: '<p>hello</p>', to: `${AS}#Public` }
+  const create = { '@context': AS, id: `${bob.id}/notes/1/activity`, type: 'Create', actor: bob.id, object: note, to: `${AS}#Public` }
+  const post = async () => (await svc.server.inject(await injectionOf(await bob.signedPost(`${SITE}/ap/inbox`, create)))).statusCode
+  t.equal(await post(), 202)
+  await waitUntil(() => seen.length > 0, 'the recorded Create')
+  await waitUntil(() => svc.store.read.federation_queue.size().then((n) => n === 0), 'the queue done')
+  t.equal(await post(), 202, 'the same activity again is acknowledged')
+  await waitUntil(() => svc.store.read.federation_queue.size().then((n) => n === 0), 'the queue done again')
+  t.equal(seen.length, 1, 'and recorded once')
 })
 
 t.test('unsigned, forged and mismatched posts are refused with a 4xx and leave no event', async (t) => {
