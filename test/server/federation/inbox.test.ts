@@ -41,7 +41,7 @@ t.test("bob's signed Follow of alice is acknowledged, then recorded as an event 
   t.equal(again.statusCode, 202, 'the same activity again is acknowledged')
 })
 
-t.test('the shared inbox takes a signed Create, recorded without a recipient', async (t) => {
+t.test('the shared inbox takes a signed Create, recorded without a recipient, and once however often it comes', async (t) => {
   const svc = await federating(t)
   await svc.person('alice')
   const bob = await (await remoteServer(t)).actor('bob')
@@ -49,26 +49,15 @@ t.test('the shared inbox takes a signed Create, recorded without a recipient', a
   svc.domain.events.on('federation.activity_received', (e) => seen.push(e))
   const note = { id: `${bob.id}/notes/1`, type: 'Note', attributedTo: bob.id, content: '<p>hello</p>', to: `${AS}#Public` }
   const create = { '@context': AS, id: `${bob.id}/notes/1/activity`, type: 'Create', actor: bob.id, object: note, to: `${AS}#Public` }
-  const res = await svc.server.inject(await injectionOf(await bob.signedPost(`${SITE}/ap/inbox`, create)))
+  const post = async () => svc.server.inject(await injectionOf(await bob.signedPost(`${SITE}/ap/inbox`, create)))
+  const res = await post()
   t.equal(res.statusCode, 202, res.payload)
   await waitUntil(() => seen.length > 0, 'the recorded Create')
   t.match(seen[0].payload, { type: 'Create', actor: bob.id, recipient_id: null, activity: { object: { id: note.id, content: '<p>hello</p>' } } })
-})
-
-t.test('the shared inbox acknowledges the same activity again without recording it twice', async (t) => {
-  const svc = await federating(t)
-  await svc.person('alice')
-  const bob = await (await remoteServer(t)).actor('bob')
-  const seen: DomainEvent<'federation.activity_received'>[] = []
-  svc.domain.events.on('federation.activity_received', (e) => seen.push(e))
-  const note = { id: `${bob.id}/notes/1`, type: 'Note', attributedTo: bob.id, content: '<p>hello</p>', to: `${AS}#Public` }
-  const create = { '@context': AS, id: `${bob.id}/notes/1/activity`, type: 'Create', actor: bob.id, object: note, to: `${AS}#Public` }
-  const post = async () => (await svc.server.inject(await injectionOf(await bob.signedPost(`${SITE}/ap/inbox`, create)))).statusCode
-  t.equal(await post(), 202)
-  await waitUntil(() => seen.length > 0, 'the recorded Create')
-  await waitUntil(() => svc.store.read.federation_queue.size().then((n) => n === 0), 'the queue done')
-  t.equal(await post(), 202, 'the same activity again is acknowledged')
-  await waitUntil(() => svc.store.read.federation_queue.size().then((n) => n === 0), 'the queue done again')
+  const queueDone = () => waitUntil(() => svc.store.read.federation_queue.size().then((n) => n === 0), 'the queue done')
+  await queueDone()
+  t.equal((await post()).statusCode, 202, 'the same activity again is acknowledged')
+  await queueDone()
   t.equal(seen.length, 1, 'and recorded once')
 })
 
