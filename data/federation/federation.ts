@@ -6,7 +6,7 @@
  * (a federation request, or a queue left with work by the last run), so an
  * instance that never federates never pays for loading it.
  */
-import type { Context, DocumentLoader, Federation } from '@fedify/fedify'
+import type { Federation } from '@fedify/fedify'
 import type { InstanceConfig } from '../config.js'
 import type { EventLog } from '../events/event-log.js'
 import type { DomainEvent } from '../model/event.js'
@@ -34,7 +34,7 @@ import type { RemoteImages } from './media/remote-images.js'
 import { AP_PATHS, federationSiteOf, type FederationSite } from './site.js'
 import { postAddress, profileAddress } from './web-addresses.js'
 import { WorkShare } from './work-share.js'
-import type { KeyCache, KeyFetchers } from './signatures/key-cache.js'
+import type { KeyCache } from './signatures/key-cache.js'
 import type { Loaders } from './documents/loaders.js'
 import { DomainError } from '../errors.js'
 
@@ -84,7 +84,7 @@ export class FederationService {
   private readonly outbox: OutboxPump
   private readonly share: WorkShare
   private loading: Promise<Federation<void>> | null = null
-  /** The federation that takes the inbox POSTs svc verified itself (RFC 9421): built like the other, without its signature check. */
+  /** The federation that takes the inbox POSTs svc verified itself (RFC 9421, draft-cavage at a user's inbox): built like the other, without its signature check. */
   private verifiedLoading: Promise<Federation<void>> | null = null
   private keys: Promise<KeyCache> | null = null
   private loaders: Promise<Loaders> | null = null
@@ -185,6 +185,7 @@ export class FederationService {
       if (await this.fromBlocked(request)) return new Response('Forbidden: this instance does not federate with your server', { status: 403 })
       const { signedWithRfc9421Only, verifyRfc9421 } = await import('./rfc9421.js')
       const { signedDraftCavage, verifiedDraftCavage } = await import('./signatures/draft-cavage.js')
+      const { keyFetchersFor } = await import('./signatures/key-cache.js')
       if (signedWithRfc9421Only(request)) {
         const outcome = await verifyRfc9421(request, federation.createContext(request, undefined))
         if (!outcome.ok) return outcome.response
@@ -192,7 +193,8 @@ export class FederationService {
         federation = await this.loadVerified()
       } else if (signedDraftCavage(request)) {
         const ctx = federation.createContext(request, undefined)
-        const verified = await verifiedDraftCavage(request, ctx, await this.keyCache(), await this.keyFetchers(ctx, path))
+        const fetchers = keyFetchersFor(ctx, INBOX_PATH.exec(path)?.[1], await this.documentLoaders())
+        const verified = await verifiedDraftCavage(request, ctx, await this.keyCache(), fetchers)
         if (verified && path === AP_PATHS.sharedInbox) {
           const { takeAtSharedInbox } = await import('./signatures/shared-inbox.js')
           return takeAtSharedInbox(ctx, this.kv, this.queue, verified.json, verified.activity)
@@ -230,24 +232,6 @@ export class FederationService {
       return new KeyCache(this.kv, { documentLoader: documentLoaderFactory(), contextLoader: contextLoaderFactory() })
     })()
     return this.keys
-  }
-
-  /**
-   * Where the key of a POST to the inbox at `path` is fetched from, as
-   * Fedify fetches it: for a user's inbox signed as that user (servers in
-   * secure mode answer no other), never from the store's copy; for the
-   * shared inbox unsigned, first from the store's copy, fetched anew after
-   * a signature failed with the key held.
-   */
-  private async keyFetchers(ctx: Context<void>, path: string): Promise<KeyFetchers> {
-    const identifier = INBOX_PATH.exec(path)?.[1]
-    if (identifier !== undefined) {
-      let signed: Promise<DocumentLoader> | undefined
-      const fetch = () => (signed ??= ctx.getDocumentLoader({ identifier }))
-      return { first: fetch, again: fetch }
-    }
-    const { documentLoaderFactory, freshDocumentLoaderFactory } = await this.documentLoaders()
-    return { first: async () => documentLoaderFactory(), again: async () => freshDocumentLoaderFactory() }
   }
 
   /** Does an inbox POST come from a suspended server: its signature's key, or the actor its activity names? */

@@ -14,7 +14,8 @@
  * signatures under someone's key id must not make svc fetch it for each
  * of them. An unavailable key (`null`) is forgotten.
  */
-import { CryptographicKey, Multikey, type DocumentLoader, type KvKey, type KvStore, type RemoteDocument } from '@fedify/fedify'
+import { CryptographicKey, Multikey, type Context, type DocumentLoader, type KvKey, type KvStore, type RemoteDocument } from '@fedify/fedify'
+import type { Loaders } from '../documents/loaders.js'
 
 type PublicKey = CryptographicKey | Multikey
 
@@ -28,6 +29,22 @@ export interface KeyLoaders {
 export interface KeyFetchers {
   first: () => Promise<DocumentLoader>
   again: () => Promise<DocumentLoader>
+}
+
+/**
+ * Where the key of a POST to an inbox is fetched from, as Fedify fetches
+ * it: to user `identifier`'s inbox, signed as that user (servers in secure
+ * mode answer no other), never from the store's copy; to the shared inbox
+ * (`identifier` undefined), unsigned, first from the store's copy, anew
+ * after a signature failed with the key held.
+ */
+export function keyFetchersFor(ctx: Context<void>, identifier: string | undefined, loaders: Loaders): KeyFetchers {
+  if (identifier !== undefined) {
+    let signed: Promise<DocumentLoader> | undefined
+    const fetch = () => (signed ??= ctx.getDocumentLoader({ identifier }))
+    return { first: fetch, again: fetch }
+  }
+  return { first: async () => loaders.documentLoaderFactory(), again: async () => loaders.freshDocumentLoaderFactory() }
 }
 
 /** Where Fedify keeps public keys in its key-value store (`kvPrefixes.publicKey`). */
