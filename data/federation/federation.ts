@@ -143,9 +143,9 @@ export class FederationService {
    * checked here with Fedify's own checks and the parsed keys of
    * signatures/key-cache.ts and, when it passes, queued here if it came to
    * the shared inbox (signatures/shared-inbox.ts) or else handed to that
-   * federation; one that does not pass goes to Fedify's inbox as it came
-   * (which also takes Linked Data signatures and Object Integrity Proofs),
-   * so a refusal is Fedify's. An inbox POST waits for its turn in
+   * federation; one that does not pass is refused as Fedify refuses it, or
+   * goes to Fedify's inbox as it came when something else might vouch for
+   * it (signatures/draft-cavage.ts). An inbox POST waits for its turn in
    * federation's share of the server. Errors: `rate_limited` (slug
    * `inbox-busy`, with `retryAfter`) when the inbox takes no more for now.
    */
@@ -184,7 +184,7 @@ export class FederationService {
     if (inboxPost) {
       if (await this.fromBlocked(request)) return new Response('Forbidden: this instance does not federate with your server', { status: 403 })
       const { signedWithRfc9421Only, verifyRfc9421 } = await import('./rfc9421.js')
-      const { signedDraftCavage, verifiedDraftCavage } = await import('./signatures/draft-cavage.js')
+      const { signedDraftCavage, checkDraftCavage } = await import('./signatures/draft-cavage.js')
       const { keyFetchersFor } = await import('./signatures/key-cache.js')
       if (signedWithRfc9421Only(request)) {
         const outcome = await verifyRfc9421(request, federation.createContext(request, undefined))
@@ -193,13 +193,15 @@ export class FederationService {
         federation = await this.loadVerified()
       } else if (signedDraftCavage(request)) {
         const ctx = federation.createContext(request, undefined)
-        const fetchers = keyFetchersFor(ctx, INBOX_PATH.exec(path)?.[1], await this.documentLoaders())
-        const verified = await verifiedDraftCavage(request, ctx, await this.keyCache(), fetchers)
-        if (verified && path === AP_PATHS.sharedInbox) {
+        const recipient = INBOX_PATH.exec(path)?.[1]
+        const outcome = await checkDraftCavage(request, ctx, await this.keyCache(), keyFetchersFor(ctx, recipient, await this.documentLoaders()))
+        if ('verified' in outcome && recipient === undefined) {
           const { takeAtSharedInbox } = await import('./signatures/shared-inbox.js')
-          return takeAtSharedInbox(ctx, this.kv, this.queue, verified.json, verified.activity)
+          return takeAtSharedInbox(ctx, this.kv, this.queue, outcome.verified.json, outcome.verified.activity)
         }
-        if (verified) federation = await this.loadVerified()
+        if ('verified' in outcome) federation = await this.loadVerified()
+        // Fedify's inbox answers a POST to nobody's inbox with a 404 before it looks at the signature.
+        if ('refusal' in outcome && (recipient === undefined || (await ctx.getActor(recipient)) !== null)) return outcome.refusal
       }
     }
     const notFound = new Response(null, { status: 404 })
