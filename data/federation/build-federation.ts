@@ -29,6 +29,7 @@ import type { Store } from '../store/port.js'
 import { isModerated } from '../users/moderated-users.js'
 import { usernameKey } from '../users/users.js'
 import { actorOf } from './actors.js'
+import { userAgentOf, type Loaders } from './documents/loaders.js'
 import type { DeliveryLog } from './outgoing/delivery-log.js'
 import type { DomainBlocks } from './domain-blocks.js'
 import { recipientOf } from './follows.js'
@@ -61,6 +62,8 @@ export interface FederationParts {
   deliveries: DeliveryLog
   /** Let outgoing fetches (remote keys, actors) reach loopback and private addresses. */
   allowPrivateAddress: boolean
+  /** How remote documents and JSON-LD contexts are loaded (documents/loaders.ts), the same for every federation built. */
+  loaders: Loaders
   /** svc's version, for NodeInfo and the User-Agent. */
   version: string
   openRegistrations: () => boolean
@@ -80,8 +83,6 @@ const semVerOf = (version: string) => {
     return parseSemVer('0.0.0')
   }
 }
-
-const userAgent = (version: string, origin: string) => `svc/${version} (+${origin}/)`
 
 /**
  * `identifier` is a user id; the local user whose keys sign for it: a live
@@ -139,6 +140,7 @@ export function buildFederation({
   queue,
   deliveries,
   allowPrivateAddress,
+  loaders,
   version,
   openRegistrations,
   skipSignatureVerification = false,
@@ -149,7 +151,9 @@ export function buildFederation({
     manuallyStartQueue: true,
     origin: site.origin,
     allowPrivateAddress,
-    userAgent: userAgent(version, site.origin),
+    userAgent: userAgentOf(version, site.origin),
+    documentLoaderFactory: loaders.documentLoaderFactory,
+    contextLoaderFactory: loaders.contextLoaderFactory,
     outboxRetryPolicy: (context) => {
       const delay = deliveryRetries(context)
       if (delay === null) deliveries.gaveUp()

@@ -34,6 +34,8 @@ import type { RemoteImages } from './media/remote-images.js'
 import { AP_PATHS, federationSiteOf, type FederationSite } from './site.js'
 import { postAddress, profileAddress } from './web-addresses.js'
 import { WorkShare } from './work-share.js'
+import type { KeyCache } from './signatures/key-cache.js'
+import type { Loaders } from './documents/loaders.js'
 import { DomainError } from '../errors.js'
 
 /**
@@ -55,7 +57,7 @@ const SWEEP_INTERVAL_MS = 10 * 60_000
 const ACTOR_PATH = /^\/ap\/users\/(\d{1,15})$/
 const NOTE_PATH = /^\/ap\/posts\/(\d{1,15})$/
 /** An actor's inbox or the shared one (site.ts's AP_PATHS). */
-const INBOX_PATH = /^\/ap\/(?:users\/[^/]+\/)?inbox$/
+const INBOX_PATH = /^\/ap\/(?:users\/([^/]+)\/)?inbox$/
 
 /** The services federation acts through: remote posts, stars, reposts and private messages come in as local ones do. */
 export interface FederatedServices {
@@ -82,8 +84,10 @@ export class FederationService {
   private readonly outbox: OutboxPump
   private readonly share: WorkShare
   private loading: Promise<Federation<void>> | null = null
-  /** The federation that takes the inbox POSTs svc verified itself (RFC 9421): built like the other, without its signature check. */
+  /** The federation that takes the inbox POSTs svc verified itself (RFC 9421, draft-cavage at a user's inbox): built like the other, without its signature check. */
   private verifiedLoading: Promise<Federation<void>> | null = null
+  private keys: Promise<KeyCache> | null = null
+  private loaders: Promise<Loaders> | null = null
   private readonly stopping = new AbortController()
   private running: Promise<void> | null = null
   private sweeper: NodeJS.Timeout | null = null
@@ -133,10 +137,15 @@ export class FederationService {
    * asking for an actor or a Note. Null when federation is off or has nothing
    * at that address: the caller answers its own 404 then. An inbox POST
    * whose signature does not verify is a 401, a malformed one a 400.
-   * Fedify verifies draft-cavage signatures (and Object Integrity Proofs);
-   * an inbox POST signed only with RFC 9421 is verified here first
+   * An inbox POST signed only with RFC 9421 is verified here first
    * (rfc9421.ts) and, when it passes, handed to the federation that does
-   * not check signatures again. An inbox POST waits for its turn in
+   * not check signatures again; one with a draft-cavage signature is
+   * checked here with Fedify's own checks and the parsed keys of
+   * signatures/key-cache.ts and, when it passes, queued here if it came to
+   * the shared inbox (signatures/shared-inbox.ts) or else handed to that
+   * federation; one that does not pass is refused as Fedify refuses it, or
+   * goes to Fedify's inbox as it came when something else might vouch for
+   * it (signatures/draft-cavage.ts). An inbox POST waits for its turn in
    * federation's share of the server. Errors: `rate_limited` (slug
    * `inbox-busy`, with `retryAfter`) when the inbox takes no more for now.
    */
@@ -175,11 +184,24 @@ export class FederationService {
     if (inboxPost) {
       if (await this.fromBlocked(request)) return new Response('Forbidden: this instance does not federate with your server', { status: 403 })
       const { signedWithRfc9421Only, verifyRfc9421 } = await import('./rfc9421.js')
+      const { signedDraftCavage, checkDraftCavage } = await import('./signatures/draft-cavage.js')
+      const { keyFetchersFor } = await import('./signatures/key-cache.js')
       if (signedWithRfc9421Only(request)) {
         const outcome = await verifyRfc9421(request, federation.createContext(request, undefined))
         if (!outcome.ok) return outcome.response
         request = outcome.request
         federation = await this.loadVerified()
+      } else if (signedDraftCavage(request)) {
+        const ctx = federation.createContext(request, undefined)
+        const recipient = INBOX_PATH.exec(path)?.[1]
+        const outcome = await checkDraftCavage(request, ctx, await this.keyCache(), keyFetchersFor(ctx, recipient, await this.documentLoaders()))
+        if ('verified' in outcome && recipient === undefined) {
+          const { takeAtSharedInbox } = await import('./signatures/shared-inbox.js')
+          return takeAtSharedInbox(ctx, this.kv, this.queue, outcome.verified.json, outcome.verified.activity)
+        }
+        if ('verified' in outcome) federation = await this.loadVerified()
+        // Fedify's inbox answers a POST to nobody's inbox with a 404 before it looks at the signature.
+        if ('refusal' in outcome && (recipient === undefined || (await ctx.getActor(recipient)) !== null)) return outcome.refusal
       }
     }
     const notFound = new Response(null, { status: 404 })
@@ -189,6 +211,29 @@ export class FederationService {
       onNotAcceptable: async () => (await this.webPage(path)) ?? new Response('Not acceptable: ask for application/activity+json', { status: 406 }),
     })
     return response === notFound ? null : response
+  }
+
+  /** How remote documents and contexts are loaded, by both federations and the key cache. */
+  private documentLoaders(): Promise<Loaders> {
+    this.loaders ??= (async () => {
+      const { loaderFactories, userAgentOf } = await import('./documents/loaders.js')
+      return loaderFactories({
+        kv: this.kv,
+        allowPrivateAddress: this.config.federation.allow_private_addresses,
+        userAgent: userAgentOf(this.version, this.site!.origin),
+      })
+    })()
+    return this.loaders
+  }
+
+  /** The parsed public keys inbox POSTs are verified with. */
+  private keyCache(): Promise<KeyCache> {
+    this.keys ??= (async () => {
+      const { KeyCache } = await import('./signatures/key-cache.js')
+      const { documentLoaderFactory, contextLoaderFactory } = await this.documentLoaders()
+      return new KeyCache(this.kv, { documentLoader: documentLoaderFactory(), contextLoader: contextLoaderFactory() })
+    })()
+    return this.keys
   }
 
   /** Does an inbox POST come from a suspended server: its signature's key, or the actor its activity names? */
@@ -486,6 +531,7 @@ export class FederationService {
       queue: this.queue,
       deliveries: this.deliveries,
       allowPrivateAddress: this.config.federation.allow_private_addresses,
+      loaders: await this.documentLoaders(),
       version: this.version,
       // As Mastodon says it: anyone may ask for an account, whether or not the operator approves it first.
       openRegistrations: () => ['open', 'approval'].includes(registrationModeOf(this.config)),

@@ -73,10 +73,13 @@ export class StoreMessageQueue implements MessageQueue {
 
   /** One worker: takes a message, handles it, removes it; again until `signal` aborts. */
   private async work(handler: (message: unknown) => Promise<void> | void, signal: AbortSignal | undefined): Promise<void> {
+    /** The message handled last, to remove in the transaction that takes the next. */
+    let done: number | null = null
     while (!signal?.aborted) {
       let row: FederationQueueRow | null
       try {
-        row = await this.claim()
+        row = await this.claim(done)
+        done = null
       } catch (err) {
         // A store that closed under the listener (shutdown) ends it; anything else is worth a word, then another try.
         if (signal?.aborted) return
@@ -100,19 +103,24 @@ export class StoreMessageQueue implements MessageQueue {
       } finally {
         release()
       }
-      const done = row.id
-      await this.store
-        .transact((tx) => tx.federation_queue.remove(done))
-        .catch((err: unknown) => {
-          if (!signal?.aborted) process.emitWarning(`svc: removing a handled federation message failed: ${(err as Error).message}`)
-        })
+      done = row.id
+    }
+    // Stopped with a message handled and not yet removed: removed now (one that is not comes back when its lease ends, to be skipped as processed).
+    if (done !== null) {
+      const handled = done
+      await this.store.transact((tx) => tx.federation_queue.remove(handled)).catch(() => {})
     }
   }
 
-  /** Takes the oldest message due and not claimed, marking it claimed; null when none is. */
-  private claim(now: number = Date.now()): Promise<FederationQueueRow | null> {
+  /**
+   * Removes message `done` (handled; none when null) and takes the oldest
+   * message due and not claimed, marking it claimed, in one transaction: a
+   * commit less per message. Null when none is due.
+   */
+  private claim(done: number | null, now: number = Date.now()): Promise<FederationQueueRow | null> {
     return this.store.transact(async (tx) => {
-      const free = (row: FederationQueueRow) => row.due_at <= now && (row.claimed_until === undefined || row.claimed_until <= now)
+      if (done !== null) tx.federation_queue.remove(done)
+      const free = (row: FederationQueueRow) => row.id !== done && row.due_at <= now && (row.claimed_until === undefined || row.claimed_until <= now)
       const [id] = await tx.federation_queue.scan({ limit: 1, order: 'asc' }, free)
       if (id === undefined) return null
       const row = await tx.federation_queue.get(id)

@@ -12,8 +12,14 @@
  * time as fast as svc answers, a 429 again after its Retry-After. Its window lasts until every activity has
  * been processed (the remote accounts' counts say so), at least as long as
  * the others. Reported side by side, with the ratios the issue sets at 20 %.
+ *
+ * `BENCH_BURST_ALONE=1` sends the burst with no local load and no other
+ * window, and reports the server's CPU time per activity (what one costs,
+ * 429s and GC included): the measure to compare changes to federation's
+ * cost by. `BENCH_CPU_PROF=<dir>` keeps the server's CPU profile of the
+ * burst's window there (`burst.cpuprofile`, for DevTools).
  */
-import { readFileSync, writeFileSync } from 'node:fs'
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { loadavg } from 'node:os'
 import { join } from 'node:path'
 import { freePort } from '../../fixtures/free-port.js'
@@ -21,6 +27,7 @@ import { misskeyPeer, MISSKEY_CONTEXT, sendSigned, type MisskeyPeer, type PeerAc
 import { openWithStore } from '../../fixtures/open-store.js'
 import { waitUntil } from '../../fixtures/wait.js'
 import { countsAfter, doomedName, DELETER, mentioningCreate, planOf, REMOTE_NAMES, signedBurst, type LocalSide } from '../burst-activities.js'
+import { Inspector } from '../layer-profile.js'
 import { Latencies } from '../latencies.js'
 import { localLoad, type LocalLoadResult } from '../local-load.js'
 import { scaled, type Measure, type Scenario } from '../scenario.js'
@@ -47,6 +54,19 @@ async function retrying<T extends { status: number; retryAfter?: string }>(send:
     answer = await send()
   }
   return answer
+}
+
+/** A process's CPU seconds by thread (Node 20 leaves its threads unnamed: by id). */
+function threadCpuOf(pid: number): Map<string, number> {
+  const out = new Map<string, number>()
+  for (const tid of readdirSync(`/proc/${pid}/task`)) {
+    try {
+      out.set(tid === String(pid) ? 'main' : tid, cpuSecondsOf(pid, Number(tid)))
+    } catch {
+      // A thread that ended meanwhile.
+    }
+  }
+  return out
 }
 
 interface Seeded {
@@ -88,8 +108,22 @@ export const federationBurst: Scenario = {
     const port = await freePort()
     const site = `http://127.0.0.1:${port}`
     const local: LocalSide = { site, ...seeded.local }
+    const alone = process.env.BENCH_BURST_ALONE === '1'
+    const profileDir = process.env.BENCH_CPU_PROF
     const server = await start(
-      ['bin/svc.js', 'serve', '--data-dir', join(ctx.workDir, 'data'), '--port', String(port), '--host', '127.0.0.1', '--public-url', site],
+      [
+        ...(profileDir ? ['--inspect=127.0.0.1:0'] : []),
+        'bin/svc.js',
+        'serve',
+        '--data-dir',
+        join(ctx.workDir, 'data'),
+        '--port',
+        String(port),
+        '--host',
+        '127.0.0.1',
+        '--public-url',
+        site,
+      ],
       { SVC_RATE_LIMIT: 'off', SVC_FEDERATION_ALLOW_PRIVATE: '1' },
     )
     const pid = server.child.pid!
@@ -185,13 +219,11 @@ export const federationBurst: Scenario = {
         return { load, cpu }
       }
 
-      const before = await window('before the burst')
       const answers: number[] = []
       const answered = new Latencies()
       let retried = 0
       let lastAnswer = 0
-      began = performance.now()
-      const during = await window('during the burst', async () => {
+      const sendBurst = async () => {
         await Promise.all(
           burst.map((posts) =>
             pool(posts, IN_FLIGHT_PER_SERVER, async ({ post, resign }) => {
@@ -208,7 +240,54 @@ export const federationBurst: Scenario = {
             }),
           ),
         )
-      })
+      }
+      /** `work` with the server's main thread profiled when BENCH_CPU_PROF says where to keep the profile. */
+      const profiled = async <T>(work: () => Promise<T>): Promise<T> => {
+        if (!profileDir || !server.inspector) return work()
+        const inspector = await Inspector.connect(server.inspector)
+        try {
+          return (await inspector.profile(work, join(profileDir, 'burst.cpuprofile'))).result
+        } finally {
+          inspector.close()
+        }
+      }
+
+      if (alone) {
+        const cpuFrom = { server: cpuSecondsOf(pid), main: cpuSecondsOf(pid, pid) }
+        const threadsFrom = threadCpuOf(pid)
+        began = performance.now()
+        await profiled(async () => {
+          await sendBurst()
+          // Polled as in the windows, not waitUntil's every 10 ms: each poll is requests the server's CPU time would count.
+          while (!(await after())) await new Promise((resolve) => setTimeout(resolve, POLL_MS))
+        })
+        const seconds = (performance.now() - began) / 1000
+        const perActivity = (s: number) => (1000 * s) / total
+        const server_ = perActivity(cpuSecondsOf(pid) - cpuFrom.server)
+        const main = perActivity(cpuSecondsOf(pid, pid) - cpuFrom.main)
+        const refused = answers.filter((s) => s !== 202).length
+        const threads = [...threadCpuOf(pid)]
+          .map(([name, s]) => [name, s - (threadsFrom.get(name) ?? 0)] as const)
+          .filter(([, s]) => s > 0)
+          .sort((x, y) => y[1] - x[1])
+          .slice(0, 6)
+        ctx.log(
+          `burst alone, server CPU by thread (the busiest): ${threads.map(([name, s]) => `${name} ${perActivity(s).toFixed(2)} ms`).join(', ')} an activity`,
+        )
+        ctx.log(
+          `burst alone: ${total} processed in ${seconds.toFixed(1)} s, server CPU ${server_.toFixed(2)} ms (main thread ${main.toFixed(2)} ms) an activity`,
+        )
+        return [
+          { name: 'remote instances x users; activities each', value: servers, unit: `x ${REMOTE_NAMES.length}; ${JSON.stringify(plan)}` },
+          { name: 'burst alone: until every activity processed', value: seconds, unit: `s (${(total / seconds).toFixed(1)} activities/s)` },
+          { name: 'burst alone: server CPU per activity (main thread)', value: server_, unit: `ms (${main.toFixed(2)} ms)` },
+          { name: 'burst alone: 429s sent again after Retry-After', value: retried, unit: `(${refused} refused in the end)` },
+        ]
+      }
+
+      const before = await window('before the burst')
+      began = performance.now()
+      const during = await profiled(() => window('during the burst', sendBurst))
       const answeredIn = (lastAnswer - began) / 1000
       const processedIn = (processedAt - began) / 1000
       const refused = answers.filter((s) => s !== 202).length

@@ -1,7 +1,8 @@
 /**
  * The inboxes take only what a remote server signed: mallory's forgeries and
  * unsigned posts are refused, never with a 5xx, and what bob on a remote
- * server signs is acknowledged and recorded as an event.
+ * server signs is acknowledged and recorded as an event, once however
+ * often it comes.
  */
 import t from 'tap'
 import { summarize } from '../../../data/admin/event-summary.js'
@@ -40,7 +41,7 @@ t.test("bob's signed Follow of alice is acknowledged, then recorded as an event 
   t.equal(again.statusCode, 202, 'the same activity again is acknowledged')
 })
 
-t.test('the shared inbox takes a signed Create, recorded without a recipient', async (t) => {
+t.test('the shared inbox takes a signed Create, recorded without a recipient, and once however often it comes', async (t) => {
   const svc = await federating(t)
   await svc.person('alice')
   const bob = await (await remoteServer(t)).actor('bob')
@@ -48,10 +49,16 @@ t.test('the shared inbox takes a signed Create, recorded without a recipient', a
   svc.domain.events.on('federation.activity_received', (e) => seen.push(e))
   const note = { id: `${bob.id}/notes/1`, type: 'Note', attributedTo: bob.id, content: '<p>hello</p>', to: `${AS}#Public` }
   const create = { '@context': AS, id: `${bob.id}/notes/1/activity`, type: 'Create', actor: bob.id, object: note, to: `${AS}#Public` }
-  const res = await svc.server.inject(await injectionOf(await bob.signedPost(`${SITE}/ap/inbox`, create)))
+  const post = async () => svc.server.inject(await injectionOf(await bob.signedPost(`${SITE}/ap/inbox`, create)))
+  const res = await post()
   t.equal(res.statusCode, 202, res.payload)
   await waitUntil(() => seen.length > 0, 'the recorded Create')
   t.match(seen[0].payload, { type: 'Create', actor: bob.id, recipient_id: null, activity: { object: { id: note.id, content: '<p>hello</p>' } } })
+  const queueDone = () => waitUntil(() => svc.store.read.federation_queue.size().then((n) => n === 0), 'the queue done')
+  await queueDone()
+  t.equal((await post()).statusCode, 202, 'the same activity again is acknowledged')
+  await queueDone()
+  t.equal(seen.length, 1, 'and recorded once')
 })
 
 t.test('unsigned, forged and mismatched posts are refused with a 4xx and leave no event', async (t) => {
