@@ -21,7 +21,7 @@ import {
   type UserStreamsPicture,
 } from '../../data/index.js'
 import { serveAdminSocket } from '../../server/index.js'
-import { makeInstance, type Instance } from '../fixtures/instance.js'
+import { makeDomainInstance, makeInstance, type DomainInstance } from '../fixtures/instance.js'
 import { subscribeUnified } from '../fixtures/streams.js'
 
 /** A raw admin socket connection: send request lines, wait for answer lines. */
@@ -57,7 +57,7 @@ async function connect(t: { teardown(fn: () => unknown): void }, path: string) {
   }
 }
 
-async function serving(t: { teardown(fn: () => unknown): void }, svc: Instance) {
+async function serving(t: { teardown(fn: () => unknown): void }, svc: DomainInstance) {
   const admin = await serveAdminSocket(svc.domain, { baseUrl: 'http://svc.test', log: () => {} })
   t.teardown(() => admin.close())
   return admin
@@ -66,7 +66,7 @@ async function serving(t: { teardown(fn: () => unknown): void }, svc: Instance) 
 const tailOf = (result: unknown) => result as EventTail
 
 t.test('a watch of the events pushes the tail at once, then each new post, while other operations are answered', async (t) => {
-  const svc = await makeInstance(t)
+  const svc = await makeDomainInstance(t)
   const [alice] = await svc.people('alice')
   const admin = await serving(t, svc)
   const conn = await connect(t, admin.path)
@@ -90,7 +90,7 @@ t.test('a watch of the events pushes the tail at once, then each new post, while
 })
 
 t.test('unwatch stops the pictures; a bad watch or unwatch is a clear error and the connection goes on', async (t) => {
-  const svc = await makeInstance(t)
+  const svc = await makeDomainInstance(t)
   const [bob] = await svc.people('bob')
   const bobViewer = await svc.domain.auth.tokens.authenticate(bob.token)
   const conn = await connect(t, (await serving(t, svc)).path)
@@ -123,7 +123,7 @@ t.test('unwatch stops the pictures; a bad watch or unwatch is a clear error and 
 })
 
 t.test('a burst of posts is pushed at most about four times a second, the last picture holding them all', async (t) => {
-  const svc = await makeInstance(t)
+  const svc = await makeDomainInstance(t)
   const [carol] = await svc.people('carol')
   const viewer = await svc.domain.auth.tokens.authenticate(carol.token)
   const conn = await connect(t, (await serving(t, svc)).path)
@@ -145,7 +145,7 @@ t.test('a burst of posts is pushed at most about four times a second, the last p
 })
 
 t.test('the user streams topic shows a connected stream with its owner, subscriptions, backlog and position, then waiting for a resume', async (t) => {
-  const svc = await makeInstance(t)
+  const svc = await makeDomainInstance(t)
   const [alice] = await svc.people('alice')
   const viewer = await svc.domain.auth.tokens.authenticate(alice.token)
   const sink: StreamSink = { send: () => Promise.resolve(), whenReady: () => null, close: () => {} }
@@ -178,7 +178,7 @@ t.test('the user streams topic shows a connected stream with its owner, subscrip
 const hello = { match_policy: 'include_any', clauses: [{ object_type: 'post', operator: 'matches', field: '/data/text', value: 'hello' }] }
 
 t.test('the app streams topic shows each stream with its app, key, types, queue and filter in words; a consumer shows connected', async (t) => {
-  const svc = await makeInstance(t)
+  const svc = await makeDomainInstance(t)
   const app = await svc.domain.auth.tokens.authenticate(svc.appToken)
   const { stream } = await svc.domain.streams.apps.create(app, { object_types: ['post', 'star'], type: 'long_poll', key: 'firehose', filter: hello })
   await svc.domain.streams.apps.create(app, { object_types: ['user'], type: 'long_poll' })
@@ -212,7 +212,7 @@ t.test('the app streams topic shows each stream with its app, key, types, queue 
 t.test(
   "the filters topic shows users' filters and apps' inline ones, whose, in words, and how many streams use each; changes come as they happen",
   async (t) => {
-    const svc = await makeInstance(t)
+    const svc = await makeDomainInstance(t)
     const [alice] = await svc.people('alice')
     const asAlice = await svc.domain.auth.tokens.authenticate(alice.token)
     const bots = await svc.domain.filters.create(asAlice, {
@@ -244,7 +244,7 @@ t.test(
 )
 
 t.test("the console's watch tells of the lost server and watches again once a server answers on the socket", async (t) => {
-  const svc = await makeInstance(t)
+  const svc = await makeDomainInstance(t)
   let admin = await serveAdminSocket(svc.domain, { baseUrl: 'http://svc.test', log: () => {} })
   t.teardown(() => admin.close())
   const pictures: EventTail[] = []

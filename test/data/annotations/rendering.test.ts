@@ -1,5 +1,5 @@
 import t from 'tap'
-import { makeInstance, type Instance, type Person } from '../../fixtures/instance.js'
+import { makeDomainInstance, makeInstance, type Instance, type Person } from '../../fixtures/instance.js'
 import { upload } from '../../fixtures/files.js'
 import { flatImage } from '../../fixtures/images.js'
 
@@ -58,7 +58,7 @@ t.test('a rendering for a stream, or without a granting object, drops the read t
 })
 
 t.test('svc-base marks svc wrote are completed with the base URL, other values kept', async (t) => {
-  const svc = await makeInstance(t, {}, { start: false })
+  const svc = await makeDomainInstance(t, {}, { start: false })
   const renderer = svc.domain.views.annotationRenderer
   const value = { url: renderer.baseMark('/@alice'), list: [renderer.baseMark('/x'), 'https://elsewhere.example/svc-base:/y', 3, null] }
   t.same(renderer.render(value, { baseUrl: BASE, grant: null }), {
@@ -68,7 +68,7 @@ t.test('svc-base marks svc wrote are completed with the base URL, other values k
 })
 
 t.test('an svc-base mark a client wrote is dropped, never completed into a link elsewhere', async (t) => {
-  const svc = await makeInstance(t, {}, { start: false })
+  const svc = await makeDomainInstance(t, {}, { start: false })
   const renderer = svc.domain.views.annotationRenderer
   const value = {
     evil: 'svc-base:@evil.example/login',
@@ -81,7 +81,7 @@ t.test('an svc-base mark a client wrote is dropped, never completed into a link 
 })
 
 t.test('the unsealed marks svc stored before marks were sealed still lead to its own avatars and profiles, nothing else', async (t) => {
-  const svc = await makeInstance(t, {}, { start: false })
+  const svc = await makeDomainInstance(t, {}, { start: false })
   const renderer = svc.domain.views.annotationRenderer
   const value = {
     avatar: 'svc-base:/images/default-avatar.png',

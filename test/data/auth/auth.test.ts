@@ -1,7 +1,7 @@
 import t from 'tap'
 import { createHash } from 'node:crypto'
 import { parseScopes } from '../../../data/index.js'
-import { HERE, makeInstance } from '../../fixtures/instance.js'
+import { HERE, makeDomainInstance } from '../../fixtures/instance.js'
 
 const sha256 = (s: string) => createHash('sha256').update(s).digest('hex')
 
@@ -14,7 +14,7 @@ t.test('parseScopes takes spaces or commas, drops unknown scopes, maps post and 
 })
 
 t.test('tokens and app secrets are kept only as hashes', async (t) => {
-  const svc = await makeInstance(t)
+  const svc = await makeDomainInstance(t)
   const { app, client_secret, password_grant_secret } = await svc.domain.auth.apps.create({ name: 'Robo' })
   const alice = await svc.domain.users.accounts.create({ username: 'alice', password: 'correct horse' })
   const { access_token, token } = await svc.domain.auth.tokens.issueUserToken(app, alice, ['stream'])
@@ -28,7 +28,7 @@ t.test('tokens and app secrets are kept only as hashes', async (t) => {
 })
 
 t.test('apps.verify tells nothing about which part was wrong', async (t) => {
-  const svc = await makeInstance(t)
+  const svc = await makeDomainInstance(t)
   const { app, client_secret, password_grant_secret } = await svc.domain.auth.apps.create({ name: 'Robo', redirect_uris: ['https://robo.example/cb'] })
   t.equal((await svc.domain.auth.apps.verify(app.client_id, client_secret, HERE)).id, app.id)
   await t.rejects(
@@ -45,7 +45,7 @@ t.test('apps.verify tells nothing about which part was wrong', async (t) => {
 })
 
 t.test('redirect URIs are absolute, without fragment, and lead to an app', async (t) => {
-  const svc = await makeInstance(t)
+  const svc = await makeDomainInstance(t)
   await t.rejects(svc.domain.auth.apps.create({ name: 'Bad', redirect_uris: ['/relative'] }), { code: 'invalid' })
   await t.rejects(svc.domain.auth.apps.create({ name: 'Bad', redirect_uris: ['https://robo.example/cb#frag'] }), { code: 'invalid' })
   await t.rejects(svc.domain.auth.apps.create({ name: 'Bad', redirect_uris: ['javascript:alert(1)'] }), { code: 'invalid' })
@@ -54,7 +54,7 @@ t.test('redirect URIs are absolute, without fragment, and lead to an app', async
 })
 
 t.test('prepare checks the client, the redirect URI and the response type', async (t) => {
-  const svc = await makeInstance(t)
+  const svc = await makeDomainInstance(t)
   const { app } = await svc.domain.auth.apps.create({ name: 'Robo', redirect_uris: ['https://robo.example/cb'] })
   const two = await svc.domain.auth.apps.create({ name: 'Two', redirect_uris: ['https://a.example/cb', 'https://b.example/cb'] })
   const oauth = svc.domain.auth.oauth
@@ -70,7 +70,7 @@ t.test('prepare checks the client, the redirect URI and the response type', asyn
 })
 
 t.test('two exchanges of one code race: exactly one wins', async (t) => {
-  const svc = await makeInstance(t)
+  const svc = await makeDomainInstance(t)
   const { app, client_secret } = await svc.domain.auth.apps.create({ name: 'Robo', redirect_uris: ['https://robo.example/cb'] })
   const alice = await svc.domain.users.accounts.create({ username: 'alice', password: 'correct horse' })
   const authorization = await svc.domain.auth.oauth.prepare({ client_id: app.client_id, response_type: 'code', scope: 'stream' })
@@ -84,7 +84,7 @@ t.test('two exchanges of one code race: exactly one wins', async (t) => {
 })
 
 t.test('an expired code cannot be exchanged', async (t) => {
-  const svc = await makeInstance(t)
+  const svc = await makeDomainInstance(t)
   const { app, client_secret } = await svc.domain.auth.apps.create({ name: 'Robo', redirect_uris: ['https://robo.example/cb'] })
   const alice = await svc.domain.users.accounts.create({ username: 'alice', password: 'correct horse' })
   const authorization = await svc.domain.auth.oauth.prepare({ client_id: app.client_id, response_type: 'code' })
@@ -99,7 +99,7 @@ t.test('an expired code cannot be exchanged', async (t) => {
 })
 
 t.test('token events come after the commit, so a listener can read what they announce', async (t) => {
-  const svc = await makeInstance(t)
+  const svc = await makeDomainInstance(t)
   const { app } = await svc.domain.auth.apps.create({ name: 'Robo' })
   const alice = await svc.domain.users.accounts.create({ username: 'alice', password: 'correct horse' })
   const seen: (string | null)[] = []
@@ -112,13 +112,13 @@ t.test('token events come after the commit, so a listener can read what they ann
 })
 
 t.test('the domain refuses sign-up when open registration is off', async (t) => {
-  const svc = await makeInstance(t, { open_registration: false })
+  const svc = await makeDomainInstance(t, { open_registration: false })
   await t.rejects(svc.domain.auth.oauth.signUp({ username: 'erin', password: 'long enough' }), { code: 'forbidden' })
   t.equal(await svc.domain.users.accounts.byUsername('erin'), null)
 })
 
 t.test('app token lists refuse user tokens in the domain too', async (t) => {
-  const svc = await makeInstance(t)
+  const svc = await makeDomainInstance(t)
   const alice = await svc.person('alice')
   const viewer = await svc.domain.auth.tokens.authenticate(alice.token)
   await t.rejects(svc.domain.auth.tokens.userIdsForApp(viewer), { code: 'forbidden' })
@@ -126,7 +126,7 @@ t.test('app token lists refuse user tokens in the domain too', async (t) => {
 })
 
 t.test('a delegate token expires and belongs to one client', async (t) => {
-  const svc = await makeInstance(t)
+  const svc = await makeDomainInstance(t)
   const alice = await svc.person('alice')
   const robo = await svc.domain.auth.apps.create({ name: 'Robo' })
   const viewer = await svc.domain.auth.tokens.authenticate(alice.token)

@@ -3,7 +3,7 @@ import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { initDataDir, openDomain, EventLog, type Domain, type DomainEvent, type Store } from '../../../data/index.js'
 import { FileStore } from '../../../data/store/embedded/file-store.js'
-import { makeInstance, type Instance } from '../../fixtures/instance.js'
+import { makeDomainInstance, makeInstance, type Instance } from '../../fixtures/instance.js'
 import { openWithStore } from '../../fixtures/open-store.js'
 import { userRow } from '../../fixtures/rows.js'
 
@@ -24,7 +24,7 @@ const reopen = async (t: Tap, svc: Instance, config: Record<string, unknown> = {
 }
 
 t.test('alice and bob follow each other: the events get increasing seqs and after answers them in order', async (t) => {
-  const svc = await makeInstance(t)
+  const svc = await makeDomainInstance(t)
   const [alice, bob] = await svc.people('alice', 'bob')
   const seen: DomainEvent[] = []
   svc.domain.events.onAny((e) => seen.push(e))
@@ -52,7 +52,7 @@ t.test('alice and bob follow each other: the events get increasing seqs and afte
 })
 
 t.test("a failed sign-up (bob's name is taken) emits nothing", async (t) => {
-  const svc = await makeInstance(t)
+  const svc = await makeDomainInstance(t)
   await svc.people('alice', 'bob')
   const head = svc.domain.events.head()
   const seen: DomainEvent[] = []
@@ -176,7 +176,7 @@ t.test('a data dir written before the event log opens as it is, with a log that 
 })
 
 t.test('a listener that throws is reported and keeps neither the caller nor the other listeners from their event', async (t) => {
-  const svc = await makeInstance(t)
+  const svc = await makeDomainInstance(t)
   const warnings: string[] = []
   const onWarning = (w: Error) => warnings.push(w.message)
   process.on('warning', onWarning)

@@ -1,6 +1,6 @@
 import t from 'tap'
 import { FILTER_MAX_CLAUSES, FILTER_NAME_MAX_LENGTH, type FilterInput, type Viewer } from '../../../data/index.js'
-import { makeInstance, type Instance } from '../../fixtures/instance.js'
+import { makeDomainInstance, type DomainInstance } from '../../fixtures/instance.js'
 import { recordEvents } from '../../fixtures/events.js'
 
 const rollouts: FilterInput = {
@@ -16,14 +16,14 @@ const fromFriends: FilterInput = {
   ],
 }
 
-const viewers = async (svc: Instance, ...names: string[]): Promise<Viewer[]> => {
+const viewers = async (svc: DomainInstance, ...names: string[]): Promise<Viewer[]> => {
   const made: Viewer[] = []
   for (const name of names) made.push(await svc.domain.auth.tokens.authenticate((await svc.person(name)).token))
   return made
 }
 
 t.test('alice saves filters, lists them oldest first and reads each back', async (t) => {
-  const svc = await makeInstance(t)
+  const svc = await makeDomainInstance(t)
   const [alice] = await viewers(svc, 'alice')
   const first = await svc.domain.filters.create(alice, rollouts)
   const second = await svc.domain.filters.create(alice, fromFriends)
@@ -39,7 +39,7 @@ t.test('alice saves filters, lists them oldest first and reads each back', async
 })
 
 t.test("bob neither sees nor changes alice's filters: for him they do not exist", async (t) => {
-  const svc = await makeInstance(t)
+  const svc = await makeDomainInstance(t)
   const [alice, bob] = await viewers(svc, 'alice', 'bob')
   const filter = await svc.domain.filters.create(alice, rollouts)
   t.same(await svc.domain.filters.list(bob), [])
@@ -54,7 +54,7 @@ t.test("bob neither sees nor changes alice's filters: for him they do not exist"
 })
 
 t.test('replacing a filter keeps its id and creation time and drops what the new one leaves out', async (t) => {
-  const svc = await makeInstance(t)
+  const svc = await makeDomainInstance(t)
   const [alice] = await viewers(svc, 'alice')
   const filter = await svc.domain.filters.create(alice, rollouts)
   const replaced = await svc.domain.filters.replace(alice, filter.id, fromFriends)
@@ -70,7 +70,7 @@ t.test('replacing a filter keeps its id and creation time and drops what the new
 })
 
 t.test('deleting answers the deleted filters; deleting all leaves the other users alone', async (t) => {
-  const svc = await makeInstance(t)
+  const svc = await makeDomainInstance(t)
   const [alice, bob] = await viewers(svc, 'alice', 'bob')
   const one = await svc.domain.filters.create(alice, rollouts)
   const two = await svc.domain.filters.create(alice, fromFriends)
@@ -84,7 +84,7 @@ t.test('deleting answers the deleted filters; deleting all leaves the other user
 })
 
 t.test("an app stream's inline filter is in no user's list, and other services read and delete it by id", async (t) => {
-  const svc = await makeInstance(t)
+  const svc = await makeDomainInstance(t)
   const [alice] = await viewers(svc, 'alice')
   const inline = await svc.domain.filters.createForApp(svc.app.id, fromFriends)
   t.equal(inline.app_id, svc.app.id)
@@ -99,7 +99,7 @@ t.test("an app stream's inline filter is in no user's list, and other services r
 })
 
 t.test('every change is announced with the filter, after its commit', async (t) => {
-  const svc = await makeInstance(t)
+  const svc = await makeDomainInstance(t)
   const [alice] = await viewers(svc, 'alice')
   const seen = recordEvents(svc)
   const stored: unknown[] = []
@@ -126,7 +126,7 @@ t.test('every change is announced with the filter, after its commit', async (t) 
 })
 
 t.test('bad filters are refused with a message naming the clause and the field', async (t) => {
-  const svc = await makeInstance(t)
+  const svc = await makeDomainInstance(t)
   const [alice] = await viewers(svc, 'alice')
   const clause = rollouts.clauses[0]
   const bad = (change: Record<string, unknown>): FilterInput => ({ ...rollouts, clauses: [clause, { ...clause, ...change }] })
@@ -160,7 +160,7 @@ t.test('bad filters are refused with a message naming the clause and the field',
 })
 
 t.test('the values each operator takes are kept as given', async (t) => {
-  const svc = await makeInstance(t)
+  const svc = await makeDomainInstance(t)
   const [alice] = await viewers(svc, 'alice')
   const base = { object_type: 'post', field: '/data/num_stars' }
   const filter = await svc.domain.filters.create(alice, {

@@ -7,13 +7,13 @@ import t from 'tap'
 import { anonymous } from '../../../data/index.js'
 import { DELETE_BATCH } from '../../../data/moderation/moderation.js'
 import { onFirst, recordEvents } from '../../fixtures/events.js'
-import { HERE, makeInstance } from '../../fixtures/instance.js'
+import { HERE, makeDomainInstance, makeInstance } from '../../fixtures/instance.js'
 import { writePost } from '../../fixtures/post-rows.js'
 import { upload } from '../../fixtures/files.js'
 import { existsSync } from 'node:fs'
 
 async function story(t: Parameters<typeof makeInstance>[0]) {
-  const svc = await makeInstance(t)
+  const svc = await makeDomainInstance(t)
   const [alice, bob, carol] = await svc.people('alice', 'bob', 'carol')
   const [asAlice, asBob, asCarol] = await Promise.all([svc.viewerOf(alice), svc.viewerOf(bob), svc.viewerOf(carol)])
   await svc.domain.relations.core.follow(asAlice, '@bob')
@@ -80,7 +80,7 @@ t.test('suspending bob revokes his tokens and hides his posts from every list un
 })
 
 t.test('a suspended bob cannot sign in, by password grant, by the sign-in page or with a pending code', async (t) => {
-  const svc = await makeInstance(t)
+  const svc = await makeDomainInstance(t)
   const bob = await svc.person('bob')
   const { app, client_secret } = await svc.domain.auth.apps.create({ name: 'Robo', redirect_uris: ['https://robo.example/cb'] })
   const request = { client_id: app.client_id, response_type: 'code', redirect_uri: 'https://robo.example/cb', scope: 'stream' }
@@ -117,7 +117,7 @@ t.test('a suspended bob cannot sign in, by password grant, by the sign-in page o
 })
 
 t.test('bob’s sign-in sessions end when his password is reset or he is suspended, and lifting it does not bring them back', async (t) => {
-  const svc = await makeInstance(t)
+  const svc = await makeDomainInstance(t)
   const bob = await svc.person('bob')
   const { app } = await svc.domain.auth.apps.create({ name: 'Robo', redirect_uris: ['https://robo.example/cb'] })
   const request = { client_id: app.client_id, response_type: 'code', redirect_uri: 'https://robo.example/cb', scope: 'stream' }
@@ -202,7 +202,7 @@ t.test('deleting bob removes his posts, tokens and relations both ways, frees hi
 })
 
 t.test('an account with more posts than one batch is deleted a batch per transaction', async (t) => {
-  const svc = await makeInstance(t)
+  const svc = await makeDomainInstance(t)
   const robo = await svc.person('robo', { type: 'bot' })
   await svc.store.transact(async (tx) => {
     for (let i = 0; i < DELETE_BATCH * 2 + 1; i++) {
@@ -232,7 +232,7 @@ t.test('an account with more posts than one batch is deleted a batch per transac
 })
 
 t.test("resetting bob's password lets only the new one in and revokes his tokens", async (t) => {
-  const svc = await makeInstance(t)
+  const svc = await makeDomainInstance(t)
   const bob = await svc.person('bob')
   await t.rejects(svc.domain.users.moderation.resetPassword(bob.user.id, 'short'), { code: 'invalid' }, 'the account rules apply')
   await svc.domain.users.moderation.resetPassword(bob.user.id, 'battery staple')
@@ -243,7 +243,7 @@ t.test("resetting bob's password lets only the new one in and revokes his tokens
 })
 
 t.test('deleting an app revokes its user and app tokens and its clients cannot sign in through it', async (t) => {
-  const svc = await makeInstance(t)
+  const svc = await makeDomainInstance(t)
   const alice = await svc.person('alice')
   const { app, client_secret } = await svc.domain.auth.apps.create({ name: 'Robo' })
   const user = await svc.domain.auth.tokens.issueUserToken(app, alice.user, ['basic'])
@@ -266,7 +266,7 @@ t.test('deleting an app revokes its user and app tokens and its clients cannot s
 
 t.test('the moderation events concern no user stream', async (t) => {
   const { audienceOf } = await import('../../../data/streams/event-audience.js')
-  const svc = await makeInstance(t)
+  const svc = await makeDomainInstance(t)
   const bob = await svc.person('bob')
   const events = recordEvents(svc)
   await svc.domain.users.moderation.suspend(bob.user.id)

@@ -1,6 +1,6 @@
 /** Invitations: with registration closed, a link from the operator admits as many people as it says, and no more. */
 import t from 'tap'
-import { makeInstance } from '../../fixtures/instance.js'
+import { makeDomainInstance, makeInstance } from '../../fixtures/instance.js'
 import { csrfOf, visitor } from '../../fixtures/oauth.js'
 
 t.test('with registration closed, an invitation for two admits two people through /signup, then no one', async (t) => {
@@ -39,7 +39,7 @@ t.test('with registration closed, an invitation for two admits two people throug
 })
 
 t.test('two people following the last use of a link at once: one account, not two', async (t) => {
-  const svc = await makeInstance(t, { open_registration: false })
+  const svc = await makeDomainInstance(t, { open_registration: false })
   const { code } = await svc.domain.auth.invites.create(1)
   const results = await Promise.allSettled(
     ['gina', 'hugo'].map((username) => svc.domain.auth.oauth.signUp({ username, password: 'long enough', invite: code })),
@@ -52,7 +52,7 @@ t.test('two people following the last use of a link at once: one account, not tw
 })
 
 t.test('an invitation is made for 1 to 1000 people, and its code is never stored', async (t) => {
-  const svc = await makeInstance(t)
+  const svc = await makeDomainInstance(t)
   await t.rejects(svc.domain.auth.invites.create(0), { code: 'invalid' })
   await t.rejects(svc.domain.auth.invites.create(1001), { code: 'invalid' })
   const { code } = await svc.domain.auth.invites.create()

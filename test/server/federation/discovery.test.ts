@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import t from 'tap'
 import { ROOT } from '../../project-root.js'
-import { makeInstance } from '../../fixtures/instance.js'
+import { makeDomainInstance, makeInstance } from '../../fixtures/instance.js'
 
 const SITE = 'https://svc.example'
 
@@ -137,6 +137,6 @@ t.test('federation.enabled false turns it off with a public_url, and a public_ur
   const off = await makeInstance(t, { public_url: SITE, federation: { enabled: false } })
   t.match(off.domain.federation.off, /federation\.enabled is false/)
   t.equal((await off.server.inject('/.well-known/nodeinfo')).statusCode, 404)
-  const sub = await makeInstance(t, { public_url: `${SITE}/svc` })
+  const sub = await makeDomainInstance(t, { public_url: `${SITE}/svc` })
   t.match(sub.domain.federation.off, /without a path/)
 })
