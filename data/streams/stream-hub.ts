@@ -39,7 +39,7 @@ import type { StreamMatcher } from './stream-matcher.js'
 import type { OpenStreamInput, StreamWatcher, UserStreamService } from './user-streams.js'
 import { addTo, Connection, forgetWhatChanged, removeFrom } from './stream-connection.js'
 import { DeliveryLanes } from './delivery-lanes.js'
-import { RecentRate, streamsToShed, Throughput } from './stream-overload.js'
+import { RecentRate, SATURATED, streamsToShed, Throughput } from './stream-overload.js'
 
 /** The event log as the hub reads it. */
 export interface EventSource {
@@ -515,7 +515,10 @@ export class StreamHub implements StreamWatcher {
     if (!strike) return
     const live: { conn: Connection; rate: number; backlog: number }[] = []
     for (const conn of this.byId.values()) if (conn.live && !conn.closed) live.push({ conn, rate: conn.asked.perSecond(), backlog: conn.queue.length })
-    const capacity = this.delivered.perBusySecond(this.lanes.busyMs())
+    const busyMs = this.lanes.busyMs()
+    // Events that waited while the deliveries themselves were idle part of the time: something else held the loop.
+    if (this.delivered.busyShare(busyMs) < SATURATED) return
+    const capacity = this.delivered.perBusySecond(busyMs)
     const shed = streamsToShed(live, capacity, this.caughtUp.perSecond())
     if (shed.length === 0) return
     for (const { conn } of shed) this.shedding(conn, 'the server is behind on its streams; reconnect with your connection_id to resume')

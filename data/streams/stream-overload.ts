@@ -18,6 +18,8 @@ export interface StreamLoad {
 
 /** The share of the measured throughput live streams may ask for: the rest is headroom, so their waits shrink rather than stay. */
 export const HEADROOM = 0.8
+/** The share of the time the deliveries must have had work for the process to count as overloaded by its streams. */
+export const SATURATED = 0.9
 /** Seconds in which the backlogs of the streams that stay should drain: well within the longest an event may wait (USER_STREAM_MAX_DELAY_MS). */
 export const DRAIN_SECONDS = 1
 
@@ -115,6 +117,18 @@ export class Throughput {
     const first = this.marks[0]
     const busy = first ? busyMs - first.busyMs : 0
     return busy > 0 ? (this.events - first.events) / (busy / 1000) : 0
+  }
+
+  /**
+   * The share of the time since the oldest mark that the deliveries had
+   * work: near 1 when they are what holds the process up; lower when an
+   * event waited because something else held the loop (a stall that
+   * disconnecting streams would not cure).
+   */
+  busyShare(busyMs: number, at: number = performance.now()): number {
+    const first = this.marks[0]
+    const wall = first ? at - first.at : 0
+    return wall > 0 ? Math.min(1, (busyMs - first.busyMs) / wall) : 0
   }
 }
 

@@ -7,7 +7,7 @@
  * delivery lanes: a consumer that stops reading holds up only its own
  * stream, whose backlog then disconnects it.
  */
-import type { Duplex, PassThrough } from 'node:stream'
+import type { PassThrough } from 'node:stream'
 import type { WebSocket } from 'ws'
 import type { DomainViews, StreamDelivery, StreamDisplayOptions, StreamSink } from '../../data/index.js'
 import type { UserStreamEnd } from '../api/index.js'
@@ -72,12 +72,8 @@ abstract class RenderingSink implements StreamSink {
 }
 
 export class WebSocketSink extends RenderingSink {
-  private corked = false
-
   constructor(
     private readonly socket: WebSocket,
-    /** The connection under it: its frames of one turn of the loop are written together, one system call rather than one per frame. */
-    private readonly connection: Duplex,
     views: DomainViews,
     baseUrl: string,
     options: StreamDisplayOptions,
@@ -94,14 +90,6 @@ export class WebSocketSink extends RenderingSink {
   }
 
   protected write(json: string): void {
-    if (!this.corked) {
-      this.corked = true
-      this.connection.cork()
-      setImmediate(() => {
-        this.corked = false
-        this.connection.uncork()
-      })
-    }
     this.socket.send(json)
   }
 

@@ -63,7 +63,7 @@ export function serveUserStreamWebSockets(server: Server, hub: StreamServices['h
       return
     }
     wss.handleUpgrade(req, socket, head, (ws) => {
-      const sink = new WebSocketSink(ws, socket, views, baseUrl ?? '', options)
+      const sink = new WebSocketSink(ws, views, baseUrl ?? '', options)
       // Frames from the client ("ping", or its first message) are tolerated and ignored.
       ws.on('message', () => {})
       ws.on('error', () => ws.terminate())

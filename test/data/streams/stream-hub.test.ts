@@ -147,11 +147,11 @@ t.test(
     const light = await Promise.all(Array.from({ length: 4 }, (_, i) => open(`quiet${i}`, '@carol', 3)))
     await settle(() => hub.snapshot().connections.every((c) => c.live))
     const bobViewer = await svc.viewerOf(bob)
-    // 40 posts wait for 16 readers that are not reading yet; then all read at once: 640 deliveries, two seconds of work, asked in a moment.
+    // 120 posts wait for 16 readers that are not reading yet; then all read at once: 1,920 deliveries, six seconds of work, asked in a moment.
     for (const h of heavy) h.stall()
-    const made = (await Promise.all(Array.from({ length: 40 }, (_, i) => svc.domain.posts.core.create(bobViewer, { text: `post ${i}` })))).map((p) => p.id)
+    const made = (await Promise.all(Array.from({ length: 120 }, (_, i) => svc.domain.posts.core.create(bobViewer, { text: `post ${i}` })))).map((p) => p.id)
     made.sort((a, b) => a - b)
-    await settle(() => heavy.every((h) => hub.snapshot().connections.find((c) => c.connection_id === h.connectionId)?.backlog === 40))
+    await settle(() => heavy.every((h) => hub.snapshot().connections.find((c) => c.connection_id === h.connectionId)?.backlog === 120))
     for (const h of heavy) h.ready()
     await settle(() => heavy.every((h) => h.closed.length > 0 || h.got.length === made.length), 60_000)
     const carolPost = await svc.domain.posts.core.create(await svc.viewerOf(carol), { text: 'quiet news' })

@@ -63,6 +63,8 @@ t.test('throughput is events per second of the time the deliveries had work, idl
   for (let i = 0; i < 100; i++) throughput.add(i * 0.5, 1000 + i * 0.5)
   for (let i = 0; i < 100; i++) throughput.add(50 + i * 0.5, 3000 + i * 0.5)
   t.equal(Math.round(throughput.perBusySecond(100)), 1990, '199 events after the first, in 100 ms of work: 1,990 a second')
+  t.equal(throughput.busyShare(100, 3050), 100 / 2050, 'busy 100 ms of the 2,050 since the first mark')
   for (let i = 0; i < 10; i++) throughput.add(100 + i * 100, 10_000 + i * 300)
   t.ok(Math.abs(throughput.perBusySecond(1000) - 10) < 1, 'seconds later only the last few count: 10 a second of slow work')
+  t.equal(throughput.busyShare(1000, 12_700), 900 / 2700, 'busy a third of the time since the oldest mark kept')
 })
