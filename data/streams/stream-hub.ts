@@ -503,13 +503,14 @@ export class StreamHub implements StreamWatcher {
   /**
    * The lanes are behind (a stream waited past their target for its turn,
    * or an event past BEHIND_MS in a backlog): disconnects the costliest
-   * live streams, as many as ask for more than the process delivers. Once
-   * a second at most, so what it did shows before it decides again.
+   * live streams, as many as ask for more than the process delivers. It
+   * looks every BEHIND_EVERY_MS at most and acts on the second look in a
+   * row, while the deliveries are what keeps the process busy.
    */
   private behind(): void {
     const now = performance.now()
     if (now - this.behindAt < BEHIND_EVERY_MS) return
-    // Behind twice in a row, a second or two apart: a moment's pause (a collection, a long request) is not an overload.
+    // Behind at two looks in a row: a moment's pause (a collection, a long request) is not an overload.
     const strike = now - this.behindAt <= 2.5 * BEHIND_EVERY_MS
     this.behindAt = now
     if (!strike) return
