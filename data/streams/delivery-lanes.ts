@@ -14,8 +14,8 @@
  *
  * When more work comes than the process can do, the queue grows and every
  * stream's wait with it. Rather than let all of them drift late together,
- * the lanes tell their owner they are behind (at most once a second, so
- * what it did about it shows before it is asked again); the owner
+ * the lanes tell their owner they are behind (at most every half second,
+ * so what it did about it shows before it is asked again); the owner
  * disconnects as many streams as the excess (stream-overload.ts), and
  * those that stay keep receiving with a bounded wait.
  */
@@ -28,7 +28,7 @@ const SLICE_MS = 8
 /** The longest a stream should wait for its turn; past it the lanes are behind. */
 const TURN_TARGET_MS = 500
 /** How often at most the owner hears that the lanes are behind. */
-const BEHIND_EVERY_MS = 1000
+const BEHIND_EVERY_MS = 500
 
 interface Queued<T> {
   item: T
