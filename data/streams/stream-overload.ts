@@ -20,6 +20,14 @@ export interface StreamLoad {
 export const HEADROOM = 0.8
 /** The share of the time the deliveries must have had work for the process to count as overloaded by its streams. */
 export const SATURATED = 0.9
+/**
+ * The most of what the streams ask that one decision sheds: a pace measured
+ * as an overload begins is the process's slowest (every stream's first
+ * delivery reads its viewer and compiles its tests), so the hub converges
+ * over a few looks, measuring afresh after each, rather than cut once for
+ * a pace it has already outgrown.
+ */
+export const MOST_SHED_AT_ONCE = 0.5
 /** Seconds in which the backlogs of the streams that stay should drain: well within the longest an event may wait (USER_STREAM_MAX_DELAY_MS). */
 export const DRAIN_SECONDS = 1
 
@@ -29,14 +37,16 @@ const cost = (s: StreamLoad): number => s.rate + s.backlog / DRAIN_SECONDS
  * The streams to disconnect (`delivered`: events a second the process
  * delivers when busy, live and catching up; `reserved`: what catching-up
  * streams take of it): the heaviest, until the rest ask for at most
- * `HEADROOM` of it with their backlogs drained in `DRAIN_SECONDS`. None
- * while that holds, or while nothing was delivered lately to tell the pace
- * by (a process stopped for a moment: the next look will know).
+ * `HEADROOM` of it with their backlogs drained in `DRAIN_SECONDS`, and no
+ * more than `MOST_SHED_AT_ONCE` of what they ask. None while that holds,
+ * or while nothing was delivered lately to tell the pace by (a process
+ * stopped for a moment: the next look will know).
  */
 export function streamsToShed<T extends StreamLoad>(streams: readonly T[], delivered: number, reserved: number): T[] {
   if (delivered <= 0) return []
   const budget = HEADROOM * delivered - reserved
-  let excess = streams.reduce((sum, s) => sum + cost(s), 0) - budget
+  const asked = streams.reduce((sum, s) => sum + cost(s), 0)
+  let excess = Math.min(asked - budget, MOST_SHED_AT_ONCE * asked)
   if (excess <= 0) return []
   const heaviest = [...streams].sort((a, b) => cost(b) - cost(a))
   const shed: T[] = []

@@ -1,5 +1,5 @@
 import t from 'tap'
-import { DRAIN_SECONDS, HEADROOM, RecentRate, streamsToShed, Throughput } from '../../../data/streams/stream-overload.js'
+import { DRAIN_SECONDS, HEADROOM, MOST_SHED_AT_ONCE, RecentRate, streamsToShed, Throughput } from '../../../data/streams/stream-overload.js'
 
 const load = (name: string, rate: number, backlog = 0) => ({ name, rate, backlog })
 
@@ -40,6 +40,13 @@ t.test('what catching-up streams take is not there for live ones', async (t) => 
     ['a'],
     'of 320 − 150 left, the costlier goes',
   )
+})
+
+t.test('one look sheds at most half of what is asked: the next, measuring afresh, sheds more if it must', async (t) => {
+  t.equal(MOST_SHED_AT_ONCE, 0.5)
+  const streams = Array.from({ length: 10 }, (_, i) => load(`s${i}`, 100))
+  t.equal(streamsToShed(streams, 100, 0).length, 5, '1,000 asked of a budget of 80: half go now')
+  t.equal(streamsToShed(streams.slice(5), 100, 0).length, 3, 'then 500 of 80: half again, rounded up to whole streams')
 })
 
 t.test('a process that delivered nothing lately cannot tell its pace, and waits for the next look', async (t) => {
