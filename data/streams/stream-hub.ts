@@ -144,7 +144,7 @@ export class StreamHub implements StreamWatcher {
   private endingBatch: Promise<void> | null = null
   /** The commit each ended stream's position is in, until it is done: a resume of it waits for it. */
   private readonly endedIn = new Map<string, Promise<void>>()
-  /** Consumers disconnected because an event waited too long for them (the metric of a server behind). */
+  /** Consumers disconnected because the server was behind on them (the metric of a server behind). */
   private shed = 0
   /** When each event reached this hub: its wait for a consumer counts from there (its commit is not the hub's to hurry). */
   private readonly arrived = new WeakMap<DomainEvent, number>()
@@ -514,11 +514,11 @@ export class StreamHub implements StreamWatcher {
     const strike = now - this.behindAt <= 2.5 * BEHIND_EVERY_MS
     this.behindAt = now
     if (!strike) return
-    const live: { conn: Connection; rate: number; backlog: number }[] = []
-    for (const conn of this.byId.values()) if (conn.live && !conn.closed) live.push({ conn, rate: conn.asked.perSecond(), backlog: conn.queue.length })
     const busyMs = this.lanes.busyMs()
     // Events that waited while the deliveries themselves were idle part of the time: something else held the loop.
     if (this.delivered.busyShare(busyMs) < SATURATED) return
+    const live: { conn: Connection; rate: number; backlog: number }[] = []
+    for (const conn of this.byId.values()) if (conn.live) live.push({ conn, rate: conn.asked.perSecond(), backlog: conn.queue.length })
     const capacity = this.delivered.perBusySecond(busyMs)
     const shed = streamsToShed(live, capacity, this.caughtUp.perSecond())
     if (shed.length === 0) return

@@ -2,29 +2,23 @@ import t from 'tap'
 import { DRAIN_SECONDS, HEADROOM, MOST_SHED_AT_ONCE, RecentRate, streamsToShed, Throughput } from '../../../data/streams/stream-overload.js'
 
 const load = (name: string, rate: number, backlog = 0) => ({ name, rate, backlog })
+/** The names of the streams `streamsToShed` picks. */
+const shedNames = (...args: Parameters<typeof streamsToShed<ReturnType<typeof load>>>) => streamsToShed(...args).map((s) => s.name)
 
 t.test('while the process delivers what is asked with headroom, backlogs drained within a second, nobody is disconnected', async (t) => {
   t.equal(HEADROOM, 0.8)
   t.equal(DRAIN_SECONDS, 1)
   const streams = [load('a', 100), load('b', 200, 100)]
   t.same(streamsToShed(streams, 500, 0), [], '300 a second and 100 waiting: 400 of the 0.8 × 500 the process delivers')
-  t.same(
-    streamsToShed(streams, 450, 0).map((s) => s.name),
-    ['b'],
-    'more than that: the costlier goes',
-  )
+  t.same(shedNames(streams, 450, 0), ['b'], 'more than that: the costlier goes')
 })
 
 t.test('over the headroom, the costliest go first, and only as many as the excess', async (t) => {
   const light = Array.from({ length: 50 }, (_, i) => load(`light${i}`, 2))
   const heavy = [load('heavy1', 300), load('heavy2', 250, 100), load('heavy3', 200)]
   // Asked: 100 + 750 a second and 100 waiting, 950 in all.
-  t.same(
-    streamsToShed([...light, ...heavy], 750, 0).map((s) => s.name),
-    ['heavy2'],
-    'budget 0.8 × 750 = 600: the one with the backlog (350) covers the excess of 350',
-  )
-  const shed = streamsToShed([...light, ...heavy], 700, 0).map((s) => s.name)
+  t.same(shedNames([...light, ...heavy], 750, 0), ['heavy2'], 'budget 0.8 × 750 = 600: the one with the backlog (350) covers the excess of 350')
+  const shed = shedNames([...light, ...heavy], 700, 0)
   t.same(shed, ['heavy2', 'heavy1'], 'budget 560: an excess of 390 takes the next costliest too')
   t.notOk(
     shed.some((name) => name.startsWith('light')),
@@ -35,11 +29,7 @@ t.test('over the headroom, the costliest go first, and only as many as the exces
 t.test('what catching-up streams take is not there for live ones', async (t) => {
   const streams = [load('a', 200), load('b', 100)]
   t.same(streamsToShed(streams, 400, 0), [], '300 of a budget of 320')
-  t.same(
-    streamsToShed(streams, 400, 150).map((s) => s.name),
-    ['a'],
-    'of 320 − 150 left, the costlier goes',
-  )
+  t.same(shedNames(streams, 400, 150), ['a'], 'of 320 − 150 left, the costlier goes')
 })
 
 t.test('one look sheds at most half of what is asked: the next, measuring afresh, sheds more if it must', async (t) => {
