@@ -6,13 +6,13 @@
  */
 import t, { type Test } from 'tap'
 import { createHash, randomBytes } from 'node:crypto'
-import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { mkdirSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import * as tar from 'tar'
 import { openDomain, restoreBackup, verifyBackup, type Domain, type Upload, type Viewer } from '../../../data/index.js'
 import { makeDomainInstance } from '../../fixtures/instance.js'
 import { readyPgStore, pgUnavailable } from '../../fixtures/postgres.js'
+import { scratchDir } from '../../fixtures/scratch.js'
 
 const sha1 = (path: string) => createHash('sha1').update(readFileSync(path)).digest('hex')
 
@@ -24,7 +24,7 @@ const uploadOf = (domain: Domain, data: Buffer): Upload => {
 
 /** A folder for this test's archives and restores, removed at its end. */
 const scratch = (t: Test): string => {
-  const dir = mkdtempSync(join(tmpdir(), 'svc-backup-test-'))
+  const dir = scratchDir('svc-backup-test-')
   t.teardown(() => rmSync(dir, { recursive: true, force: true }))
   return dir
 }
@@ -141,7 +141,7 @@ t.test('restoring into a data dir that holds anything is refused and changes not
 })
 
 t.test('on PostgreSQL a backup says what to use instead', { skip: await pgUnavailable() }, async (t) => {
-  const dir = mkdtempSync(join(tmpdir(), 'svc-backup-pg-'))
+  const dir = scratchDir('svc-backup-pg-')
   t.teardown(() => rmSync(dir, { recursive: true, force: true }))
   const domain = await openDomain(dir, { store: await readyPgStore(t) })
   t.teardown(() => domain.close())

@@ -1,10 +1,9 @@
 import t from 'tap'
-import { mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { rmSync } from 'node:fs'
 import { openDomain, type PostRow } from '../../../data/index.js'
 import { makeDomainInstance } from '../../fixtures/instance.js'
 import { checkin, geolocation, photo, writePost, writeRelation, writeStar } from '../../fixtures/post-rows.js'
+import { scratchDir } from '../../fixtures/scratch.js'
 
 const ids = (page: { items: { item: PostRow }[] }) => page.items.map((i) => i.item.id)
 const page = { count: 20 }
@@ -24,7 +23,7 @@ t.test('a fresh instance ships the five streams App.net had, each marker named f
 })
 
 t.test('reopening a data dir never brings back streams an admin deleted', async (t) => {
-  const dir = mkdtempSync(join(tmpdir(), 'svc-explore-'))
+  const dir = scratchDir('svc-explore-')
   t.teardown(() => rmSync(dir, { recursive: true, force: true }))
   let domain = await openDomain(dir)
   await domain.start()

@@ -7,17 +7,16 @@
  * queue holds counts as pending per host, retries as failing, a fanout's
  * inboxes each as pending.
  */
-import { mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { rmSync } from 'node:fs'
 import t from 'tap'
 import { DeliveryLog, deliveriesByHost, errorText } from '../../../data/federation/outgoing/delivery-log.js'
 import { openStore } from '../../fixtures/open-store.js'
+import { scratchDir } from '../../fixtures/scratch.js'
 
 const outbox = (inbox: string, attempt = 0) => ({ type: 'outbox', inbox, activityId: `https://svc.example/ap/posts/1/activity`, attempt })
 
 t.test('outcomes per host, bounded, and what the queue holds for each', async (t) => {
-  const dir = mkdtempSync(join(tmpdir(), 'svc-delivery-log-'))
+  const dir = scratchDir('svc-delivery-log-')
   const store = await openStore(dir)
   t.teardown(async () => {
     await store.close()

@@ -5,9 +5,7 @@
  * lease ends; a delayed one waits; cached entries survive a reopen, expire
  * and are swept.
  */
-import { mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { rmSync } from 'node:fs'
 import { Temporal } from '@js-temporal/polyfill'
 import t, { type Test } from 'tap'
 import { StoreKvStore } from '../../../data/federation/kv-store.js'
@@ -16,12 +14,13 @@ import type { Store } from '../../../data/index.js'
 import { openStore } from '../../fixtures/open-store.js'
 import { pgUnavailable, readyPgStore } from '../../fixtures/postgres.js'
 import { waitUntil } from '../../fixtures/wait.js'
+import { scratchDir } from '../../fixtures/scratch.js'
 
 const skipPg = await pgUnavailable()
 
 /** Opens the same store again and again (a restart); each closed at the test's end. */
 async function reopener(t: Test, kind: 'embedded' | 'postgres'): Promise<() => Promise<Store>> {
-  const dir = mkdtempSync(join(tmpdir(), 'svc-fed-queue-'))
+  const dir = scratchDir('svc-fed-queue-')
   const url = kind === 'postgres' ? await readyPgStore(t) : undefined
   const open: Store[] = []
   t.teardown(async () => {

@@ -5,14 +5,13 @@
  * than allowed (declared or sent) and a server too slow to answer; nothing
  * it began is left in the uploads folder.
  */
-import { mkdtempSync, readdirSync, readFileSync } from 'node:fs'
+import { readdirSync, readFileSync } from 'node:fs'
 import { createServer, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
 import t from 'tap'
 import { fetchMedia, type MediaFetchOptions } from '../../../data/federation/media/fetch-media.js'
 import { FileBytes } from '../../../data/files/file-bytes.js'
+import { scratchDir } from '../../fixtures/scratch.js'
 
 async function setUp(t: { teardown(fn: () => unknown): void }) {
   const hits: string[] = []
@@ -26,7 +25,7 @@ async function setUp(t: { teardown(fn: () => unknown): void }) {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
   t.teardown(() => new Promise<void>((resolve) => (server.closeAllConnections(), server.close(() => resolve()))))
   const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
-  const bytes = new FileBytes(mkdtempSync(join(tmpdir(), 'svc-media-')))
+  const bytes = new FileBytes(scratchDir('svc-media-'))
   const options: MediaFetchOptions = {
     maxBytes: 1000,
     allowPrivateAddress: true,

@@ -6,17 +6,16 @@
  * nodes that share a store, waits while another node's lease lasts and
  * takes over once it ends.
  */
-import { mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { rmSync } from 'node:fs'
 import t, { type Test } from 'tap'
 import { OUTBOX, OutboxPump, type OutboxOptions } from '../../../data/federation/outgoing/outbox.js'
 import { EventLog, type DomainEvent, type Store } from '../../../data/index.js'
 import { openStore } from '../../fixtures/open-store.js'
 import { waitUntil } from '../../fixtures/wait.js'
+import { scratchDir } from '../../fixtures/scratch.js'
 
 async function opened(t: Test): Promise<{ store: Store; events: EventLog }> {
-  const dir = mkdtempSync(join(tmpdir(), 'svc-outbox-pump-'))
+  const dir = scratchDir('svc-outbox-pump-')
   const store = await openStore(dir)
   t.teardown(async () => {
     await store.close()

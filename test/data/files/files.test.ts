@@ -1,11 +1,11 @@
 import t from 'tap'
-import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { existsSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { randomBytes } from 'node:crypto'
 import { openDomain, type Domain, type Upload, type Viewer } from '../../../data/index.js'
 import { makeDomainInstance } from '../../fixtures/instance.js'
 import { recordEvents } from '../../fixtures/events.js'
+import { scratchDir } from '../../fixtures/scratch.js'
 
 /** A temporary upload, as the server's body parser leaves one in the uploads folder. */
 const uploadOf = (domain: Domain, data: string | Buffer, mime_type = 'text/plain', filename?: string): Upload => {
@@ -18,7 +18,7 @@ const byteFiles = (domain: Domain): string[] => readdirSync(join(domain.dataDir,
 const viewerOf = async (domain: Domain, token: string): Promise<Viewer> => domain.auth.tokens.authenticate(token)
 
 t.test('files and their bytes outlive a restart; orphaned bytes and unfinished uploads are swept, other files kept', async (t) => {
-  const dir = mkdtempSync(join(tmpdir(), 'svc-files-'))
+  const dir = scratchDir('svc-files-')
   t.teardown(() => rmSync(dir, { recursive: true, force: true }))
   const first = await openDomain(dir)
   await first.start()

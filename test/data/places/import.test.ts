@@ -1,13 +1,13 @@
 import t from 'tap'
-import { mkdtempSync, readFileSync, rmSync, writeFileSync, existsSync, readdirSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { readFileSync, rmSync, writeFileSync, existsSync, readdirSync } from 'node:fs'
 import { join } from 'node:path'
 import { importPlaces, isDomainError, type Place, type PlaceSource } from '../../../data/index.js'
 import { placeIdOf } from '../../../data/places/place-ids.js'
 import { osmPbf } from '../../fixtures/osm-pbf.js'
+import { scratchDir } from '../../fixtures/scratch.js'
 
 const workDir = (t: { teardown(fn: () => unknown): void }): string => {
-  const dir = mkdtempSync(join(tmpdir(), 'svc-places-'))
+  const dir = scratchDir('svc-places-')
   t.teardown(() => rmSync(dir, { recursive: true, force: true }))
   return dir
 }

@@ -1,15 +1,15 @@
 import t from 'tap'
-import { mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { rmSync } from 'node:fs'
 import { join } from 'node:path'
 import { performance } from 'node:perf_hooks'
 import { PlaceService } from '../../../data/places/places.js'
 import { HERE, placeAt, writePlaceSources } from '../../fixtures/places.js'
+import { scratchDir } from '../../fixtures/scratch.js'
 
 const PLACES = 30_000
 
 t.test('the main thread stays mostly idle while 30k places are indexed, and other calls are answered before the first search', async (t) => {
-  const dir = mkdtempSync(join(tmpdir(), 'svc-places-worker-'))
+  const dir = scratchDir('svc-places-worker-')
   t.teardown(() => rmSync(dir, { recursive: true, force: true }))
   // Spread over about 20 km around HERE, a few names repeated so duplicates have to be settled too.
   const places = Array.from({ length: PLACES }, (_, i) => placeAt(`p${i}`, `place ${i % (PLACES / 2)}`, (i % 400) * 50, { east: Math.floor(i / 400) * 80 }))
@@ -36,7 +36,7 @@ t.test('the main thread stays mostly idle while 30k places are indexed, and othe
 })
 
 t.test('a reload builds a new index while searches answer from the old one, and swaps it in when built', async (t) => {
-  const dir = mkdtempSync(join(tmpdir(), 'svc-places-worker-'))
+  const dir = scratchDir('svc-places-worker-')
   t.teardown(() => rmSync(dir, { recursive: true, force: true }))
   writePlaceSources(dir, [{ id: 'cafes', places: [placeAt('old', 'Old Cafe', 10)] }])
   const service = new PlaceService(join(dir, 'places'), { bundled: false })

@@ -1,10 +1,9 @@
 import t from 'tap'
-import { mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { rmSync } from 'node:fs'
 import { makeDomainInstance } from '../../fixtures/instance.js'
 import { openWithStore } from '../../fixtures/open-store.js'
 import { HERE, placeAt, writePlaceSources } from '../../fixtures/places.js'
+import { scratchDir } from '../../fixtures/scratch.js'
 
 const flore = placeAt('flore', 'Café de Flore', 10)
 const bakery = placeAt('bakery', 'Flore Bakery', 50)
@@ -125,7 +124,7 @@ t.test('with nothing imported the bundled cities answer alone, built or read bac
 })
 
 t.test('an instance configured with "places": {"bundled": false} searches only the places its operator imported', async (t) => {
-  const dir = mkdtempSync(join(tmpdir(), 'svc-places-'))
+  const dir = scratchDir('svc-places-')
   t.teardown(() => rmSync(dir, { recursive: true, force: true }))
   const { domain } = await openWithStore(dir, { config: { places: { bundled: false } } as never, start: false })
   t.teardown(() => domain.close())

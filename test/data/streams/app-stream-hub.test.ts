@@ -1,10 +1,9 @@
-import { mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { rmSync } from 'node:fs'
 import t from 'tap'
 import type { AppStreamItem, AppStreamMessage, AppStreamSink, Domain, Store, UserRow, Viewer } from '../../../data/index.js'
 import { makeDomainInstance } from '../../fixtures/instance.js'
 import { openWithStore } from '../../fixtures/open-store.js'
+import { scratchDir } from '../../fixtures/scratch.js'
 
 /** A consumer that keeps what it is sent; its writes wait while `hold` is set. */
 class Recorder implements AppStreamSink {
@@ -99,7 +98,7 @@ t.test('a consumer falling behind is warned as its queue fills, then disconnecte
 })
 
 t.test('a queue outlives a restart: nothing queued is lost', async (t) => {
-  const dir = mkdtempSync(join(tmpdir(), 'svc-app-stream-'))
+  const dir = scratchDir('svc-app-stream-')
   t.teardown(() => rmSync(dir, { recursive: true, force: true }))
   const { domain, store } = await openWithStore(dir)
   const viewer = await appViewer(domain)

@@ -1,9 +1,8 @@
 import t from 'tap'
-import { mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { rmSync } from 'node:fs'
 import { openDomain, type DomainEvent, type ProfileInput, type UserRow } from '../../../data/index.js'
 import { makeDomainInstance, type DomainInstance, type Person } from '../../fixtures/instance.js'
+import { scratchDir } from '../../fixtures/scratch.js'
 
 const edit = async (svc: DomainInstance, p: Person, input: ProfileInput) => svc.domain.users.profiles.update(await svc.viewerOf(p), input)
 const full = { name: 'Alice A.', locale: 'de_DE', timezone: 'Europe/Berlin', description: { text: 'hello' } }
@@ -118,7 +117,7 @@ t.test('an update emits user.updated with the new row', async (t) => {
 })
 
 t.test('a profile change survives reopening the data dir', async (t) => {
-  const dir = mkdtempSync(join(tmpdir(), 'svc-profile-'))
+  const dir = scratchDir('svc-profile-')
   const first = await openDomain(dir)
   const alice = await first.users.accounts.create({ username: 'alice', password: 'correct horse' })
   await first.users.profiles.replace(

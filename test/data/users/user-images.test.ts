@@ -1,14 +1,14 @@
 import t from 'tap'
-import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { readdirSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import sharp from 'sharp'
 import { openDomain } from '../../../data/index.js'
 import { makeDomainInstance } from '../../fixtures/instance.js'
 import { animatedGif, flatImage, sizeOf } from '../../fixtures/images.js'
+import { scratchDir } from '../../fixtures/scratch.js'
 
 t.test('alice keeps her avatar and cover after the domain is closed and opened again', async (t) => {
-  const dir = mkdtempSync(join(tmpdir(), 'svc-images-'))
+  const dir = scratchDir('svc-images-')
   t.teardown(() => rmSync(dir, { recursive: true, force: true }))
   const first = await openDomain(dir)
   const alice = await first.users.accounts.create({ username: 'alice' })
@@ -32,7 +32,7 @@ t.test('alice keeps her avatar and cover after the domain is closed and opened a
 })
 
 t.test('starting the domain clears what a crash left in the images folder, and only that', async (t) => {
-  const dir = mkdtempSync(join(tmpdir(), 'svc-images-'))
+  const dir = scratchDir('svc-images-')
   t.teardown(() => rmSync(dir, { recursive: true, force: true }))
   const first = await openDomain(dir)
   const alice = await first.users.accounts.create({ username: 'alice' })

@@ -3,13 +3,12 @@
  * robo the bot and a feed, her keys across a restart, her followers and
  * whom she follows, and the same addresses answering people and servers.
  */
-import { mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { rmSync } from 'node:fs'
 import t from 'tap'
 import { createServer } from '../../../server/server.js'
 import { makeInstance } from '../../fixtures/instance.js'
 import { openWithStore } from '../../fixtures/open-store.js'
+import { scratchDir } from '../../fixtures/scratch.js'
 
 const SITE = 'https://svc.example'
 const AS = { accept: 'application/activity+json' }
@@ -69,7 +68,7 @@ t.test('robo the bot is a Service and a feed is an Application', async (t) => {
 })
 
 t.test("alice's keys are made once: the same public keys after a restart on the same data dir", async (t) => {
-  const dir = mkdtempSync(join(tmpdir(), 'svc-fed-keys-'))
+  const dir = scratchDir('svc-fed-keys-')
   t.teardown(() => rmSync(dir, { recursive: true, force: true }))
   const keysOnce = async (make: boolean) => {
     const { domain } = await openWithStore(dir, { config: { public_url: SITE }, passwordCost: 2 ** 10 })

@@ -9,9 +9,7 @@
  * takes over.
  */
 import type { Server } from '@hapi/hapi'
-import { mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { rmSync } from 'node:fs'
 import t, { type Test } from 'tap'
 import type { Domain, Store, UserRow } from '../../../data/index.js'
 import { createServer } from '../../../server/server.js'
@@ -20,6 +18,7 @@ import { openWithStore } from '../../fixtures/open-store.js'
 import { freshPgStore, pgUnavailable } from '../../fixtures/postgres.js'
 import { injectionOf, remoteServer, type RemoteServer } from '../../fixtures/remote-actor.js'
 import { waitUntil } from '../../fixtures/wait.js'
+import { scratchDir } from '../../fixtures/scratch.js'
 
 const SITE = 'https://svc.example'
 const AS = 'https://www.w3.org/ns/activitystreams'
@@ -37,7 +36,7 @@ interface Node {
 
 /** Opens svc on one data dir (and one PostgreSQL schema) again and again: a restart, or another node; each closed at the test's end at the latest. */
 async function opener(t: Test, kind: 'embedded' | 'postgres'): Promise<(options?: { start?: boolean }) => Promise<Node>> {
-  const dir = mkdtempSync(join(tmpdir(), 'svc-outbox-'))
+  const dir = scratchDir('svc-outbox-')
   const storeUrl = kind === 'postgres' ? await freshPgStore(t) : undefined
   const open = new Set<Node>()
   t.teardown(async () => {
