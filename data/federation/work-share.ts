@@ -12,12 +12,13 @@
  *
  * Federation's CPU time is this thread's time on a CPU while pieces run
  * (Linux's /proc/thread-self/schedstat) less what the rest of the server
- * took meanwhile, at the rate it takes when no piece runs. Wall time would
- * count the disk's waits, other processes' turns on a shared machine and the
- * local requests served between a piece's steps, and throttle federation
- * to a crawl exactly when the server is busy. Without schedstat, wall time
- * it is. A thread busy all the time with local requests would put all of a
- * piece's time down to them: a piece is charged a quarter of it at least.
+ * took meanwhile, at the rate it takes when no piece runs, while the thread
+ * had time to spare; on a thread busy all along, all of it (`restCounted`).
+ * Wall time would count the disk's waits, other processes' turns on a
+ * shared machine and the local requests served between a piece's steps, and
+ * throttle federation to a crawl whenever the server is busy at all.
+ * Without schedstat, wall time it is. A piece is charged a quarter of its
+ * thread's time at least.
  */
 import { openSync, readSync } from 'node:fs'
 
@@ -77,6 +78,23 @@ function realClock(): { wall: number; cpu: number | null } {
 
 /** The most of a running piece's thread time that is put down to the rest of the server. */
 const MOST_OF_THE_REST = 0.75
+/**
+ * How busy the thread may be while pieces run for the rest's rate to be put
+ * down to the rest in full, and from how busy none of it is. With time to
+ * spare, the local requests got what they asked; on a thread busy all along
+ * they may have waited behind federation's pieces, and what they did not
+ * get is no measure of what they would have taken: then federation is
+ * charged all the thread's time, so a burst cannot take the time the
+ * instance's own users are waiting for (it had taken two thirds of it).
+ */
+const SPARE_BELOW = 0.8
+const SATURATED_FROM = 0.95
+
+/** The part of the rest's rate put down to the rest, for a thread this busy while pieces ran. */
+function restCounted(busy: number): number {
+  return Math.min(1, Math.max(0, (SATURATED_FROM - busy) / (SATURATED_FROM - SPARE_BELOW)))
+}
+
 /** How long the rest of the server's rate remembers what it took (the decay's time constant), ms. */
 const RATE_MEMORY_MS = 2000
 
@@ -172,7 +190,7 @@ export class WorkShare {
     } else {
       // At most three quarters put down to the rest: on a thread the local requests keep busy, federation is charged still.
       const rest = this.idleWall > 0 ? Math.min(MOST_OF_THE_REST, this.idleCpu / this.idleWall) : 0
-      const spent = used === null ? wall : Math.max(0, used - rest * wall)
+      const spent = used === null ? wall : Math.max(0, used - rest * wall * restCounted(used / wall))
       this.credit -= spent
       this.spent += spent
     }

@@ -86,17 +86,21 @@ t.test('with the credit spent no piece starts, though a place is free; a refusal
 })
 
 t.test("what the rest of the server takes meanwhile, at its rate when no piece runs, is not federation's", async (t) => {
-  const { now, clock } = fakeClock()
-  const gate = new WorkShare({ share: 0.2, concurrency: 2, burstMs: 1000, waiting: 10, clock })
   // No piece running: local requests take half the thread.
-  now.wall += 1000
-  now.cpu! += 500
-  const piece = (await gate.enter())!
-  // The piece runs 100 ms, the thread busy all along: half of it is the local requests'.
-  now.wall += 100
-  now.cpu! += 100
-  piece()
-  t.equal(gate.spentMs, 50)
+  const { now, gate } = afterLocalRequests(500)
+  // The piece runs 100 ms, the thread busy 70 ms of them, time to spare: 50 ms are the local requests'.
+  await runPiece(gate, now, { wall: 100, cpu: 70 })
+  t.equal(gate.spentMs, 20)
+})
+
+t.test('on a thread busy all along while pieces run, federation is charged all of its time: the local requests may have waited behind it', async (t) => {
+  // No piece running: local requests take 80 % of the thread.
+  const { now, gate } = afterLocalRequests(800)
+  await runPiece(gate, now, { wall: 100, cpu: 100 })
+  t.equal(gate.spentMs, 100, 'busy all along: all of it')
+  await runPiece(gate, now, { wall: 100, cpu: 90 })
+  // Busy 90 %, between spare (80 %) and saturated (95 %): a third of the rest's rate (80 %, counted as 75 % at most) is put down to the rest.
+  t.ok(Math.abs(gate.spentMs - 100 - (90 - 25)) < 1e-9, `charged ${gate.spentMs - 100} ms of 90`)
 })
 
 t.test('without the CPU time, a piece is charged its wall time', async (t) => {
@@ -121,3 +125,20 @@ t.test('a release called twice frees one place', async (t) => {
   t.equal(await gate.enter(), null, 'the one place is taken again, not two')
   again!()
 })
+
+/** A gate after a second in which no piece ran and the thread spent `cpuMs` on local requests. */
+function afterLocalRequests(cpuMs: number) {
+  const { now, clock } = fakeClock()
+  const gate = new WorkShare({ share: 0.2, concurrency: 2, burstMs: 1000, waiting: 10, clock })
+  now.wall += 1000
+  now.cpu! += cpuMs
+  return { now, gate }
+}
+
+/** A piece that runs `wall` ms on the test's clock, the thread on a CPU `cpu` ms of them. */
+async function runPiece(gate: WorkShare, now: { wall: number; cpu: number | null }, { wall, cpu }: { wall: number; cpu: number }) {
+  const release = (await gate.enter())!
+  now.wall += wall
+  now.cpu! += cpu
+  release()
+}
