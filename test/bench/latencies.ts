@@ -6,6 +6,18 @@ export class Latencies {
     this.samples.push(ms)
   }
 
+  /** Latencies measured elsewhere (another thread), from their samples. */
+  static of(samples: readonly number[]): Latencies {
+    const latencies = new Latencies()
+    for (const ms of samples) latencies.samples.push(ms)
+    return latencies
+  }
+
+  /** The samples, to hand to another thread. */
+  toArray(): number[] {
+    return [...this.samples]
+  }
+
   get count(): number {
     return this.samples.length
   }

@@ -29,7 +29,8 @@ import { waitUntil } from '../../fixtures/wait.js'
 import { countsAfter, doomedName, DELETER, mentioningCreate, planOf, REMOTE_NAMES, signedBurst, type LocalSide } from '../burst-activities.js'
 import { Inspector } from '../layer-profile.js'
 import { Latencies } from '../latencies.js'
-import { localLoad, type LocalLoadResult } from '../local-load.js'
+import type { LocalLoadResult } from '../local-load.js'
+import { localLoadApart } from '../local-load-apart.js'
 import { scaled, type Measure, type Scenario } from '../scenario.js'
 import { megabytesOf, start, stop } from './api-at-scale.js'
 import { cpuSecondsOf } from './app-streams.js'
@@ -194,7 +195,7 @@ export const federationBurst: Scenario = {
           }
         })()
         const sending = work?.()
-        const load = await localLoad({
+        const load = await localLoadApart({
           port,
           tokens: seeded.tokens,
           postsPerSecond: POSTS_PER_SECOND,
