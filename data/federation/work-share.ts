@@ -190,7 +190,7 @@ export class WorkShare {
     } else {
       // At most three quarters put down to the rest: on a thread the local requests keep busy, federation is charged still.
       const rest = this.idleWall > 0 ? Math.min(MOST_OF_THE_REST, this.idleCpu / this.idleWall) : 0
-      const spent = used === null ? wall : Math.max(0, used - rest * wall * restCounted(used / wall))
+      const spent = used === null ? wall : Math.max(0, used - rest * wall * restCounted(wall > 0 ? used / wall : 1))
       this.credit -= spent
       this.spent += spent
     }
