@@ -122,6 +122,8 @@ export function touchesOf(event: DomainEvent): readonly Touch[] | typeof EVERYTH
     case 'user.password_changed':
     case 'user.signed_out_elsewhere':
     case 'account_link.created':
+    // An activity from another server as received: what it does (a post, a star, a follow) comes as events of its own.
+    case 'federation.activity_received':
       return []
     default:
       return EVERYTHING

@@ -187,6 +187,19 @@ t.test('what each event touches', async (t) => {
   t.equal(touchesOf(event('app.deleted', { app: {} })), EVERYTHING)
   t.equal(touchesOf(event('some.future_event', {})), EVERYTHING, 'an event it does not know')
   t.same(touchesOf(event('message.created', {})), [])
+  t.same(
+    touchesOf(
+      event('federation.activity_received', {
+        id: 'https://b.example/like/1',
+        type: 'Like',
+        actor: 'https://b.example/users/bob',
+        recipient_id: null,
+        activity: {},
+      }),
+    ),
+    [],
+    'an activity as received: what it does comes as events of its own (each one had dropped every kept answer)',
+  )
   t.same(touchesOf(event('marker.set', { user: user(3) })), [{ kind: TOUCH.viewer, id: 3 }])
   const reply = { id: 9, user_id: 2, reply_to: 5, thread_id: 5, entities: { mentions: [{ id: '4' }] } }
   t.same(touchesOf(event('post.created', { post: reply })), [
