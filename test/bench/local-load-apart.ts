@@ -2,9 +2,8 @@
  * The local load (local-load.ts) in a thread of its own. Beside it, the
  * federation bench's fake remote servers verify and answer svc's deliveries
  * on the bench's main thread: in one event loop the readers waited for
- * their turns, and a busy bench read as a slow server (after a burst, with
- * svc's delayed deliveries arriving, the readers' rate fell by half while
- * svc's main thread had time to spare).
+ * their turns, and a busy bench read as a slow server (after a burst the
+ * readers' rate fell by half while svc's main thread had time to spare).
  */
 import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads'
 import { Latencies } from './latencies.js'
