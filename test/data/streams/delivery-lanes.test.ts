@@ -58,9 +58,11 @@ t.test(
     while (stepped.length < 2000) await new Promise((r) => setImmediate(r))
     t.ok(told.length >= 1, `told ${told.length} times`)
     t.ok(told[0].waited >= 500, `the head had waited ${told[0].waited} ms`)
+    // Timed here, a moment after the lanes looked at their clock: a loaded machine may stop this process in between, so some slack.
+    const gaps = told.slice(1).map((now, i) => Math.round(now.at - told[i].at))
     t.ok(
-      told.every((now, i) => i === 0 || now.at - told[i - 1].at >= 500),
-      'every half second at most',
+      gaps.every((gap) => gap >= 450),
+      `every half second at most: ${gaps.join(', ')} ms apart`,
     )
     t.same(stepped, [...Array(2000).keys()], "each once, in order: what to drop is the owner's to decide")
   },
