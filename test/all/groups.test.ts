@@ -7,7 +7,7 @@ import { testFiles } from './run-group.js'
 
 const here = dirname(fileURLToPath(import.meta.url))
 
-t.test('every test file runs: alone in e2e/ and bin/, else in exactly the one group its folder names', async (t) => {
+t.test('every test file runs in exactly the one group its folder names (the benches are no tests)', async (t) => {
   const files = testFiles()
   t.ok(files.length > 100, `${files.length} test files found`)
   const orphans = files.filter((path) => !ALONE.some((folder) => path.startsWith(`${folder}/`)) && groupOf(path) === undefined)
@@ -16,7 +16,9 @@ t.test('every test file runs: alone in e2e/ and bin/, else in exactly the one gr
   t.equal(groupOf('server/bad-input-fuzz.test.ts'), 'server')
   t.equal(groupOf('server/admin-socket.test.ts'), 'server-streams')
   t.equal(groupOf('data/places/places.test.ts'), 'data-places')
-  t.equal(groupOf('e2e/crash.test.ts'), undefined)
+  t.equal(groupOf('e2e/crash.test.ts'), 'e2e')
+  t.equal(groupOf('bin/serve.test.ts'), 'bin')
+  t.equal(groupOf('bench/scenarios.test.ts'), undefined)
 })
 
 t.test('each group has its suite file, which tap runs', async (t) => {

@@ -3,16 +3,15 @@
  * hook and svc's ~700 modules costs about a second of CPU per process, and
  * every process compiles hapi, joi and the domain afresh: the twelve files
  * of test/server/posts take 40 s of CPU as twelve processes and 16 s as one.
- * So the files that run in-process (domain services, `server.inject`, the
- * console, a browser) run in a few groups, each one tap process; the files
- * that start `svc` processes (e2e/, bin/) still run one per process, where
- * their children dominate and a process of their own keeps them apart.
+ * So every test file runs in one of a few groups, each one tap process:
+ * those that start `svc` processes (e2e/, bin/) too, since their own start
+ * cost as much again as tap's hook in each (1.5 s of CPU for a file that
+ * asks `svc --version`); their children are processes of their own anyway.
  *
  * A file belongs to the group whose folder prefix matches it longest, so a
  * new file always lands in one. Each group is a `<name>.suite.ts` file next
  * to this one; `npm run test:file` still runs any test file alone. tap runs
- * files in the order of their paths: this folder's name puts the groups,
- * the longest runs, first, and the short e2e/ and bin/ files fill in after.
+ * files in the order of their paths, two at a time.
  */
 export const GROUPS: Readonly<Record<string, readonly string[]>> = {
   admin: ['admin', 'architecture.test', 'all'],
@@ -25,6 +24,8 @@ export const GROUPS: Readonly<Record<string, readonly string[]>> = {
   'server-files-users': ['server/files', 'server/places', 'server/users'],
   'server-posts-channels': ['server/posts', 'server/channels', 'server/relations', 'server/explore', 'server/filters'],
   'server-streams': ['server/streams', 'server/admin-socket.test'],
+  bin: ['bin'],
+  e2e: ['e2e'],
 }
 
 /**
@@ -38,8 +39,8 @@ export const POSTGRES_FUZZ = ['server/bad-input-fuzz.test']
 export const POSTGRES_CORE = ['server/posts/posts.test', 'server/posts/post-streams.test', 'server/channels/messages.test']
 export const POSTGRES_STREAMS = ['server/streams/user-stream.test', 'server/streams/app-stream-events.test']
 
-/** Folders whose files each run in a process of their own. */
-export const ALONE = ['e2e', 'bin', 'bench']
+/** Folders whose files each run in a process of their own: the benches, which are no tests (`npm run bench`). */
+export const ALONE = ['bench']
 
 /** The group of a test file, by its path under test/ (`server/posts/posts.test.ts`), or undefined for a file that runs alone. */
 export function groupOf(path: string): string | undefined {
