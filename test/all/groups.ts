@@ -9,9 +9,12 @@
  * asks `svc --version`); their children are processes of their own anyway.
  *
  * A file belongs to the group whose folder prefix matches it longest, so a
- * new file always lands in one. Each group is a `<name>.suite.ts` file next
- * to this one; `npm run test:file` still runs any test file alone. tap runs
- * files in the order of their paths, two at a time.
+ * new file always lands in one. Each group is a `NN-<name>.suite.ts` file
+ * next to this one; `npm run test:file` still runs any test file alone.
+ * tap runs the suite files in the order of their names, three at a time:
+ * the numbers start the longest first (the browser's, bin/'s and e2e/'s
+ * mostly wait on other processes, so the CPU goes to the check and the
+ * in-process groups meanwhile), and the short ones fill in at the end.
  */
 export const GROUPS: Readonly<Record<string, readonly string[]>> = {
   admin: ['admin', 'architecture.test', 'all'],
@@ -26,14 +29,15 @@ export const GROUPS: Readonly<Record<string, readonly string[]>> = {
   'server-streams': ['server/streams', 'server/admin-socket.test'],
   bin: ['bin'],
   e2e: ['e2e'],
+  'e2e-federation': ['e2e/federation.test', 'e2e/federation-interactions.test'],
 }
 
 /**
  * The stories that run again on PostgreSQL (SVC_TEST_STORE=postgres), where
  * the two stores differ most, in three processes of about a minute (each
  * instance there costs a schema of its own, about a second to make): the
- * routes' bad input (postgres-fuzz.suite.ts), posts and messages
- * (postgres-core.suite.ts), user and app streams (postgres-streams.suite.ts).
+ * routes' bad input (07-postgres-fuzz.suite.ts), posts and messages
+ * (11-postgres-core.suite.ts), user and app streams (14-postgres-streams.suite.ts).
  */
 export const POSTGRES_FUZZ = ['server/bad-input-fuzz.test']
 export const POSTGRES_CORE = ['server/posts/posts.test', 'server/posts/post-streams.test', 'server/channels/messages.test']

@@ -19,9 +19,15 @@ export function testFiles(root = testRoot): string[] {
     .sort()
 }
 
-/** Runs every test file of the group named as the calling suite file (`server-posts-channels.suite.js`). */
+/** The group a suite file runs: its name without the number that orders it (`08-server-posts-channels.suite.js`). */
+export const groupOfSuite = (file: string): string =>
+  basename(file)
+    .replace(/^\d+-/, '')
+    .replace(/\.suite\.[jt]s$/, '')
+
+/** Runs every test file of the group named as the calling suite file. */
 export async function runGroup(suiteUrl: string): Promise<void> {
-  const group = basename(fileURLToPath(suiteUrl)).replace(/\.suite\.[jt]s$/, '')
+  const group = groupOfSuite(fileURLToPath(suiteUrl))
   const files = testFiles().filter((path) => groupOf(path) === group)
   if (files.length === 0) throw new Error(`the test group ${group} has no files`)
   await runFiles(files)

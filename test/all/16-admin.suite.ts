@@ -1,0 +1,3 @@
+import { runGroup } from './run-group.js'
+
+await runGroup(import.meta.url)
