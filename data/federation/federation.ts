@@ -141,9 +141,9 @@ export class FederationService {
    * (rfc9421.ts) and, when it passes, handed to the federation that does
    * not check signatures again; one with a draft-cavage signature is
    * checked here with Fedify's own checks and the parsed keys of
-   * signatures/key-cache.ts and, when it passes, queued here if it came to
-   * the shared inbox (signatures/shared-inbox.ts) or else handed to that
-   * federation; one that does not pass is refused as Fedify refuses it, or
+   * signatures/key-cache.ts and, when it passes, queued here, at the shared
+   * inbox or a user's (signatures/take-verified.ts); one that does not pass
+   * is refused as Fedify refuses it, or
    * goes to Fedify's inbox as it came when something else might vouch for
    * it (signatures/draft-cavage.ts). An inbox POST waits for its turn in
    * federation's share of the server. Errors: `rate_limited` (slug
@@ -195,13 +195,13 @@ export class FederationService {
         const ctx = federation.createContext(request, undefined)
         const recipient = INBOX_PATH.exec(path)?.[1]
         const outcome = await checkDraftCavage(request, ctx, await this.keyCache(), keyFetchersFor(ctx, recipient, await this.documentLoaders()))
-        if ('verified' in outcome && recipient === undefined) {
-          const { takeAtSharedInbox } = await import('./signatures/shared-inbox.js')
-          return takeAtSharedInbox(ctx, this.kv, this.queue, outcome.verified.json, outcome.verified.activity)
-        }
-        if ('verified' in outcome) federation = await this.loadVerified()
         // Fedify's inbox answers a POST to nobody's inbox with a 404 before it looks at the signature.
-        if ('refusal' in outcome && (recipient === undefined || (await ctx.getActor(recipient)) !== null)) return outcome.refusal
+        if (recipient !== undefined && !('forFedify' in outcome) && (await ctx.getActor(recipient)) === null) return null
+        if ('verified' in outcome) {
+          const { takeVerified } = await import('./signatures/take-verified.js')
+          return takeVerified(ctx, this.kv, this.queue, outcome.verified.json, outcome.verified.activity, recipient ?? null)
+        }
+        if ('refusal' in outcome) return outcome.refusal
       }
     }
     const notFound = new Response(null, { status: 404 })
