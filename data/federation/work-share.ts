@@ -3,8 +3,9 @@
  * handling of the activities they queued) may take, so that a burst from
  * other servers slows the burst, not the instance's own users. Work passes
  * through a gate: a few pieces at once, each admitted only while there is
- * credit, which builds up at `share` of the wall clock (to at most
- * `burstMs`) and is spent by federation's CPU time while pieces run. A piece
+ * credit, which builds up at `share` of the wall clock, or at what the rest
+ * of the server leaves spare when that is more (`allowance`), to at most
+ * `burstMs`, and is spent by federation's CPU time while pieces run. A piece
  * that cannot start waits in line; the queue's workers (`first`) go before
  * new inbox POSTs, so the server takes in no more than it gets done. A POST
  * that finds the line full, or is not admitted within its wait, is refused:
@@ -95,6 +96,14 @@ function restCounted(busy: number): number {
   return Math.min(1, Math.max(0, (SATURATED_FROM - busy) / (SATURATED_FROM - SPARE_BELOW)))
 }
 
+/**
+ * What federation leaves the rest of the server beyond what it was seen to
+ * take, and so the most it takes of a thread nobody else needs: a local
+ * request that comes finds the thread free most of the time, and one that
+ * does not waits for a piece at most.
+ */
+const HEADROOM = 0.2
+
 /** How long the rest of the server's rate remembers what it took (the decay's time constant), ms. */
 const RATE_MEMORY_MS = 2000
 
@@ -136,6 +145,19 @@ export class WorkShare {
     return this.running
   }
 
+  /**
+   * The part of the thread federation may take now: its share, or what the
+   * rest of the server leaves spare (its rate while no piece ran, and
+   * `HEADROOM`) when that is more. Its share only until the rest's rate is
+   * known, and where this thread's CPU time is not to be had. Federation
+   * slows local users by its share at most, and is not held to it on a
+   * server with time to spare.
+   */
+  get allowance(): number {
+    if (this.idleWall === 0) return this.options.share
+    return Math.max(this.options.share, 1 - HEADROOM - this.idleCpu / this.idleWall)
+  }
+
   /** Pieces waiting in line now. */
   get queued(): number {
     return this.firsts.length + this.others.length
@@ -172,7 +194,7 @@ export class WorkShare {
 
   /** Whole seconds after which a refused piece may well be admitted: the line's wait at the share's pace. */
   retryAfterS(): number {
-    const ms = ((this.queued + 1) * this.meanMs) / this.options.share
+    const ms = ((this.queued + 1) * this.meanMs) / this.allowance
     return Math.min(RETRY_AFTER_MAX_S, Math.max(RETRY_AFTER_MIN_S, Math.ceil(ms / 1000)))
   }
 
@@ -194,7 +216,7 @@ export class WorkShare {
       this.credit -= spent
       this.spent += spent
     }
-    this.credit = Math.min(this.options.burstMs, this.credit + wall * this.options.share)
+    this.credit = Math.min(this.options.burstMs, this.credit + wall * this.allowance)
     this.at = now
     this.cpuAt = cpu
   }
@@ -227,7 +249,7 @@ export class WorkShare {
     while (this.firsts.length === 0 && this.others.length > 0 && this.startable({ first: false })) this.others.shift()!.admit()
     // With credit left, what waits, waits for a place, which a release gives.
     if (this.timer || this.queued === 0 || this.credit > 0) return
-    const wait = Math.ceil(-this.credit / this.options.share) + 1
+    const wait = Math.ceil(-this.credit / this.allowance) + 1
     this.timer = setTimeout(() => {
       this.timer = null
       this.schedule()

@@ -103,7 +103,37 @@ t.test('on a thread busy all along while pieces run, federation is charged all o
   t.ok(Math.abs(gate.spentMs - 100 - (90 - 25)) < 1e-9, `charged ${gate.spentMs - 100} ms of 90`)
 })
 
-t.test('without the CPU time, a piece is charged its wall time', async (t) => {
+t.test('on a server with time to spare federation may take what the rest leaves it, and its share at least', async (t) => {
+  const { now, clock } = fakeClock()
+  const gate = new WorkShare({ share: 0.2, concurrency: 2, burstMs: 50, waiting: 10, clock })
+  t.equal(gate.allowance, 0.2, 'its share while the rest of the server has not been seen')
+  for (const [localMs, allowance] of [
+    [0, 0.8],
+    [100, 0.7],
+    [600, 0.2],
+    [900, 0.2],
+  ]) {
+    // Long enough alone for what came before to be forgotten.
+    now.wall += 20_000
+    now.cpu! += localMs * 20
+    await gate.enter({ waitMs: 0 }).then((release) => release?.())
+    t.ok(Math.abs(gate.allowance - allowance) < 1e-3, `local requests taking ${localMs / 10} %: ${gate.allowance.toFixed(3)}`)
+  }
+  // Idle, it earns 80 % of the wall clock: 500 ms on a CPU, 50 of credit and 400 earned meanwhile, leave it 50 ms short; 63 ms later it starts again, not 250.
+  now.wall += 20_000
+  const piece = (await gate.enter())!
+  now.wall += 500
+  now.cpu! += 500
+  piece()
+  now.wall += 40
+  t.equal(await gate.enter({ waitMs: 0 }), null, 'the credit spent, 40 ms later')
+  now.wall += 30
+  const again = await gate.enter({ waitMs: 0 })
+  t.ok(again, '70 ms later it is earned back')
+  again?.()
+})
+
+t.test('without the CPU time, a piece is charged its wall time, and federation holds to its share', async (t) => {
   const { now, clock } = fakeClock()
   now.cpu = null
   const gate = new WorkShare({ share: 0.2, concurrency: 2, burstMs: 1000, waiting: 10, clock })
@@ -112,6 +142,7 @@ t.test('without the CPU time, a piece is charged its wall time', async (t) => {
   now.wall += 30
   piece()
   t.equal(gate.spentMs, 30)
+  t.equal(gate.allowance, 0.2, 'the rest of the server is not to be seen')
 })
 
 t.test('a release called twice frees one place', async (t) => {
