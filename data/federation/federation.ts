@@ -143,9 +143,8 @@ export class FederationService {
    * checked here with Fedify's own checks and the parsed keys of
    * signatures/key-cache.ts and, when it passes, queued here, at the shared
    * inbox or a user's (signatures/take-verified.ts); one that does not pass
-   * is refused as Fedify refuses it, or
-   * goes to Fedify's inbox as it came when something else might vouch for
-   * it (signatures/draft-cavage.ts). An inbox POST waits for its turn in
+   * is refused as Fedify refuses it, or goes to Fedify's inbox as it came
+   * when something else might vouch for it (signatures/draft-cavage.ts). An inbox POST waits for its turn in
    * federation's share of the server. Errors: `rate_limited` (slug
    * `inbox-busy`, with `retryAfter`) when the inbox takes no more for now.
    */

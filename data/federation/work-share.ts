@@ -192,7 +192,7 @@ export class WorkShare {
     })
   }
 
-  /** Whole seconds after which a refused piece may well be admitted: the line's wait at the share's pace. */
+  /** Whole seconds after which a refused piece may well be admitted: the line's wait at the allowance's pace. */
   retryAfterS(): number {
     const ms = ((this.queued + 1) * this.meanMs) / this.allowance
     return Math.min(RETRY_AFTER_MAX_S, Math.max(RETRY_AFTER_MIN_S, Math.ceil(ms / 1000)))
