@@ -4,17 +4,18 @@
  * every process compiles hapi, joi and the domain afresh: the twelve files
  * of test/server/posts take 40 s of CPU as twelve processes and 16 s as one.
  * So every test file runs in one of a few groups, each one tap process:
- * those that start `svc` processes (e2e/, bin/) too, since their own start
- * cost as much again as tap's hook in each (1.5 s of CPU for a file that
- * asks `svc --version`); their children are processes of their own anyway.
+ * those that start `svc` processes (e2e/, bin/) too, since each of their
+ * processes cost about a second of CPU before its first test (a file that
+ * only asks `svc --version`); their children are processes of their own
+ * anyway.
  *
  * A file belongs to the group whose folder prefix matches it longest, so a
  * new file always lands in one. Each group is a `NN-<name>.suite.ts` file
  * next to this one; `npm run test:file` still runs any test file alone.
  * tap runs the suite files in the order of their names, three at a time:
- * the numbers start the longest first (the browser's, bin/'s and e2e/'s
- * mostly wait on other processes, so the CPU goes to the check and the
- * in-process groups meanwhile), and the short ones fill in at the end.
+ * the numbers start the longest first (the browser's, bin/'s and e2e/'s,
+ * much of whose time is chromium's and svc's processes'), and the short
+ * ones fill in at the end.
  */
 export const GROUPS: Readonly<Record<string, readonly string[]>> = {
   admin: ['admin', 'architecture.test', 'all'],
