@@ -144,8 +144,9 @@ export class FederationService {
    * signatures/key-cache.ts and, when it passes, queued here, at the shared
    * inbox or a user's (signatures/take-verified.ts); one that does not pass
    * is refused as Fedify refuses it, or goes to Fedify's inbox as it came
-   * when something else might vouch for it (signatures/draft-cavage.ts). An inbox POST waits for its turn in
-   * federation's share of the server. Errors: `rate_limited` (slug
+   * when something else might vouch for it (signatures/draft-cavage.ts). An
+   * inbox POST waits for its turn in federation's share of the server.
+   * Errors: `rate_limited` (slug
    * `inbox-busy`, with `retryAfter`) when the inbox takes no more for now.
    */
   async fetch(request: Request): Promise<Response | null> {

@@ -154,8 +154,13 @@ export class WorkShare {
    * server with time to spare.
    */
   get allowance(): number {
-    if (this.idleWall === 0) return this.options.share
-    return Math.max(this.options.share, 1 - HEADROOM - this.idleCpu / this.idleWall)
+    const rest = this.restRate
+    return rest === null ? this.options.share : Math.max(this.options.share, 1 - HEADROOM - rest)
+  }
+
+  /** The rest of the server's CPU time per wall time while no piece ran; null until seen (or without this thread's CPU time). */
+  private get restRate(): number | null {
+    return this.idleWall > 0 ? this.idleCpu / this.idleWall : null
   }
 
   /** Pieces waiting in line now. */
@@ -211,7 +216,7 @@ export class WorkShare {
       }
     } else {
       // At most three quarters put down to the rest: on a thread the local requests keep busy, federation is charged still.
-      const rest = this.idleWall > 0 ? Math.min(MOST_OF_THE_REST, this.idleCpu / this.idleWall) : 0
+      const rest = Math.min(MOST_OF_THE_REST, this.restRate ?? 0)
       const spent = used === null ? wall : Math.max(0, used - rest * wall * restCounted(wall > 0 ? used / wall : 1))
       this.credit -= spent
       this.spent += spent
