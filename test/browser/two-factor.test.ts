@@ -53,6 +53,8 @@ t.test('two-factor sign-in turned on in settings, then a sign-in with a code', {
   await page.fill('#username', 'alice')
   await page.fill('#password', 'correct horse')
   await page.click('button[type=submit]')
+  // The click returns once the form is sent: on a loaded machine the next page may not have its title yet.
+  await page.locator('#code').waitFor()
   t.equal(await page.title(), 'Two-factor sign-in', 'the password is followed by the code step')
   await page.fill('#code', await codeOf(secret, 1))
   await page.getByRole('button', { name: 'Verify' }).click()
